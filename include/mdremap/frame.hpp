@@ -1,0 +1,34 @@
+#pragma once
+// One snapshot of the system on the host, in reduced LJ units: what trajectory writers and
+// checkpoints consume. Arrays are indexed by local atom slot; `id` gives the persistent atom id
+// (0-based), so writers can order by id.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mdremap {
+
+struct Frame {
+  std::int64_t step = 0;
+  double time = 0.0;      // step * dt
+  double box_lo[3] = {0, 0, 0};
+  double box_len[3] = {0, 0, 0};
+  std::vector<double> x, v, f;      // 3*n each, xyz interleaved; may be empty if not requested
+  std::vector<std::int32_t> type;   // n, 0-based type index
+  std::vector<std::int64_t> id;     // n, 0-based atom id
+  std::size_t n() const { return type.size(); }
+};
+
+// Thermo observables at one step (per-atom energies, as LAMMPS prints with `units lj`).
+struct ThermoSample {
+  std::int64_t step = 0;
+  double time = 0.0;
+  double temp = 0.0;
+  double e_pair = 0.0;  // potential energy per atom
+  double ke = 0.0;      // kinetic energy per atom
+  double etotal = 0.0;  // e_pair + ke
+  double press = 0.0;
+  double volume = 0.0;
+};
+
+}  // namespace mdremap
