@@ -1,0 +1,61 @@
+#pragma once
+// Time integrators (BRIEF section 4): a small interface, implementations chosen by name.
+// Order within a step: initial_integrate -> (neighbour update, forces) -> post_force ->
+// final_integrate.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mdremap/atoms.hpp"
+
+namespace mdremap::integrators {
+
+struct IntegratorSettings {
+  std::string style = "nve";
+  double dt = 0.005;
+  double t_target = 1.0;  // thermostats
+  double damp = 0.5;      // thermostat relaxation time
+  std::uint64_t seed = 1; // Langevin noise
+  int chain = 3;          // Nose-Hoover chain length
+  double dof = 0;         // degrees of freedom (3N-3)
+  std::vector<double> type_mass;
+};
+
+template <class S>
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  virtual void initial_integrate(AtomArrays<S>& a, std::int64_t step) = 0;
+  virtual void post_force(AtomArrays<S>&, std::int64_t) {}
+  virtual void final_integrate(AtomArrays<S>& a, std::int64_t step) = 0;
+  // Thermostat state for checkpoints (empty for NVE/Langevin: their noise is counter-based).
+  virtual std::vector<double> state() const { return {}; }
+  virtual void set_state(const std::vector<double>&) {}
+  // Energy held by the thermostat (Nose-Hoover's extended-system terms), for conservation checks.
+  virtual double thermostat_energy() const { return 0.0; }
+  virtual std::string describe() const = 0;
+};
+
+template <class S>
+using IntegratorFactory = std::function<std::unique_ptr<Integrator<S>>(const IntegratorSettings&)>;
+
+// Registry: adding an integrator is one file plus one registration line in registry.cpp.
+template <class S>
+std::unique_ptr<Integrator<S>> make_integrator(const IntegratorSettings& s);
+std::vector<std::string> integrator_names();
+
+// sum_i m_i |v_i|^2 (twice the kinetic energy), reduced on the device in double.
+template <class S>
+double twice_kinetic_energy(const AtomArrays<S>& a, const TypeTable<S>& mass);
+
+template <class S>
+TypeTable<S> mass_table(const std::vector<double>& type_mass) {
+  TypeTable<S> t;
+  t.ntypes = static_cast<int>(type_mass.size());
+  for (int i = 0; i < t.ntypes; ++i) t.value[i] = static_cast<S>(type_mass[i]);
+  return t;
+}
+
+}  // namespace mdremap::integrators

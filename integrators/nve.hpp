@@ -1,0 +1,19 @@
+#pragma once
+#include "integrators/integrator.hpp"
+
+namespace mdremap::integrators {
+
+template <class S>
+class Nve : public Integrator<S> {
+ public:
+  explicit Nve(const IntegratorSettings& s) : dt_(s.dt), mass_(mass_table<S>(s.type_mass)) {}
+  void initial_integrate(AtomArrays<S>& a, std::int64_t step) override;
+  void final_integrate(AtomArrays<S>& a, std::int64_t step) override;
+  std::string describe() const override { return "nve (velocity Verlet)"; }
+
+ protected:
+  double dt_;
+  TypeTable<S> mass_;
+};
+
+}  // namespace mdremap::integrators

@@ -1,0 +1,39 @@
+#pragma once
+// The `gather` baseline of the remap layer: kernels read A[P[j][t]] straight through the index
+// (BRIEF section 5). Other strategies provide accessors with the same call shape, so a compute
+// kernel written once against `access(j, t)` runs under any strategy.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+namespace mdremap::remap {
+
+// Memory path for the gathered data (seed 003 Algorithm 3): plain global loads, or the
+// read-only data cache (Kokkos RandomAccess on const data: __ldg / LDG.CONSTANT on CUDA).
+enum class GatherPath { Global, ReadOnly };
+
+template <class T, GatherPath Path>
+struct GatherTraits {
+  using type = Kokkos::MemoryTraits<0>;
+};
+template <class T>
+struct GatherTraits<T, GatherPath::ReadOnly> {
+  using type = Kokkos::MemoryTraits<Kokkos::RandomAccess>;
+};
+
+template <class T, GatherPath Path = GatherPath::ReadOnly>
+struct GatherAccess {
+  Kokkos::View<const T*, typename GatherTraits<T, Path>::type> data;  // A
+  Kokkos::View<const int*> index;                                     // P, rows x threads
+  Kokkos::View<const int*> len;                                       // len[t]
+  std::int64_t threads = 0;
+
+  KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
+  KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
+    return data(index(static_cast<std::int64_t>(j) * threads + t));
+  }
+  KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
+    return index(static_cast<std::int64_t>(j) * threads + t);
+  }
+};
+
+}  // namespace mdremap::remap

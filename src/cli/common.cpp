@@ -1,0 +1,127 @@
+#include "cli/common.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "mdremap/error.hpp"
+
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime.h>
+#endif
+#include <H5public.h>
+
+namespace mdremap::cli {
+
+void write_summary(const std::string& path, const nlohmann::json& j) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw Error(fmt::format("{}: cannot write summary file", path));
+    out << j.dump(2) << "\n";
+    if (!out) throw Error(fmt::format("{}: write failed", path));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw Error(fmt::format("{}: cannot write summary file ({})", path, ec.message()));
+}
+
+std::string device_backend() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return "cuda";
+#elif defined(KOKKOS_ENABLE_OPENMP)
+  return "openmp";
+#else
+  return "serial";
+#endif
+}
+
+std::string compiled_backends() {
+  std::string s;
+#ifdef KOKKOS_ENABLE_CUDA
+  s += "cuda ";
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  s += "openmp ";
+#endif
+#ifdef KOKKOS_ENABLE_SERIAL
+  s += "serial ";
+#endif
+  if (!s.empty()) s.pop_back();
+  return s;
+}
+
+void check_backend(const std::string& requested) {
+  if (requested.empty() || requested == device_backend()) return;
+  throw InputError("--backend", 0,
+                   fmt::format("backend '{}' is not what this binary runs on: it runs '{}' (built "
+                               "with Kokkos {}); build the '{}' preset for it",
+                               requested, device_backend(), compiled_backends(), requested));
+}
+
+nlohmann::json build_info() {
+  nlohmann::json j;
+  j["version"] = MDREMAP_VERSION;
+  j["kokkos_version"] = fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, KOKKOS_VERSION / 100 % 100,
+                                    KOKKOS_VERSION % 100);
+  j["backend"] = device_backend();
+  j["kokkos_backends"] = compiled_backends();
+  j["execution_space"] = Kokkos::DefaultExecutionSpace::name();
+  j["concurrency"] = Kokkos::DefaultExecutionSpace().concurrency();
+  j["hdf5_version"] = fmt::format("{}.{}.{}", H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE);
+  j["vtk"] = MDREMAP_HAS_VTK != 0;
+  j["compiler"] = __VERSION__;
+  j["build_type"] = MDREMAP_BUILD_TYPE;
+#ifdef KOKKOS_ENABLE_CUDA
+  int dev = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
+    j["device"] = {{"name", prop.name},
+                   {"compute_capability", fmt::format("{}.{}", prop.major, prop.minor)},
+                   {"multiprocessors", prop.multiProcessorCount},
+                   {"l2_bytes", prop.l2CacheSize},
+                   {"memory_bytes", prop.totalGlobalMem},
+                   {"shared_per_block_optin", prop.sharedMemPerBlockOptin}};
+  }
+#endif
+  return j;
+}
+
+Progress::Progress(bool enabled, double plain_interval)
+    : enabled_(enabled), tty_(isatty(fileno(stdout)) != 0), interval_(plain_interval) {}
+
+void Progress::update(std::int64_t done, std::int64_t total, double seconds) {
+  if (!enabled_ || total <= 0) return;
+  const double every = tty_ ? 0.25 : interval_;
+  if (seconds - last_ < every && done != total) return;
+  if (done == total && !tty_) return;  // the run summary follows
+  last_ = seconds;
+  const double rate = seconds > 0 ? done / seconds : 0;
+  const double eta = rate > 0 ? (total - done) / rate : 0;
+  const int e = static_cast<int>(eta + 0.5);
+  const std::string line =
+      fmt::format("step {}/{} ({:.1f}%)  {:.1f} steps/s  ETA {}:{:02d}:{:02d}", done, total,
+                  100.0 * done / total, rate, e / 3600, e / 60 % 60, e % 60);
+  if (tty_) {
+    std::printf("\r\033[K%s", line.c_str());
+    shown_ = true;
+  } else {
+    std::printf("progress: %s\n", line.c_str());
+  }
+  std::fflush(stdout);
+}
+
+void Progress::clear() {
+  if (tty_ && shown_) {
+    std::printf("\r\033[K");
+    shown_ = false;
+  }
+}
+
+void Progress::finish() { clear(); }
+
+}  // namespace mdremap::cli

@@ -1,0 +1,122 @@
+// mdremap: Lennard-Jones MD on Kokkos with the remap strategies of five GPU papers.
+// Errors are exceptions with a message a user can act on, caught once here (STYLE.md).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "cli/common.hpp"
+#include "cli/md_command.hpp"
+#include "io/deck.hpp"
+#include "mdremap/error.hpp"
+
+namespace {
+
+// Rejects unknown flags before CLI11 does, naming the nearest valid flag of that subcommand.
+void check_flags(CLI::App& app, int argc, char** argv) {
+  CLI::App* cmd = &app;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") break;
+    if (a.rfind("-", 0) != 0 || a == "-") {
+      if (cmd == &app) {
+        try {
+          cmd = app.get_subcommand(a);
+        } catch (const CLI::OptionNotFound&) {
+          std::vector<std::string> names;
+          for (auto* s : app.get_subcommands({})) names.push_back(s->get_name());
+          std::string near = mdremap::io::nearest(a, names);
+          throw mdremap::InputError(
+              "command line", 0,
+              fmt::format("unknown subcommand '{}'{}", a,
+                          near.empty() ? " (see mdremap --help)" : " (did you mean '" + near + "'?)"));
+        }
+      }
+      continue;
+    }
+    if (a.rfind("--kokkos", 0) == 0) continue;
+    const std::string name = a.substr(0, a.find('='));
+    std::vector<std::string> valid;
+    bool found = false;
+    for (auto* opt : cmd->get_options()) {
+      for (const auto& l : opt->get_lnames()) {
+        valid.push_back("--" + l);
+        found |= name == "--" + l;
+      }
+      for (const auto& s : opt->get_snames()) {
+        valid.push_back("-" + s);
+        found |= name == "-" + s;
+      }
+    }
+    if (!found) {
+      const std::string near = mdremap::io::nearest(name, valid);
+      throw mdremap::InputError(
+          "command line", 0,
+          fmt::format("unknown option '{}' for '{}'{}", name, cmd->get_name().empty() ? "mdremap" : cmd->get_name(),
+                      near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"mdremap: Lennard-Jones MD with GPU data-remapping strategies"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", MDREMAP_VERSION);
+  mdremap::cli::MdOptions md_opts;
+  mdremap::cli::add_md_command(app, md_opts);
+  std::string info_summary;
+  auto* info = app.add_subcommand("info", "Print backends, devices and build options");
+  info->add_option("--summary", info_summary, "Write the same information as JSON");
+
+  try {
+    check_flags(app, argc, argv);
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const mdremap::Error& e) {
+    fmt::print(stderr, "mdremap: error: {}\n", e.what());
+    return 2;
+  }
+
+  // Thread binding for OpenMP unless the user chose one (also silences Kokkos' warning).
+  setenv("OMP_PROC_BIND", "spread", 0);
+  setenv("OMP_PLACES", "threads", 0);
+  Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
+  try {
+    if (app.got_subcommand("md")) return mdremap::cli::run_md(md_opts);
+    if (app.got_subcommand("info")) {
+      auto j = mdremap::cli::build_info();
+      fmt::print("mdremap {}\n", j["version"].get<std::string>());
+      fmt::print("  backend        {} (Kokkos {} with: {})\n", j["backend"].get<std::string>(),
+                 j["kokkos_version"].get<std::string>(), j["kokkos_backends"].get<std::string>());
+      fmt::print("  exec space     {} (concurrency {})\n", j["execution_space"].get<std::string>(),
+                 j["concurrency"].get<int>());
+      if (j.contains("device")) {
+        const auto& d = j["device"];
+        fmt::print("  device         {} (sm {}, {} SMs, L2 {} MB, {} GB)\n",
+                   d["name"].get<std::string>(), d["compute_capability"].get<std::string>(),
+                   d["multiprocessors"].get<int>(), d["l2_bytes"].get<long>() / 1000000,
+                   d["memory_bytes"].get<long>() / 1000000000);
+      }
+      fmt::print("  HDF5           {}\n", j["hdf5_version"].get<std::string>());
+      fmt::print("  VTK output     {}\n", j["vtk"].get<bool>() ? "yes" : "no (built without VTK)");
+      fmt::print("  compiler       {} ({})\n", j["compiler"].get<std::string>(),
+                 j["build_type"].get<std::string>());
+      if (!info_summary.empty()) mdremap::cli::write_summary(info_summary, j);
+      return 0;
+    }
+  } catch (const mdremap::InputError& e) {
+    fmt::print(stderr, "mdremap: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "mdremap: error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

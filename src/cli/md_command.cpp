@@ -1,0 +1,173 @@
+// `mdremap md DECK`: one MD run from a YAML deck.
+#include "cli/md_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "cli/common.hpp"
+#include "io/deck.hpp"
+#include "io/paths.hpp"
+#include "io/thermo_csv.hpp"
+#include "md/params.hpp"
+#include "md/simulation.hpp"
+#include "md/system.hpp"
+
+namespace mdremap::cli {
+
+void add_md_command(CLI::App& app, MdOptions& o) {
+  auto* md = app.add_subcommand("md", "Run molecular dynamics from a YAML deck");
+  md->add_option("deck", o.deck, "YAML deck (e.g. inputs/lj_bench.yaml)")->required();
+  md->add_option("--set", o.sets, "Override a deck key: --set neighbor.skin=0.4 (repeatable)")
+      ->take_all();
+  md->add_option("--steps", o.steps, "Number of steps (overrides run.steps)");
+  md->add_option("--precision", o.precision, "double | mixed | single (overrides run.precision)")
+      ->check(CLI::IsMember({"double", "mixed", "single"}));
+  md->add_option("--backend", o.backend, "Backend to run on (only the one compiled in: " +
+                                             device_backend() + ")");
+  md->add_option("--thermo-csv", o.thermo_csv,
+                 "Write thermo rows to this CSV (step,temp,e_pair,ke,etotal,press)");
+  md->add_option("--summary", o.summary, "Write a JSON summary of the run to this file");
+  md->add_flag("--quiet,-q", o.quiet, "Print only errors and the final line");
+  md->add_flag("--shuffle", o.shuffle,
+               "Start from a randomly permuted atom order (sets system.shuffle, neighbor.sort=none)");
+}
+
+namespace {
+
+class ConsoleObserver : public md::RunObserver {
+ public:
+  ConsoleObserver(bool quiet, io::ThermoCsv* csv) : quiet_(quiet), csv_(csv), progress_(!quiet) {}
+  static void header() {
+    fmt::print("{:>10} {:>12} {:>14} {:>14} {:>14} {:>14}\n", "Step", "Temp", "E_pair", "KE",
+               "TotEng", "Press");
+  }
+  static void line(const ThermoSample& t) {
+    fmt::print("{:>10} {:>12.7g} {:>14.8g} {:>14.8g} {:>14.8g} {:>14.8g}\n", t.step, t.temp,
+               t.e_pair, t.ke, t.etotal, t.press);
+  }
+  void thermo(const ThermoSample& t) override {
+    if (csv_) csv_->write(t);
+    if (quiet_) return;
+    progress_.clear();
+    line(t);
+    std::fflush(stdout);
+  }
+  void progress(std::int64_t done, std::int64_t total, double s) override {
+    progress_.update(done, total, s);
+  }
+  void finish() { progress_.finish(); }
+
+ private:
+  bool quiet_;
+  io::ThermoCsv* csv_;
+  Progress progress_;
+};
+
+nlohmann::json thermo_json(const ThermoSample& t) {
+  return {{"step", t.step}, {"temp", t.temp},     {"e_pair", t.e_pair}, {"ke", t.ke},
+          {"etotal", t.etotal}, {"press", t.press}, {"volume", t.volume}};
+}
+
+}  // namespace
+
+int run_md(const MdOptions& o) {
+  Kokkos::Timer wall;
+  check_backend(o.backend);
+  auto deck = io::Deck::from_file(o.deck);
+  for (const auto& s : o.sets) deck.apply_override(s);
+  if (o.steps >= 0) deck.apply_override(fmt::format("run.steps={}", o.steps));
+  if (!o.precision.empty()) deck.apply_override("run.precision=" + o.precision);
+  if (o.shuffle) {
+    deck.apply_override("system.shuffle=true");
+    deck.apply_override("neighbor.sort=none");
+  }
+  if (!o.thermo_csv.empty()) deck.apply_override("output.thermo_csv=" + o.thermo_csv);
+  const md::MdParams p = md::read_md_params(deck);
+  // Every output path is checked before any work, so a typo fails now, not after the run.
+  if (!p.thermo_csv.empty()) io::check_writable(p.thermo_csv);
+  if (!o.summary.empty()) io::check_writable(o.summary);
+
+  if (!o.quiet) {
+    fmt::print("mdremap {} | backend {} | {} atoms\n", MDREMAP_VERSION, device_backend(),
+               p.natoms());
+    fmt::print("# resolved deck ({}):\n", o.deck);
+    std::string y = deck.resolved_yaml();
+    for (size_t pos = 0, nl; pos < y.size(); pos = nl + 1) {
+      nl = y.find('\n', pos);
+      if (nl == std::string::npos) nl = y.size();
+      fmt::print("#   {}\n", y.substr(pos, nl - pos));
+    }
+  }
+
+  md::HostSystem sys = md::build_system(p);
+  std::vector<double> mass;
+  for (const auto& t : p.types) mass.push_back(t.mass);
+  md::create_velocities(sys, mass, p.temperature, p.velocity_seed);
+  if (p.shuffle) md::shuffle_atoms(sys, p.shuffle_seed);
+  auto engine = md::make_engine(p, sys);
+  if (!o.quiet) fmt::print("# {}\n", engine->describe());
+
+  std::unique_ptr<io::ThermoCsv> csv;
+  if (!p.thermo_csv.empty()) csv = std::make_unique<io::ThermoCsv>(p.thermo_csv);
+  ConsoleObserver obs(o.quiet, csv.get());
+  const ThermoSample t0 = engine->setup();
+  if (!o.quiet) ConsoleObserver::header();
+  obs.thermo(t0);
+  const md::RunStats st = engine->run(p.steps, &obs);
+  obs.finish();
+
+  const auto& sp = st.split;
+  const double per_step = st.steps ? 1e3 / st.steps : 0;
+  if (!o.quiet) {
+    fmt::print("Loop time {:.4g} s for {} steps of {} atoms: {:.4g} atom-steps/s ({:.4g} steps/s)\n",
+               st.loop_seconds, st.steps, st.atoms, st.atom_steps_per_s,
+               st.loop_seconds > 0 ? st.steps / st.loop_seconds : 0.0);
+    fmt::print("Per step (ms): force {:.4g} | neighbor {:.4g} | integrate {:.4g} | other {:.4g}\n",
+               sp.force * per_step, sp.neighbor * per_step, sp.integrate * per_step,
+               sp.other * per_step);
+    fmt::print("Neighbors: {:.2f} per atom (max {}), {} list builds, {} dangerous, {} regrows, {} "
+               "sorts\n",
+               st.mean_neighbors, st.max_neighbors, st.list_builds, st.dangerous_builds,
+               st.list_regrows, st.sorts);
+  } else {
+    fmt::print("{} atoms, {} steps, {:.4g} atom-steps/s, final etotal {:.8g}\n", st.atoms, st.steps,
+               st.atom_steps_per_s, st.last.etotal);
+  }
+  if (st.dangerous_builds > 0)
+    fmt::print(stderr,
+               "warning: {} neighbor-list builds found an atom moved more than skin/2 since the "
+               "previous build: pairs may have been missed; use neighbor.check=true or a larger "
+               "skin\n",
+               st.dangerous_builds);
+
+  if (!o.summary.empty()) {
+    nlohmann::json j;
+    j["command"] = "md";
+    j["deck"] = o.deck;
+    j["atoms"] = st.atoms;
+    j["steps"] = st.steps;
+    j["backend"] = device_backend();
+    j["precision"] = to_string(p.precision);
+    j["engine"] = engine->describe();
+    j["initial_thermo"] = thermo_json(t0);
+    j["final_thermo"] = thermo_json(st.last);
+    j["loop_seconds"] = st.loop_seconds;
+    j["wall_seconds"] = wall.seconds();
+    j["atom_steps_per_s"] = st.atom_steps_per_s;
+    j["time_split_ms_per_step"] = {{"force", sp.force * per_step},
+                                   {"neighbor", sp.neighbor * per_step},
+                                   {"integrate", sp.integrate * per_step},
+                                   {"other", sp.other * per_step}};
+    j["force_atom_steps_per_s"] = sp.force > 0 ? double(st.atoms) * st.steps / sp.force : 0.0;
+    j["neighbors"] = {{"mean", st.mean_neighbors},     {"max", st.max_neighbors},
+                      {"builds", st.list_builds},      {"dangerous_builds", st.dangerous_builds},
+                      {"regrows", st.list_regrows},    {"sorts", st.sorts}};
+    j["build"] = build_info();
+    write_summary(o.summary, j);
+  }
+  return 0;
+}
+
+}  // namespace mdremap::cli

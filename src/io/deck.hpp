@@ -1,0 +1,77 @@
+#pragma once
+// Strict YAML deck reading: every key an app reads is recorded, so keys nobody asked for are
+// errors that name the nearest valid key; every value used (defaults included) is recorded in
+// the resolved deck that is printed at start and stored with trajectories and checkpoints.
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mdremap/error.hpp"
+
+namespace mdremap::io {
+
+// Levenshtein distance; used to suggest the nearest valid key or flag.
+int edit_distance(const std::string& a, const std::string& b);
+// The candidate nearest to `word`, or "" if none is plausibly meant.
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates);
+
+struct DeckSource;
+
+// A map node of the deck (a section). Values are read with get/require; `finish()` rejects keys
+// that were never read.
+class DeckSection {
+ public:
+  DeckSection(std::shared_ptr<DeckSource> src, YAML::Node node, YAML::Node resolved,
+              std::string path);
+
+  template <class T>
+  T get(const std::string& key, const T& fallback);
+  template <class T>
+  T require(const std::string& key);
+  bool has(const std::string& key) const;
+  // A child map; an absent key gives an empty section whose defaults are still recorded.
+  DeckSection section(const std::string& key);
+  // A sequence of maps (e.g. types); each element is its own strict section.
+  std::vector<DeckSection> list(const std::string& key);
+  // Declares a key as valid without reading it here (read by another layer).
+  void allow(const std::string& key) { known_.insert(key); }
+  void finish() const;
+
+  // One-line error at the location of `key` (or of this section if the key is absent).
+  [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
+  std::string path_of(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  YAML::Node raw(const std::string& key) const { return node_[key]; }
+
+ private:
+  YAML::Node child(const std::string& key) const;
+  std::shared_ptr<DeckSource> src_;
+  YAML::Node node_;
+  YAML::Node resolved_;
+  std::string path_;
+  mutable std::set<std::string> known_;
+};
+
+// A whole deck: file contents plus `--set key=value` overrides.
+class Deck {
+ public:
+  // Loads and parses `file`; a missing file or YAML syntax error is an InputError.
+  static Deck from_file(const std::string& file);
+  static Deck from_string(const std::string& text, const std::string& name = "<string>");
+  // `key=value` with a dotted key; the value is parsed as YAML (numbers, lists, maps).
+  void apply_override(const std::string& assignment);
+  DeckSection root();
+  // The resolved deck as YAML text (after the app has read everything).
+  std::string resolved_yaml() const;
+  const std::string& file() const;
+
+ private:
+  std::shared_ptr<DeckSource> src_;
+  YAML::Node doc_;
+  YAML::Node resolved_;
+};
+
+}  // namespace mdremap::io

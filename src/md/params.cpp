@@ -1,0 +1,265 @@
+#include "md/params.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace mdremap::md {
+
+double PairCoeffs::max_cutoff() const { return *std::max_element(cutoff.begin(), cutoff.end()); }
+
+namespace {
+
+int basis_count(const std::string& lattice) {
+  if (lattice == "fcc") return 4;
+  if (lattice == "bcc") return 2;
+  if (lattice == "sc") return 1;
+  return 0;
+}
+
+}  // namespace
+
+std::int64_t MdParams::natoms() const {
+  if (lattice == "random") return random_atoms;
+  return static_cast<std::int64_t>(basis_count(lattice)) * cells[0] * cells[1] * cells[2];
+}
+
+double MdParams::box_len(int d) const {
+  if (lattice == "random") return std::cbrt(static_cast<double>(random_atoms) / density);
+  // LAMMPS `lattice fcc rho`: the cubic cell holds basis_count atoms at reduced density rho.
+  const double a = std::cbrt(basis_count(lattice) / density);
+  return a * cells[d];
+}
+
+void mix(const std::string& rule, double ei, double si, double ci, double ej, double sj, double cj,
+         double& eps, double& sig, double& cut) {
+  if (rule == "geometric") {
+    eps = std::sqrt(ei * ej);
+    sig = std::sqrt(si * sj);
+    cut = std::sqrt(ci * cj);
+  } else if (rule == "arithmetic") {
+    eps = std::sqrt(ei * ej);
+    sig = 0.5 * (si + sj);
+    cut = 0.5 * (ci + cj);
+  } else {  // sixthpower
+    const double s6 = std::pow(si, 6) + std::pow(sj, 6);
+    eps = 2.0 * std::sqrt(ei * ej) * std::pow(si, 3) * std::pow(sj, 3) / s6;
+    sig = std::pow(0.5 * s6, 1.0 / 6.0);
+    cut = std::pow(0.5 * (std::pow(ci, 6) + std::pow(cj, 6)), 1.0 / 6.0);
+  }
+}
+
+namespace {
+
+void positive(io::DeckSection& s, const std::string& key, double v) {
+  if (!(v > 0.0) || !std::isfinite(v)) s.fail(key, fmt::format("must be positive, got {}", v));
+}
+
+std::string one_of(io::DeckSection& s, const std::string& key, const std::string& fallback,
+                   const std::vector<std::string>& allowed) {
+  const std::string v = s.get<std::string>(key, fallback);
+  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
+  std::string msg = fmt::format("unknown value '{}'", v);
+  const std::string near = io::nearest(v, allowed);
+  if (!near.empty()) msg += fmt::format(" (did you mean '{}'?)", near);
+  msg += " (one of:";
+  for (const auto& a : allowed) msg += " " + a;
+  msg += ")";
+  s.fail(key, msg);
+}
+
+void read_system(io::DeckSection sys, MdParams& p) {
+  const bool has_lattice = sys.has("lattice");
+  const bool has_random = sys.has("random");
+  if (has_lattice && has_random) sys.fail("random", "give either 'lattice' or 'random', not both");
+  if (has_random) {
+    auto r = sys.section("random");
+    p.lattice = "random";
+    p.random_atoms = r.require<long long>("atoms");
+    if (p.random_atoms < 2) r.fail("atoms", "must be at least 2");
+    p.density = r.require<double>("density");
+    positive(r, "density", p.density);
+    p.min_distance = r.get<double>("min_distance", 0.0);
+    if (p.min_distance < 0) r.fail("min_distance", "must not be negative");
+    p.system_seed = r.get<unsigned long long>("seed", p.system_seed);
+    r.finish();
+  } else {
+    auto l = sys.section("lattice");
+    p.lattice = one_of(l, "style", "fcc", {"fcc", "bcc", "sc"});
+    p.density = l.get<double>("density", p.density);
+    positive(l, "density", p.density);
+    auto cells = l.get<std::vector<int>>("cells", {20, 20, 20});
+    if (cells.size() != 3) l.fail("cells", "expected three repeat counts [nx, ny, nz]");
+    for (int c : cells)
+      if (c < 1) l.fail("cells", "repeat counts must be at least 1");
+    p.cells = {cells[0], cells[1], cells[2]};
+    l.finish();
+  }
+  auto types = sys.list("types");
+  double total_fraction = 0;
+  for (auto& t : types) {
+    TypeSpec ts;
+    ts.name = t.require<std::string>("name");
+    ts.mass = t.get<double>("mass", 1.0);
+    positive(t, "mass", ts.mass);
+    ts.epsilon = t.get<double>("epsilon", 1.0);
+    if (ts.epsilon < 0) t.fail("epsilon", "must not be negative");
+    ts.sigma = t.get<double>("sigma", 1.0);
+    positive(t, "sigma", ts.sigma);
+    ts.cutoff = t.get<double>("cutoff", 0.0);
+    if (ts.cutoff < 0) t.fail("cutoff", "must not be negative");
+    ts.fraction = t.get<double>("fraction", types.size() == 1 ? 1.0 : 1.0 / types.size());
+    if (ts.fraction < 0) t.fail("fraction", "must not be negative");
+    total_fraction += ts.fraction;
+    for (const auto& other : p.types)
+      if (other.name == ts.name) t.fail("name", "duplicate type name '" + ts.name + "'");
+    t.finish();
+    p.types.push_back(ts);
+  }
+  if (p.types.empty()) p.types.push_back(TypeSpec{"A"});
+  if (p.types.size() > 8) sys.fail("types", "at most 8 atom types are supported");
+  if (!types.empty() && std::abs(total_fraction - 1.0) > 1e-9)
+    sys.fail("types", fmt::format("type fractions must add up to 1, got {}", total_fraction));
+  p.type_seed = sys.get<unsigned long long>("type_seed", p.type_seed);
+  p.shuffle = sys.get<bool>("shuffle", false);
+  p.shuffle_seed = sys.get<unsigned long long>("shuffle_seed", p.shuffle_seed);
+  sys.finish();
+}
+
+int type_index(const MdParams& p, io::DeckSection& s, const std::string& name) {
+  for (size_t i = 0; i < p.types.size(); ++i)
+    if (p.types[i].name == name) return static_cast<int>(i);
+  std::vector<std::string> names;
+  for (const auto& t : p.types) names.push_back(t.name);
+  std::string msg = "unknown atom type '" + name + "'";
+  const auto near = io::nearest(name, names);
+  if (!near.empty()) msg += " (did you mean '" + near + "'?)";
+  s.fail("types", msg);
+}
+
+void read_potential(io::DeckSection pot, MdParams& p) {
+  one_of(pot, "style", "lj", {"lj"});
+  p.cutoff = pot.get<double>("cutoff", p.cutoff);
+  positive(pot, "cutoff", p.cutoff);
+  p.shift = pot.get<bool>("shift", false);
+  p.tail = pot.get<bool>("tail", false);
+  p.mixing = one_of(pot, "mixing", "geometric", {"geometric", "arithmetic", "sixthpower"});
+  const int nt = static_cast<int>(p.types.size());
+  PairCoeffs& pc = p.pairs;
+  pc.ntypes = nt;
+  pc.epsilon.assign(nt * nt, 0);
+  pc.sigma.assign(nt * nt, 0);
+  pc.cutoff.assign(nt * nt, 0);
+  for (int a = 0; a < nt; ++a)
+    for (int b = 0; b < nt; ++b) {
+      const auto& ta = p.types[a];
+      const auto& tb = p.types[b];
+      double e, s, c;
+      mix(p.mixing, ta.epsilon, ta.sigma, ta.cutoff > 0 ? ta.cutoff : p.cutoff, tb.epsilon,
+          tb.sigma, tb.cutoff > 0 ? tb.cutoff : p.cutoff, e, s, c);
+      pc.epsilon[a * nt + b] = e;
+      pc.sigma[a * nt + b] = s;
+      pc.cutoff[a * nt + b] = c;
+    }
+  for (auto& e : pot.list("pairs")) {
+    auto names = e.require<std::vector<std::string>>("types");
+    if (names.size() != 2) e.fail("types", "expected two type names [A, B]");
+    const int a = type_index(p, e, names[0]);
+    const int b = type_index(p, e, names[1]);
+    const double eps = e.get<double>("epsilon", pc.epsilon[a * nt + b]);
+    const double sig = e.get<double>("sigma", pc.sigma[a * nt + b]);
+    const double cut = e.get<double>("cutoff", pc.cutoff[a * nt + b]);
+    if (eps < 0) e.fail("epsilon", "must not be negative");
+    positive(e, "sigma", sig);
+    positive(e, "cutoff", cut);
+    for (auto [i, j] : {std::pair{a, b}, std::pair{b, a}}) {
+      pc.epsilon[i * nt + j] = eps;
+      pc.sigma[i * nt + j] = sig;
+      pc.cutoff[i * nt + j] = cut;
+    }
+    e.finish();
+  }
+  pot.finish();
+}
+
+}  // namespace
+
+MdParams read_md_params(io::Deck& deck) {
+  MdParams p;
+  auto root = deck.root();
+  read_system(root.section("system"), p);
+  read_potential(root.section("potential"), p);
+
+  auto vel = root.section("velocity");
+  p.temperature = vel.get<double>("temperature", p.temperature);
+  if (p.temperature < 0) vel.fail("temperature", "must not be negative");
+  p.velocity_seed = vel.get<unsigned long long>("seed", p.velocity_seed);
+  vel.finish();
+
+  auto in = root.section("integrator");
+  p.integrator = one_of(in, "style", "nve", {"nve", "langevin", "nose-hoover"});
+  p.dt = in.get<double>("dt", p.dt);
+  positive(in, "dt", p.dt);
+  if (p.integrator != "nve") {
+    p.t_target = in.require<double>("temperature");
+    positive(in, "temperature", p.t_target);
+    p.damp = in.get<double>("damp", p.integrator == "langevin" ? 0.5 : 0.5);
+    positive(in, "damp", p.damp);
+    if (p.integrator == "langevin") p.thermostat_seed = in.get<unsigned long long>("seed", p.thermostat_seed);
+    if (p.integrator == "nose-hoover") {
+      p.chain = in.get<int>("chain", 3);
+      if (p.chain < 1 || p.chain > 10) in.fail("chain", "chain length must be 1..10");
+    }
+  }
+  in.finish();
+
+  auto nb = root.section("neighbor");
+  p.skin = nb.get<double>("skin", p.skin);
+  if (p.skin < 0) nb.fail("skin", "must not be negative");
+  p.every = nb.get<int>("every", p.every);
+  if (p.every < 1) nb.fail("every", "must be at least 1");
+  p.check = nb.get<bool>("check", p.check);
+  p.list = one_of(nb, "list", "auto", {"auto", "full", "half"});
+  p.sort = one_of(nb, "sort", "hilbert", {"none", "morton", "hilbert"});
+  p.sort_every = nb.get<int>("sort_every", 0);
+  if (p.sort_every < 0) nb.fail("sort_every", "must not be negative");
+  nb.finish();
+
+  auto run = root.section("run");
+  p.steps = run.get<long long>("steps", p.steps);
+  if (p.steps < 0) run.fail("steps", "must not be negative");
+  p.thermo = run.get<int>("thermo", p.thermo);
+  if (p.thermo < 0) run.fail("thermo", "must not be negative");
+  const std::string prec = one_of(run, "precision", "double", {"double", "mixed", "single"});
+  p.precision = prec == "double" ? Precision::Double
+                : prec == "mixed" ? Precision::Mixed
+                                  : Precision::Single;
+  run.finish();
+
+  auto out = root.section("output");
+  p.thermo_csv = out.get<std::string>("thermo_csv", "");
+  out.finish();
+
+  auto rm = root.section("remap");
+  p.remap = one_of(rm, "mode", "gather", {"gather"});
+  p.reorder = one_of(rm, "reorder", "none", {"none"});
+  p.gather_path = one_of(rm, "gather_path", "readonly", {"global", "readonly"});
+  rm.finish();
+  root.finish();
+
+  // Minimum image needs every pair within the list cutoff to have exactly one image.
+  const double rlist = p.pairs.max_cutoff() + p.skin;
+  for (int d = 0; d < 3; ++d) {
+    const double L = p.box_len(d);
+    if (L < 2.0 * rlist) {
+      throw InputError(deck.file(), 0,
+                       fmt::format("box length {:.6g} along {} is smaller than 2*(cutoff+skin) = "
+                                   "{:.6g}: cutoff larger than half the box; use more cells",
+                                   L, "xyz"[d], 2.0 * rlist));
+    }
+  }
+  return p;
+}
+
+}  // namespace mdremap::md

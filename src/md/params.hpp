@@ -1,0 +1,86 @@
+#pragma once
+// Everything an MD run reads from its deck, validated (BRIEF section 4).
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/deck.hpp"
+#include "mdremap/types.hpp"
+
+namespace mdremap::md {
+
+struct TypeSpec {
+  std::string name;
+  double mass = 1.0;
+  double epsilon = 1.0;
+  double sigma = 1.0;
+  double cutoff = 0.0;    // 0: the potential's global cutoff
+  double fraction = 1.0;  // share of atoms given this type
+};
+
+// Resolved per-pair LJ coefficients (after mixing and explicit pair entries).
+struct PairCoeffs {
+  int ntypes = 1;
+  std::vector<double> epsilon, sigma, cutoff;  // ntypes*ntypes, symmetric
+  double at(const std::vector<double>& m, int a, int b) const { return m[a * ntypes + b]; }
+  double max_cutoff() const;
+};
+
+struct MdParams {
+  // system
+  std::string lattice = "fcc";  // fcc | bcc | sc | random
+  double density = 0.8442;
+  std::array<int, 3> cells{20, 20, 20};
+  std::int64_t random_atoms = 0;
+  double min_distance = 0.0;
+  std::uint64_t system_seed = 4928459;
+  std::vector<TypeSpec> types;
+  std::uint64_t type_seed = 1;
+  bool shuffle = false;
+  std::uint64_t shuffle_seed = 12345;
+  // potential
+  double cutoff = 2.5;
+  bool shift = false;
+  bool tail = false;
+  std::string mixing = "geometric";
+  PairCoeffs pairs;
+  // velocity
+  double temperature = 1.44;
+  std::uint64_t velocity_seed = 87287;
+  // integrator
+  std::string integrator = "nve";  // nve | langevin | nose-hoover
+  double dt = 0.005;
+  double t_target = 1.0;
+  double damp = 0.5;
+  std::uint64_t thermostat_seed = 48279;
+  int chain = 3;
+  // neighbour list
+  double skin = 0.3;
+  int every = 20;
+  bool check = false;
+  std::string list = "auto";  // auto | full | half
+  std::string sort = "hilbert";  // none | morton | hilbert
+  int sort_every = 0;            // steps between re-sorts (0: at setup only)
+  // run
+  std::int64_t steps = 100;
+  int thermo = 50;
+  Precision precision = Precision::Double;
+  // output
+  std::string thermo_csv;
+  // remap layer (served by remap/)
+  std::string remap = "gather";
+  std::string reorder = "none";
+  std::string gather_path = "readonly";
+
+  double box_len(int d) const;  // derived from lattice/random settings
+  std::int64_t natoms() const;
+};
+
+// Reads and validates the deck; unknown keys and impossible values are InputErrors.
+MdParams read_md_params(io::Deck& deck);
+// Mixing rule applied to two types' epsilon/sigma/cutoff (LAMMPS pair_modify mix semantics).
+void mix(const std::string& rule, double ei, double si, double ci, double ej, double sj, double cj,
+         double& eps, double& sig, double& cut);
+
+}  // namespace mdremap::md
