@@ -7,37 +7,6 @@
 
 namespace mdremap::neighbor {
 
-namespace {
-
-// Cell offsets of the stencil, deduplicated when a dimension has fewer than 3 cells so that no
-// cell (and no pair) is visited twice in small boxes.
-struct Stencil {
-  int count = 0;
-  int off[27][3];
-};
-
-Stencil make_stencil(const int nbin[3]) {
-  Stencil s;
-  auto range = [](int nb, int* out) {
-    if (nb >= 3) return out[0] = -1, out[1] = 0, out[2] = 1, 3;
-    if (nb == 2) return out[0] = 0, out[1] = 1, 2;
-    return out[0] = 0, 1;
-  };
-  int ox[3], oy[3], oz[3];
-  const int cx = range(nbin[0], ox), cy = range(nbin[1], oy), cz = range(nbin[2], oz);
-  for (int a = 0; a < cz; ++a)
-    for (int b = 0; b < cy; ++b)
-      for (int c = 0; c < cx; ++c) {
-        s.off[s.count][0] = ox[c];
-        s.off[s.count][1] = oy[b];
-        s.off[s.count][2] = oz[a];
-        ++s.count;
-      }
-  return s;
-}
-
-}  // namespace
-
 template <class T>
 void wrap_positions(Kokkos::View<Vec4<T>*> x, const Box<T>& box) {
   Kokkos::parallel_for(
@@ -72,10 +41,101 @@ double max_displacement_sq(Kokkos::View<const Vec4<T>*> x, Kokkos::View<const Ve
 }
 
 template <class T>
+void build_ghosts(Kokkos::View<const Vec4<T>*> x, std::int64_t nlocal, const Box<T>& box,
+                  double rlist, GhostAtoms& g) {
+  g.nlocal = nlocal;
+  if (g.count.extent(0) != static_cast<size_t>(nlocal)) {
+    g.count = Kokkos::View<int*>("ghost_count", nlocal);
+    g.offset = Kokkos::View<int*>("ghost_offset", nlocal + 1);
+  }
+  auto count = g.count;
+  auto offset = g.offset;
+  const T rc = static_cast<T>(rlist);
+  // Shifts per axis: +1 (image at x + L) if near lo, -1 if near hi.
+  auto shifts = KOKKOS_LAMBDA(const Vec4<T>& p, int d, int* out) {
+    const T c = d == 0 ? p.x : (d == 1 ? p.y : p.z);
+    int m = 0;
+    out[m++] = 0;
+    if (c - box.lo[d] < rc) out[m++] = 1;
+    if (box.lo[d] + box.len[d] - c <= rc) out[m++] = -1;
+    return m;
+  };
+  Kokkos::parallel_for(
+      "Ghost::count", Kokkos::RangePolicy<ExecSpace>(0, nlocal), KOKKOS_LAMBDA(const int i) {
+        int s[3][3];
+        const Vec4<T> p = x(i);
+        count(i) = shifts(p, 0, s[0]) * shifts(p, 1, s[1]) * shifts(p, 2, s[2]) - 1;
+      });
+  Kokkos::parallel_scan(
+      "Ghost::scan", Kokkos::RangePolicy<ExecSpace>(0, nlocal + 1),
+      KOKKOS_LAMBDA(const int i, int& acc, const bool final) {
+        if (final) offset(i) = acc;
+        if (i < nlocal) acc += count(i);
+      });
+  int total = 0;
+  Kokkos::deep_copy(total, Kokkos::subview(offset, nlocal));
+  g.nghost = total;
+  if (g.owner.extent(0) < static_cast<size_t>(total)) {
+    const size_t cap = total + total / 8 + 16;
+    g.owner =
+        Kokkos::View<int*>(Kokkos::view_alloc("ghost_owner", Kokkos::WithoutInitializing), cap);
+    g.shift =
+        Kokkos::View<int*>(Kokkos::view_alloc("ghost_shift", Kokkos::WithoutInitializing), cap);
+  }
+  auto owner = g.owner;
+  auto shift = g.shift;
+  Kokkos::parallel_for(
+      "Ghost::fill", Kokkos::RangePolicy<ExecSpace>(0, nlocal), KOKKOS_LAMBDA(const int i) {
+        int s[3][3];
+        const Vec4<T> p = x(i);
+        const int mx = shifts(p, 0, s[0]), my = shifts(p, 1, s[1]), mz = shifts(p, 2, s[2]);
+        int k = offset(i);
+        for (int c = 0; c < mz; ++c)
+          for (int b = 0; b < my; ++b)
+            for (int a = 0; a < mx; ++a) {
+              if (a == 0 && b == 0 && c == 0) continue;
+              owner(k) = i;
+              shift(k) = (s[0][a] + 1) + 3 * (s[1][b] + 1) + 9 * (s[2][c] + 1);
+              ++k;
+            }
+      });
+}
+
+template <class S, class C>
+void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const Box<C>& box,
+                      Kokkos::View<Vec4<C>*> xall) {
+  const std::int64_t nlocal = g.nlocal;
+  auto owner = g.owner;
+  auto shift = g.shift;
+  Kokkos::parallel_for(
+      "Ghost::update", Kokkos::RangePolicy<ExecSpace>(0, nlocal + g.nghost),
+      KOKKOS_LAMBDA(const std::int64_t k) {
+        if (k < nlocal) {
+          const Vec4<S> p = x(k);
+          xall(k) = Vec4<C>{C(p.x), C(p.y), C(p.z), C(p.w)};
+        } else {
+          const int gi = static_cast<int>(k - nlocal);
+          const Vec4<S> p = x(owner(gi));
+          const int s = shift(gi);
+          xall(k) =
+              Vec4<C>{C(p.x) + C(s % 3 - 1) * box.len[0], C(p.y) + C(s / 3 % 3 - 1) * box.len[1],
+                      C(p.z) + C(s / 9 - 1) * box.len[2], C(p.w)};
+        }
+      });
+}
+
+// Cells cover the box extended by the list cutoff on every side, so ghosts are binned too and
+// the stencil never wraps.
+template <class T>
 void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const Box<T>& box) {
   const std::int64_t n = x.extent(0);
-  for (int d = 0; d < 3; ++d)
-    bins_.nbin[d] = std::max(1, static_cast<int>(std::floor(double(box.len[d]) / rlist_)));
+  T lo[3], inv[3];
+  for (int d = 0; d < 3; ++d) {
+    const double ext = double(box.len[d]) + 2.0 * rlist_;
+    bins_.nbin[d] = std::max(1, static_cast<int>(std::floor(ext / rlist_)));
+    lo[d] = static_cast<T>(double(box.lo[d]) - rlist_);
+    inv[d] = static_cast<T>(bins_.nbin[d] / ext);
+  }
   const int nx = bins_.nbin[0], ny = bins_.nbin[1], nz = bins_.nbin[2];
   const int nc = bins_.ncells();
   if (bins_.bin_count.extent(0) != static_cast<size_t>(nc)) {
@@ -84,20 +144,21 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const Box<T>& box
   } else {
     Kokkos::deep_copy(bins_.bin_count, 0);
   }
-  if (bins_.bin_of.extent(0) != static_cast<size_t>(n)) {
-    bins_.bin_of = Kokkos::View<int*>("bin_of", n);
-    bins_.permute = Kokkos::View<int*>("bin_permute", n);
+  if (bins_.bin_of.extent(0) < static_cast<size_t>(n)) {
+    bins_.bin_of = Kokkos::View<int*>("bin_of", n + n / 8);
+    bins_.permute = Kokkos::View<int*>("bin_permute", n + n / 8);
   }
   auto bin_of = bins_.bin_of;
   auto count = bins_.bin_count;
   auto offset = bins_.bin_offset;
   auto perm = bins_.permute;
+  const T lx = lo[0], ly = lo[1], lz = lo[2], ix = inv[0], iy = inv[1], iz = inv[2];
   Kokkos::parallel_for(
       "Neighbor::bin_count", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const int i) {
         const Vec4<T> p = x(i);
-        int cx = static_cast<int>((p.x - box.lo[0]) * box.inv[0] * nx);
-        int cy = static_cast<int>((p.y - box.lo[1]) * box.inv[1] * ny);
-        int cz = static_cast<int>((p.z - box.lo[2]) * box.inv[2] * nz);
+        int cx = static_cast<int>((p.x - lx) * ix);
+        int cy = static_cast<int>((p.y - ly) * iy);
+        int cz = static_cast<int>((p.z - lz) * iz);
         cx = cx < 0 ? 0 : (cx >= nx ? nx - 1 : cx);
         cy = cy < 0 ? 0 : (cy >= ny ? ny - 1 : cy);
         cz = cz < 0 ? 0 : (cz >= nz ? nz - 1 : cz);
@@ -135,21 +196,24 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const Box<T>& box
 }
 
 template <class T>
-void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> x, const Box<T>& box,
-                                 NeighborList& list) {
-  const std::int64_t n = x.extent(0);
-  if (n > (std::int64_t(1) << 31) - 1) throw Error("neighbor list: more than 2^31 atoms");
+void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostAtoms& g,
+                                 const Box<T>& box, NeighborList& list) {
+  const std::int64_t n = g.nlocal;
+  if (n + g.nghost > (std::int64_t(1) << 31) - 1)
+    throw Error("neighbor list: more than 2^31 atoms and ghosts");
   for (int d = 0; d < 3; ++d)
     if (double(box.len[d]) < 2.0 * rlist_)
       throw Error("neighbor list: box shorter than twice the list cutoff (cutoff + skin)");
-  bin(x, box);
-  const Stencil st = make_stencil(bins_.nbin);
+  auto xa = Kokkos::subview(xall, std::make_pair(std::int64_t(0), n + g.nghost));
+  bin(xa, box);
   const int nx = bins_.nbin[0], ny = bins_.nbin[1], nz = bins_.nbin[2];
   const T rsq_list = static_cast<T>(rlist_ * rlist_);
   const bool half = half_;
   list.n = n;
   list.half = half;
-  if (list.counts.extent(0) != static_cast<size_t>(n)) list.counts = Kokkos::View<int*>("counts", n);
+  list.column_major = column_major_;
+  if (list.counts.extent(0) != static_cast<size_t>(n))
+    list.counts = Kokkos::View<int*>("counts", n);
   if (list.maxneigh == 0) {
     const double rho = n / box.volume();
     const double expect = 4.18879020479 * rlist_ * rlist_ * rlist_ * rho * (half ? 0.5 : 1.0);
@@ -159,34 +223,48 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> x, const Box<T>& b
   auto offset = bins_.bin_offset;
   auto perm = bins_.permute;
   auto counts = list.counts;
+  auto owner = g.owner;
   for (;;) {
     const int maxneigh = list.maxneigh;
     if (list.neighbors.extent(0) != static_cast<size_t>(maxneigh) * n)
-      list.neighbors = Kokkos::View<int*>(Kokkos::view_alloc("neighbors", Kokkos::WithoutInitializing),
-                                          static_cast<size_t>(maxneigh) * n);
+      list.neighbors =
+          Kokkos::View<int*>(Kokkos::view_alloc("neighbors", Kokkos::WithoutInitializing),
+                             static_cast<size_t>(maxneigh) * n);
     auto nbrs = list.neighbors;
+    const std::int64_t sj = column_major_ ? n : 1, si = column_major_ ? 1 : maxneigh;
+    list.stride_j = sj;
+    list.stride_i = si;
     int maxc = 0;
     Kokkos::parallel_reduce(
         "Neighbor::build", Kokkos::RangePolicy<ExecSpace>(0, n),
         KOKKOS_LAMBDA(const int i, int& mc) {
-          const Vec4<T> xi = x(i);
+          const Vec4<T> xi = xa(i);
           const int c = bin_of(i);
           const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
           int cnt = 0;
-          for (int s = 0; s < st.count; ++s) {
-            const int bx = (cx + st.off[s][0] + nx) % nx;
-            const int by = (cy + st.off[s][1] + ny) % ny;
-            const int bz = (cz + st.off[s][2] + nz) % nz;
-            const int cell = bx + nx * (by + ny * bz);
-            for (int k = offset(cell); k < offset(cell + 1); ++k) {
-              const int j = perm(k);
-              if (half ? (j <= i) : (j == i)) continue;
-              const Vec4<T> xj = x(j);
-              T dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-              box.minimum_image(dx, dy, dz);
-              if (dx * dx + dy * dy + dz * dz <= rsq_list) {
-                if (cnt < maxneigh) nbrs(static_cast<size_t>(cnt) * n + i) = j;
-                ++cnt;
+          for (int bz = cz - 1; bz <= cz + 1; ++bz) {
+            if (bz < 0 || bz >= nz) continue;
+            for (int by = cy - 1; by <= cy + 1; ++by) {
+              if (by < 0 || by >= ny) continue;
+              for (int bx = cx - 1; bx <= cx + 1; ++bx) {
+                if (bx < 0 || bx >= nx) continue;
+                const int cell = bx + nx * (by + ny * bz);
+                const int kend = offset(cell + 1);
+                for (int k = offset(cell); k < kend; ++k) {
+                  const int j = perm(k);
+                  if (half) {
+                    const int oj = j < n ? j : owner(j - n);
+                    if (oj <= i) continue;
+                  } else if (j == i) {
+                    continue;
+                  }
+                  const Vec4<T> xj = xa(j);
+                  const T dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
+                  if (dx * dx + dy * dy + dz * dz <= rsq_list) {
+                    if (cnt < maxneigh) nbrs(cnt * sj + i * si) = j;
+                    ++cnt;
+                  }
+                }
               }
             }
           }
@@ -217,9 +295,11 @@ void NeighborList::build_csr() {
   col = Kokkos::View<int*>("col", total);
   auto c = col;
   auto nb = neighbors;
+  const std::int64_t sj = stride_j, si = stride_i;
   Kokkos::parallel_for(
-      "Neighbor::csr_fill", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
-        for (int j = 0; j < cnt(i); ++j) c(rp(i) + j) = nb(static_cast<size_t>(j) * nn + i);
+      "Neighbor::csr_fill", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        for (int j = 0; j < cnt(i); ++j) c(rp(i) + j) = nb(j * sj + i * si);
       });
 }
 
@@ -240,7 +320,8 @@ Kokkos::View<std::int64_t*> spatial_order(Kokkos::View<const Vec4<T>*> x, const 
   Kokkos::View<std::int64_t*> perm("sort_perm", n);
   const bool hilbert = curve == "hilbert";
   Kokkos::parallel_for(
-      "Neighbor::curve_keys", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+      "Neighbor::curve_keys", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) {
         const Vec4<T> p = x(i);
         std::uint32_t g[3];
         const T c[3] = {p.x, p.y, p.z};
@@ -258,6 +339,16 @@ Kokkos::View<std::int64_t*> spatial_order(Kokkos::View<const Vec4<T>*> x, const 
   return perm;
 }
 
+template void build_ghosts<float>(Kokkos::View<const Vec4<float>*>, std::int64_t, const Box<float>&,
+                                  double, GhostAtoms&);
+template void build_ghosts<double>(Kokkos::View<const Vec4<double>*>, std::int64_t,
+                                   const Box<double>&, double, GhostAtoms&);
+template void update_positions<double, double>(Kokkos::View<const Vec4<double>*>, const GhostAtoms&,
+                                               const Box<double>&, Kokkos::View<Vec4<double>*>);
+template void update_positions<double, float>(Kokkos::View<const Vec4<double>*>, const GhostAtoms&,
+                                              const Box<float>&, Kokkos::View<Vec4<float>*>);
+template void update_positions<float, float>(Kokkos::View<const Vec4<float>*>, const GhostAtoms&,
+                                             const Box<float>&, Kokkos::View<Vec4<float>*>);
 template class VerletListBuilder<float>;
 template class VerletListBuilder<double>;
 template void wrap_positions<float>(Kokkos::View<Vec4<float>*>, const Box<float>&);

@@ -10,12 +10,20 @@
 namespace mdremap::neighbor {
 
 struct NeighborList {
-  std::int64_t n = 0;
-  int maxneigh = 0;   // row count: capacity per atom
-  int max_count = 0;  // longest list of the last build
-  bool half = false;  // half: each pair once (j > i); full: both directions
+  std::int64_t n = 0;  // local atoms (threads); entries index local + ghost atoms
+  int maxneigh = 0;    // row count: capacity per atom
+  int max_count = 0;   // longest list of the last build
+  bool half = false;   // half: each pair once (j > i); full: both directions
+  // Entry j of atom i is neighbors[j * stride_j + i * stride_i]. Column-major (stride_j = n,
+  // stride_i = 1) is the layout the papers optimise: a warp's threads read row j together.
+  // Row-major (stride_j = 1, stride_i = maxneigh) suits a CPU thread that walks one atom's list.
+  bool column_major = true;
+  std::int64_t stride_j = 0, stride_i = 1;
   Kokkos::View<int*> neighbors;  // maxneigh * n
-  Kokkos::View<int*> counts;     // n
+  KOKKOS_INLINE_FUNCTION std::int64_t slot(int j, std::int64_t i) const {
+    return j * stride_j + i * stride_i;
+  }
+  Kokkos::View<int*> counts;  // n
   // CSR copy (built on request): row_ptr[n+1], col[row_ptr[i] .. row_ptr[i+1])
   Kokkos::View<std::int64_t*> row_ptr;
   Kokkos::View<int*> col;
@@ -23,23 +31,51 @@ struct NeighborList {
   double mean_count() const;
 };
 
+// Periodic images of the atoms within the list cutoff of a box face. They are the seam where a
+// domain decomposition exchanges ghosts with neighbouring ranks (BRIEF section 11); here the only
+// neighbour is the periodic box itself. Ghost g is atom owner[g] shifted by shift[g] box lengths,
+// stored after the local atoms: index nlocal + g. Pairs then need no minimum image.
+struct GhostAtoms {
+  std::int64_t nlocal = 0;
+  std::int64_t nghost = 0;
+  Kokkos::View<int*> owner;   // nghost
+  Kokkos::View<int*> shift;   // nghost, (sx+1) + 3 (sy+1) + 9 (sz+1), s in {-1, 0, 1}
+  Kokkos::View<int*> count;   // nlocal, images per atom (scratch)
+  Kokkos::View<int*> offset;  // nlocal + 1 (scratch)
+};
+
+// Finds the images of wrapped local positions x[0, nlocal) within `rlist` of the faces.
+template <class T>
+void build_ghosts(Kokkos::View<const Vec4<T>*> x, std::int64_t nlocal, const Box<T>& box,
+                  double rlist, GhostAtoms& g);
+
+// xall[0, nlocal) = convert(x), xall[nlocal + g] = convert(x[owner[g]]) + shift[g] * len:
+// the per-step position update of local and ghost copies in the force precision C.
+template <class S, class C>
+void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const Box<C>& box,
+                      Kokkos::View<Vec4<C>*> xall);
+
 // Cell binning: cells of edge >= the list cutoff, so a 27-cell stencil covers every neighbour.
 struct CellBinning {
   int nbin[3] = {1, 1, 1};
-  Kokkos::View<int*> bin_of;     // n: cell of each atom
-  Kokkos::View<int*> bin_count;  // ncells
-  Kokkos::View<int*> bin_offset; // ncells + 1
-  Kokkos::View<int*> permute;    // n: atoms grouped by cell
+  Kokkos::View<int*> bin_of;      // n: cell of each atom
+  Kokkos::View<int*> bin_count;   // ncells
+  Kokkos::View<int*> bin_offset;  // ncells + 1
+  Kokkos::View<int*> permute;     // n: atoms grouped by cell
   int ncells() const { return nbin[0] * nbin[1] * nbin[2]; }
 };
 
 template <class T>
 class VerletListBuilder {
  public:
-  VerletListBuilder(double list_cutoff, bool half) : rlist_(list_cutoff), half_(half) {}
-  // x must be wrapped into the box. Grows `list` until every pair fits.
-  void build(Kokkos::View<const Vec4<T>*> x, const Box<T>& box, NeighborList& list);
-  void bin(Kokkos::View<const Vec4<T>*> x, const Box<T>& box);
+  VerletListBuilder(double list_cutoff, bool half, bool column_major = true)
+      : rlist_(list_cutoff), half_(half), column_major_(column_major) {}
+  // xall holds nlocal wrapped atoms then their ghosts (g). Lists cover the local atoms; a
+  // half list keeps pair (i, j) when owner(j) > i, so each physical pair appears once.
+  // Grows `list` until every pair fits.
+  void build(Kokkos::View<const Vec4<T>*> xall, const GhostAtoms& g, const Box<T>& box,
+             NeighborList& list);
+  void bin(Kokkos::View<const Vec4<T>*> xall, const Box<T>& box);
   const CellBinning& binning() const { return bins_; }
   double list_cutoff() const { return rlist_; }
   int regrows() const { return regrows_; }
@@ -47,6 +83,7 @@ class VerletListBuilder {
  private:
   double rlist_;
   bool half_;
+  bool column_major_;
   CellBinning bins_;
   int regrows_ = 0;
 };

@@ -23,16 +23,17 @@ struct GatherTraits<T, GatherPath::ReadOnly> {
 template <class T, GatherPath Path = GatherPath::ReadOnly>
 struct GatherAccess {
   Kokkos::View<const T*, typename GatherTraits<T, Path>::type> data;  // A
-  Kokkos::View<const int*> index;                                     // P, rows x threads
-  Kokkos::View<const int*> len;                                       // len[t]
-  std::int64_t threads = 0;
+  Kokkos::View<const int*> index;  // P: entry j of thread t at j * stride_j + t * stride_t
+  Kokkos::View<const int*> len;    // len[t]
+  std::int64_t stride_j = 0;       // rows-by-threads (the papers' layout): stride_j = threads
+  std::int64_t stride_t = 1;
 
   KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
-  KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
-    return data(index(static_cast<std::int64_t>(j) * threads + t));
-  }
   KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
-    return index(static_cast<std::int64_t>(j) * threads + t);
+    return index(j * stride_j + t * stride_t);
+  }
+  KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
+    return data(source(j, t));
   }
 };
 

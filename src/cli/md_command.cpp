@@ -1,8 +1,8 @@
 // `mdremap md DECK`: one MD run from a YAML deck.
 #include "cli/md_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <memory>
 
@@ -24,14 +24,15 @@ void add_md_command(CLI::App& app, MdOptions& o) {
   md->add_option("--steps", o.steps, "Number of steps (overrides run.steps)");
   md->add_option("--precision", o.precision, "double | mixed | single (overrides run.precision)")
       ->check(CLI::IsMember({"double", "mixed", "single"}));
-  md->add_option("--backend", o.backend, "Backend to run on (only the one compiled in: " +
-                                             device_backend() + ")");
+  md->add_option("--backend", o.backend,
+                 "Backend to run on (only the one compiled in: " + device_backend() + ")");
   md->add_option("--thermo-csv", o.thermo_csv,
                  "Write thermo rows to this CSV (step,temp,e_pair,ke,etotal,press)");
   md->add_option("--summary", o.summary, "Write a JSON summary of the run to this file");
   md->add_flag("--quiet,-q", o.quiet, "Print only errors and the final line");
-  md->add_flag("--shuffle", o.shuffle,
-               "Start from a randomly permuted atom order (sets system.shuffle, neighbor.sort=none)");
+  md->add_flag(
+      "--shuffle", o.shuffle,
+      "Start from a randomly permuted atom order (sets system.shuffle, neighbor.sort=none)");
 }
 
 namespace {
@@ -66,7 +67,7 @@ class ConsoleObserver : public md::RunObserver {
 };
 
 nlohmann::json thermo_json(const ThermoSample& t) {
-  return {{"step", t.step}, {"temp", t.temp},     {"e_pair", t.e_pair}, {"ke", t.ke},
+  return {{"step", t.step},     {"temp", t.temp},   {"e_pair", t.e_pair}, {"ke", t.ke},
           {"etotal", t.etotal}, {"press", t.press}, {"volume", t.volume}};
 }
 
@@ -101,12 +102,7 @@ int run_md(const MdOptions& o) {
     }
   }
 
-  md::HostSystem sys = md::build_system(p);
-  std::vector<double> mass;
-  for (const auto& t : p.types) mass.push_back(t.mass);
-  md::create_velocities(sys, mass, p.temperature, p.velocity_seed);
-  if (p.shuffle) md::shuffle_atoms(sys, p.shuffle_seed);
-  auto engine = md::make_engine(p, sys);
+  auto engine = md::create_engine(p);
   if (!o.quiet) fmt::print("# {}\n", engine->describe());
 
   std::unique_ptr<io::ThermoCsv> csv;
@@ -121,25 +117,28 @@ int run_md(const MdOptions& o) {
   const auto& sp = st.split;
   const double per_step = st.steps ? 1e3 / st.steps : 0;
   if (!o.quiet) {
-    fmt::print("Loop time {:.4g} s for {} steps of {} atoms: {:.4g} atom-steps/s ({:.4g} steps/s)\n",
-               st.loop_seconds, st.steps, st.atoms, st.atom_steps_per_s,
-               st.loop_seconds > 0 ? st.steps / st.loop_seconds : 0.0);
+    fmt::print(
+        "Loop time {:.4g} s for {} steps of {} atoms: {:.4g} atom-steps/s ({:.4g} steps/s)\n",
+        st.loop_seconds, st.steps, st.atoms, st.atom_steps_per_s,
+        st.loop_seconds > 0 ? st.steps / st.loop_seconds : 0.0);
     fmt::print("Per step (ms): force {:.4g} | neighbor {:.4g} | integrate {:.4g} | other {:.4g}\n",
                sp.force * per_step, sp.neighbor * per_step, sp.integrate * per_step,
                sp.other * per_step);
-    fmt::print("Neighbors: {:.2f} per atom (max {}), {} list builds, {} dangerous, {} regrows, {} "
-               "sorts\n",
-               st.mean_neighbors, st.max_neighbors, st.list_builds, st.dangerous_builds,
-               st.list_regrows, st.sorts);
+    fmt::print(
+        "Neighbors: {:.2f} per atom (max {}), {} list builds, {} dangerous, {} regrows, {} "
+        "sorts\n",
+        st.mean_neighbors, st.max_neighbors, st.list_builds, st.dangerous_builds, st.list_regrows,
+        st.sorts);
   } else {
     fmt::print("{} atoms, {} steps, {:.4g} atom-steps/s, final etotal {:.8g}\n", st.atoms, st.steps,
                st.atom_steps_per_s, st.last.etotal);
   }
+  std::fflush(stdout);
   if (st.dangerous_builds > 0)
     fmt::print(stderr,
-               "warning: {} neighbor-list builds found an atom moved more than skin/2 since the "
-               "previous build: pairs may have been missed; use neighbor.check=true or a larger "
-               "skin\n",
+               "note: {} scheduled neighbor-list builds came after an atom had moved more than "
+               "skin/2 (pairs may have been missed in between); neighbor.check=true rebuilds on "
+               "displacement instead\n",
                st.dangerous_builds);
 
   if (!o.summary.empty()) {
@@ -161,9 +160,9 @@ int run_md(const MdOptions& o) {
                                    {"integrate", sp.integrate * per_step},
                                    {"other", sp.other * per_step}};
     j["force_atom_steps_per_s"] = sp.force > 0 ? double(st.atoms) * st.steps / sp.force : 0.0;
-    j["neighbors"] = {{"mean", st.mean_neighbors},     {"max", st.max_neighbors},
-                      {"builds", st.list_builds},      {"dangerous_builds", st.dangerous_builds},
-                      {"regrows", st.list_regrows},    {"sorts", st.sorts}};
+    j["neighbors"] = {{"mean", st.mean_neighbors},  {"max", st.max_neighbors},
+                      {"builds", st.list_builds},   {"dangerous_builds", st.dangerous_builds},
+                      {"regrows", st.list_regrows}, {"sorts", st.sorts}};
     j["build"] = build_info();
     write_summary(o.summary, j);
   }

@@ -89,9 +89,9 @@ T DeckSection::get(const std::string& key, const T& fallback) {
   YAML::Node n = child(key);
   T value = fallback;
   if (n.IsDefined() && !n.IsNull()) {
-    if (n.IsMap() || (n.IsSequence() && !std::is_same_v<T, std::vector<int>> &&
-                      !std::is_same_v<T, std::vector<double>> &&
-                      !std::is_same_v<T, std::vector<std::string>>))
+    if (n.IsMap() ||
+        (n.IsSequence() && !std::is_same_v<T, std::vector<int>> &&
+         !std::is_same_v<T, std::vector<double>> && !std::is_same_v<T, std::vector<std::string>>))
       fail(key, std::string("expected ") + type_name<T>());
     try {
       value = n.as<T>();
@@ -100,7 +100,15 @@ T DeckSection::get(const std::string& key, const T& fallback) {
       fail(key, fmt::format("expected {}, got '{}'", type_name<T>(), shown));
     }
   }
-  resolved_[key] = value;
+  if constexpr (std::is_floating_point_v<T>) {
+    resolved_[key] = fmt::format("{}", value);  // shortest exact form: 0.3, not 0.2999...
+  } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+    YAML::Node seq(YAML::NodeType::Sequence);
+    for (double v : value) seq.push_back(fmt::format("{}", v));
+    resolved_[key] = seq;
+  } else {
+    resolved_[key] = value;
+  }
   return value;
 }
 
@@ -167,7 +175,8 @@ void DeckSection::finish() const {
     if (known_.count(k)) continue;
     const std::string near = nearest(k, valid);
     std::string msg = "unknown key '" + path_of(k) + "'";
-    if (!near.empty()) msg += " (did you mean '" + path_of(near) + "'?)";
+    if (!near.empty())
+      msg += " (did you mean '" + path_of(near) + "'?)";
     else if (!valid.empty()) {
       msg += " (valid here:";
       for (const auto& v : valid) msg += " " + v;
@@ -239,7 +248,9 @@ void Deck::apply_override(const std::string& assignment) {
   src_->overridden.insert(prefix);
 }
 
-DeckSection Deck::root() { return DeckSection(src_, doc_, resolved_, ""); }
+DeckSection Deck::root() {
+  return DeckSection(src_, doc_, resolved_, "");
+}
 
 std::string Deck::resolved_yaml() const {
   YAML::Emitter out;
@@ -247,6 +258,8 @@ std::string Deck::resolved_yaml() const {
   return out.c_str();
 }
 
-const std::string& Deck::file() const { return src_->file; }
+const std::string& Deck::file() const {
+  return src_->file;
+}
 
 }  // namespace mdremap::io

@@ -43,7 +43,9 @@ class DeckSection {
 
   // One-line error at the location of `key` (or of this section if the key is absent).
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
-  std::string path_of(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  std::string path_of(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+  }
   YAML::Node raw(const std::string& key) const { return node_[key]; }
 
  private:

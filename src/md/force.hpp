@@ -15,14 +15,14 @@ struct ForceResult {
   double virial = 0;  // sum over pairs r_ij . f_ij
 };
 
-// Full list, one thread per atom, no write conflicts: f[i] is written once.
+// Full list, one thread per atom, no write conflicts: f[i] is written once. Neighbours are local
+// atoms or periodic ghost images, so no minimum image is needed.
 template <class C, class A, class Access>
 struct LJFullKernel {
   Access nb;
   Kokkos::View<const Vec4<C>*> x;
   Kokkos::View<A* [3]> f;
   LJTable<C> lj;
-  Box<C> box;
 
   template <bool EV>
   KOKKOS_INLINE_FUNCTION void atom(const int i, double& e, double& w) const {
@@ -33,8 +33,7 @@ struct LJFullKernel {
     const int cnt = nb.count(i);
     for (int j = 0; j < cnt; ++j) {
       const Vec4<C> xj = nb(j, i);
-      C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-      box.minimum_image(dx, dy, dz);
+      const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
       const C rsq = dx * dx + dy * dy + dz * dz;
       C ep = 0;
       const C fp = lj.template eval<EV>(rsq, ti + static_cast<int>(xj.w), ep);
@@ -71,7 +70,8 @@ struct LJHalfKernel {
   Kokkos::View<const Vec4<C>*> x;
   Scatter fs;
   LJTable<C> lj;
-  Box<C> box;
+  Kokkos::View<const int*> owner;
+  std::int64_t nlocal;
 
   template <bool EV>
   KOKKOS_INLINE_FUNCTION void atom(const int i, double& e, double& w) const {
@@ -83,23 +83,24 @@ struct LJHalfKernel {
     const int cnt = nb.count(i);
     for (int jj = 0; jj < cnt; ++jj) {
       const Vec4<C> xj = nb(jj, i);
-      C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-      box.minimum_image(dx, dy, dz);
+      const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
       const C rsq = dx * dx + dy * dy + dz * dz;
-      C ep = 0;
-      const C fp = lj.template eval<EV>(rsq, ti + static_cast<int>(xj.w), ep);
-      if (fp != C(0)) {
-        const int j = nb.source(jj, i);
+      const int k = ti + static_cast<int>(xj.w);
+      if (rsq < lj.cutsq[k]) {  // one branch per pair: about a third of the list is beyond rc
+        C ep = 0;
+        const C fp = lj.template force<EV>(rsq, k, ep);
+        int j = nb.source(jj, i);
+        if (j >= nlocal) j = owner(j - nlocal);  // a ghost's force goes to its owner
         fx += fp * dx;
         fy += fp * dy;
         fz += fp * dz;
         fa(j, 0) -= A(fp * dx);
         fa(j, 1) -= A(fp * dy);
         fa(j, 2) -= A(fp * dz);
-      }
-      if constexpr (EV) {
-        ei += ep;
-        wi += double(fp) * double(rsq);
+        if constexpr (EV) {
+          ei += ep;
+          wi += double(fp) * double(rsq);
+        }
       }
     }
     fa(i, 0) += fx;
@@ -124,17 +125,20 @@ class LJForce {
  public:
   LJForce(const PairCoeffs& pc, bool shift) : lj_(make_lj_table<C>(pc, shift)) {}
 
-  // Forces into f (overwritten); energy and virial only when `ev` (thermo steps).
-  ForceResult compute(Kokkos::View<const Vec4<C>*> x, const neighbor::NeighborList& list,
-                      Kokkos::View<A* [3]> f, const Box<C>& box, bool ev,
+  // Forces on the local atoms into f (overwritten); xall holds local atoms then ghosts. Energy
+  // and virial only when `ev` (thermo steps).
+  ForceResult compute(Kokkos::View<const Vec4<C>*> xall, const neighbor::NeighborList& list,
+                      const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f, bool ev,
                       remap::GatherPath path = remap::GatherPath::ReadOnly);
   const LJTable<C>& table() const { return lj_; }
 
  private:
   template <class Access>
   ForceResult run(const Access& acc, Kokkos::View<const Vec4<C>*> x, bool half,
-                  Kokkos::View<A* [3]> f, const Box<C>& box, bool ev);
-  using ScatterF = Kokkos::Experimental::ScatterView<A* [3], Kokkos::LayoutRight, ExecSpace>;
+                  const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f, bool ev);
+  using ScatterF =
+      Kokkos::Experimental::ScatterView<A* [3], typename Kokkos::View<A* [3]>::array_layout,
+                                        ExecSpace>;
   LJTable<C> lj_;
   ScatterF scatter_;
   A* scatter_target_ = nullptr;

@@ -23,6 +23,11 @@ struct LJTable {
   template <bool Energy>
   KOKKOS_INLINE_FUNCTION T eval(const T rsq, const int k, T& e) const {
     if (!(rsq < cutsq[k])) return T(0);
+    return force<Energy>(rsq, k, e);
+  }
+  // The same inside the cutoff (the caller has tested rsq < cutsq[k]).
+  template <bool Energy>
+  KOKKOS_INLINE_FUNCTION T force(const T rsq, const int k, T& e) const {
     const T r2i = T(1) / rsq;
     const T r6i = r2i * r2i * r2i;
     if constexpr (Energy) e = r6i * (lj3[k] * r6i - lj4[k]) - offset[k];

@@ -7,7 +7,9 @@
 
 namespace mdremap::md {
 
-double PairCoeffs::max_cutoff() const { return *std::max_element(cutoff.begin(), cutoff.end()); }
+double PairCoeffs::max_cutoff() const {
+  return *std::max_element(cutoff.begin(), cutoff.end());
+}
 
 namespace {
 
@@ -206,7 +208,8 @@ MdParams read_md_params(io::Deck& deck) {
     positive(in, "temperature", p.t_target);
     p.damp = in.get<double>("damp", p.integrator == "langevin" ? 0.5 : 0.5);
     positive(in, "damp", p.damp);
-    if (p.integrator == "langevin") p.thermostat_seed = in.get<unsigned long long>("seed", p.thermostat_seed);
+    if (p.integrator == "langevin")
+      p.thermostat_seed = in.get<unsigned long long>("seed", p.thermostat_seed);
     if (p.integrator == "nose-hoover") {
       p.chain = in.get<int>("chain", 3);
       if (p.chain < 1 || p.chain > 10) in.fail("chain", "chain length must be 1..10");
@@ -221,6 +224,7 @@ MdParams read_md_params(io::Deck& deck) {
   if (p.every < 1) nb.fail("every", "must be at least 1");
   p.check = nb.get<bool>("check", p.check);
   p.list = one_of(nb, "list", "auto", {"auto", "full", "half"});
+  p.layout = one_of(nb, "layout", "auto", {"auto", "column", "row"});
   p.sort = one_of(nb, "sort", "hilbert", {"none", "morton", "hilbert"});
   p.sort_every = nb.get<int>("sort_every", 0);
   if (p.sort_every < 0) nb.fail("sort_every", "must not be negative");
@@ -232,7 +236,7 @@ MdParams read_md_params(io::Deck& deck) {
   p.thermo = run.get<int>("thermo", p.thermo);
   if (p.thermo < 0) run.fail("thermo", "must not be negative");
   const std::string prec = one_of(run, "precision", "double", {"double", "mixed", "single"});
-  p.precision = prec == "double" ? Precision::Double
+  p.precision = prec == "double"  ? Precision::Double
                 : prec == "mixed" ? Precision::Mixed
                                   : Precision::Single;
   run.finish();

@@ -59,7 +59,8 @@ struct MdParams {
   double skin = 0.3;
   int every = 20;
   bool check = false;
-  std::string list = "auto";  // auto | full | half
+  std::string list = "auto";     // auto | full | half (auto: half on CPU, full on GPU)
+  std::string layout = "auto";   // auto | column | row (auto: row on CPU, column on GPU)
   std::string sort = "hilbert";  // none | morton | hilbert
   int sort_every = 0;            // steps between re-sorts (0: at setup only)
   // run

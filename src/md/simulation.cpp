@@ -65,8 +65,12 @@ class Simulation final : public MdEngine {
     box_c_ = Box<C>::make(s.lo, s.len);
     box_d_ = Box<double>::make(s.lo, s.len);
 
+    // A CPU thread walks one atom's list (half list, row-major); a GPU warp reads row j of 32
+    // atoms at once (full list, column-major, no write conflicts).
     half_ = p.list == "half" || (p.list == "auto" && kHostBackend);
-    builder_ = std::make_unique<neighbor::VerletListBuilder<C>>(p.pairs.max_cutoff() + p.skin, half_);
+    column_major_ = p.layout == "column" || (p.layout == "auto" && !kHostBackend);
+    builder_ = std::make_unique<neighbor::VerletListBuilder<C>>(p.pairs.max_cutoff() + p.skin,
+                                                                half_, column_major_);
 
     std::vector<double> mass;
     for (const auto& t : p.types) mass.push_back(t.mass);
@@ -200,7 +204,8 @@ class Simulation final : public MdEngine {
   std::int64_t step() const override { return step_; }
   std::int64_t natoms() const override { return atoms_.n; }
   std::string describe() const override {
-    return fmt::format("{} list, precision {}, {}", half_ ? "half" : "full", to_string(p_.precision),
+    return fmt::format("{} {} neighbor list, precision {}, {}", half_ ? "half" : "full",
+                       column_major_ ? "column-major" : "row-major", to_string(p_.precision),
                        integrator_->describe());
   }
 
@@ -213,22 +218,13 @@ class Simulation final : public MdEngine {
     acc += t.seconds();
   }
 
-  // Force-kernel view of the positions: the state itself when precisions agree, else a copy.
+  // Force-kernel positions: local atoms (converted to C) followed by their periodic ghosts.
   void pack_gather_positions() {
-    if constexpr (std::is_same_v<S, C>) {
-      xg_ = atoms_.x;
-    } else {
-      if (xg_.extent(0) != static_cast<size_t>(atoms_.n))
-        xg_ = Kokkos::View<Vec4<C>*>(Kokkos::view_alloc("x_compute", Kokkos::WithoutInitializing),
-                                     atoms_.n);
-      auto x = atoms_.x;
-      auto g = xg_;
-      Kokkos::parallel_for(
-          "Precision::pack", Kokkos::RangePolicy<ExecSpace>(0, atoms_.n), KOKKOS_LAMBDA(const int i) {
-            const Vec4<S> p = x(i);
-            g(i) = Vec4<C>{C(p.x), C(p.y), C(p.z), C(p.w)};
-          });
-    }
+    const size_t need = atoms_.n + ghosts_.nghost;
+    if (xg_.extent(0) < need)
+      xg_ = Kokkos::View<Vec4<C>*>(Kokkos::view_alloc("x_all", Kokkos::WithoutInitializing),
+                                   need + need / 8);
+    neighbor::update_positions<S, C>(atoms_.x, ghosts_, box_c_, xg_);
   }
 
   void sort_atoms() {
@@ -242,11 +238,12 @@ class Simulation final : public MdEngine {
     if (p_.sort != "none" && p_.sort_every > 0 && step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
+    neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
     pack_gather_positions();
-    builder_->build(xg_, box_c_, list_);
+    builder_->build(xg_, ghosts_, box_c_, list_);
     if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
       xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
-    Kokkos::deep_copy(xhold_, xg_);
+    Kokkos::deep_copy(xhold_, Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
     ++builds_;
   }
 
@@ -256,22 +253,29 @@ class Simulation final : public MdEngine {
     if (step_ % p_.every == 0) {
       if (p_.check) {
         pack_gather_positions();
-        need = neighbor::max_displacement_sq<C>(xg_, xhold_, box_c_) > half_skin_sq;
+        need = neighbor::max_displacement_sq<C>(local_positions(), xhold_, box_c_) > half_skin_sq;
       } else {
         need = true;
         pack_gather_positions();
-        if (neighbor::max_displacement_sq<C>(xg_, xhold_, box_c_) > half_skin_sq) ++dangerous_;
+        if (neighbor::max_displacement_sq<C>(local_positions(), xhold_, box_c_) > half_skin_sq)
+          ++dangerous_;
       }
     }
-    if (need) rebuild();
-    else pack_gather_positions();
+    if (need)
+      rebuild();
+    else
+      pack_gather_positions();
+  }
+
+  Kokkos::View<const Vec4<C>*> local_positions() const {
+    return Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
   }
 
   ForceResult compute_forces(bool ev) {
     ForceResult r;
     const auto path =
         p_.gather_path == "global" ? remap::GatherPath::Global : remap::GatherPath::ReadOnly;
-    timed(split_.force, [&] { r = force_.compute(xg_, list_, atoms_.f, box_c_, ev, path); });
+    timed(split_.force, [&] { r = force_.compute(xg_, list_, ghosts_, atoms_.f, ev, path); });
     if (ev) have_ev_ = true;
     return r;
   }
@@ -305,8 +309,10 @@ class Simulation final : public MdEngine {
   Box<C> box_c_;
   Box<double> box_d_;
   bool half_ = false;
+  bool column_major_ = true;
   std::unique_ptr<neighbor::VerletListBuilder<C>> builder_;
   neighbor::NeighborList list_;
+  neighbor::GhostAtoms ghosts_;
   LJForce<C, S> force_;
   std::unique_ptr<integrators::Integrator<S>> integrator_;
   TypeTable<S> mass_;
@@ -320,11 +326,15 @@ class Simulation final : public MdEngine {
 
 }  // namespace
 
-std::unique_ptr<MdEngine> make_engine(const MdParams& p, const HostSystem& s, std::int64_t first_step) {
+std::unique_ptr<MdEngine> make_engine(const MdParams& p, const HostSystem& s,
+                                      std::int64_t first_step) {
   switch (p.precision) {
-    case Precision::Double: return std::make_unique<Simulation<double, double>>(p, s, first_step);
-    case Precision::Mixed: return std::make_unique<Simulation<double, float>>(p, s, first_step);
-    case Precision::Single: return std::make_unique<Simulation<float, float>>(p, s, first_step);
+    case Precision::Double:
+      return std::make_unique<Simulation<double, double>>(p, s, first_step);
+    case Precision::Mixed:
+      return std::make_unique<Simulation<double, float>>(p, s, first_step);
+    case Precision::Single:
+      return std::make_unique<Simulation<float, float>>(p, s, first_step);
   }
   throw Error("unknown precision");
 }

@@ -21,12 +21,12 @@ struct TimeSplit {
 
 struct RunStats {
   std::int64_t atoms = 0;
-  std::int64_t steps = 0;      // steps taken by this run() call
-  double loop_seconds = 0;     // wall time of the step loop
+  std::int64_t steps = 0;   // steps taken by this run() call
+  double loop_seconds = 0;  // wall time of the step loop
   double atom_steps_per_s = 0;
   TimeSplit split;
   int list_builds = 0;
-  int dangerous_builds = 0;    // forced rebuilds where an atom had moved more than skin/2
+  int dangerous_builds = 0;  // forced rebuilds where an atom had moved more than skin/2
   int list_regrows = 0;
   int sorts = 0;
   double mean_neighbors = 0;
@@ -61,4 +61,9 @@ class MdEngine {
 std::unique_ptr<MdEngine> make_engine(const MdParams& p, const HostSystem& s,
                                       std::int64_t first_step = 0);
 
+}  // namespace mdremap::md
+
+namespace mdremap::md {
+// The whole initial state from a deck: system, velocities, optional shuffle, then the engine.
+std::unique_ptr<MdEngine> create_engine(const MdParams& p);
 }  // namespace mdremap::md

@@ -1,0 +1,232 @@
+#include "io/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include "io/hdf5_util.hpp"
+#include "mdremap/error.hpp"
+
+namespace mdremap::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// 64-bit FNV-1a: simple, dependency-free, and any flipped byte changes the result.
+class Fnv1a {
+ public:
+  void add(const void* data, std::size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < bytes; ++i) {
+      hash_ ^= p[i];
+      hash_ *= 1099511628211ULL;
+    }
+  }
+  template <class T>
+  void add(const T& value) {
+    add(&value, sizeof(T));
+  }
+  void add(const std::string& s) {
+    add(static_cast<std::uint64_t>(s.size()));
+    add(s.data(), s.size());
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+template <class T>
+std::uint64_t checksum(const std::vector<T>& values) {
+  Fnv1a h;
+  h.add(values.data(), values.size() * sizeof(T));
+  return h.value();
+}
+std::uint64_t checksum(const std::string& s) {
+  Fnv1a h;
+  h.add(s);
+  return h.value();
+}
+
+// Scalars and strings stored as attributes, hashed together in one fixed order.
+std::uint64_t header_checksum(const Checkpoint& c) {
+  Fnv1a h;
+  h.add(c.step);
+  h.add(c.frame.step);
+  h.add(c.frame.time);
+  for (double d : c.frame.box_lo) h.add(d);
+  for (double d : c.frame.box_len) h.add(d);
+  h.add(c.rng_seed);
+  h.add(c.rng_counter);
+  h.add(static_cast<std::uint64_t>(c.frame.id.size()));
+  h.add(c.precision);
+  h.add(c.backend);
+  return h.value();
+}
+
+template <class T>
+void write_array(hid_t file, const std::string& name, const std::vector<T>& values) {
+  h5::write_dataset(file, name, values);
+  h5::Handle set = h5::open_dataset(file, name);
+  h5::write_attr(set.get(), "fnv1a64", checksum(values));
+}
+
+// Flushes a closed file's data to stable storage before it is renamed into place.
+void sync_path(const std::string& path, bool directory) {
+  const int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+  if (fd < 0) return;  // best effort: the rename still keeps readers from half-written files
+  static_cast<void>(::fsync(fd));
+  ::close(fd);
+}
+
+struct Corrupt : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+template <class T>
+std::vector<T> read_array(hid_t file, const std::string& name) {
+  std::vector<T> values = h5::read_dataset<T>(file, name);
+  h5::Handle set = h5::open_dataset(file, name);
+  if (h5::read_attr<std::uint64_t>(set.get(), "fnv1a64") != checksum(values))
+    throw Corrupt("checksum mismatch in dataset '" + name + "': the checkpoint is corrupt");
+  return values;
+}
+
+}  // namespace
+
+void write_checkpoint(const std::string& path, const Checkpoint& c) {
+  const Frame& fr = c.frame;
+  const std::size_t n = fr.id.size();
+  auto require = [&](bool ok, const std::string& what) {
+    if (!ok) throw Error("checkpoint '" + path + "': " + what);
+  };
+  require(fr.x.size() == 3 * n, "position array must hold 3 values per atom id");
+  require(fr.v.size() == 3 * n, "velocity array must hold 3 values per atom id");
+  require(fr.f.empty() || fr.f.size() == 3 * n, "force array has the wrong size");
+  require(fr.type.size() == n, "type array must hold one value per atom id");
+
+  const std::string tmp = path + ".tmp";
+  h5::QuietErrors quiet;
+  try {
+    h5::Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    if (!file.valid())
+      throw h5::Failure("cannot create '" + tmp +
+                        "' (does the directory exist and is it writable?)");
+    const hid_t root = file.get();
+    h5::write_attr_string(root, "format", kCheckpointFormat);
+    h5::write_attr(root, "format_version", std::int32_t{kCheckpointVersion});
+    h5::write_attr(root, "step", c.step);
+    h5::write_attr(root, "frame_step", fr.step);
+    h5::write_attr(root, "time", fr.time);
+    h5::write_attr(root, "box_lo", fr.box_lo, {3});
+    h5::write_attr(root, "box_len", fr.box_len, {3});
+    h5::write_attr(root, "rng_seed", c.rng_seed);
+    h5::write_attr(root, "rng_counter", c.rng_counter);
+    h5::write_attr(root, "n_atoms", static_cast<std::uint64_t>(n));
+    h5::write_attr_string(root, "precision", c.precision);
+    h5::write_attr_string(root, "backend", c.backend);
+    h5::write_attr(root, "header_fnv1a64", header_checksum(c));
+
+    write_array(root, "x", fr.x);
+    write_array(root, "v", fr.v);
+    write_array(root, "f", fr.f);
+    write_array(root, "type", fr.type);
+    write_array(root, "id", fr.id);
+    write_array(root, "thermostat_state", c.thermostat_state);
+    h5::write_string_dataset(root, "deck", c.deck_yaml);
+    h5::Handle deck = h5::open_dataset(root, "deck");
+    h5::write_attr(deck.get(), "fnv1a64", checksum(c.deck_yaml));
+    deck.reset();
+
+    // Flush everything before the marker so "complete" never precedes the data on disk.
+    h5::check_status(H5Fflush(root, H5F_SCOPE_GLOBAL), "cannot flush '" + tmp + "'");
+    h5::write_attr(root, "complete", std::int32_t{1});
+    if (file.close() < 0) throw h5::Failure("cannot close '" + tmp + "' (disk full?)");
+  } catch (const h5::Failure& e) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw Error("cannot write checkpoint '" + path + "': " + e.what());
+  }
+
+  sync_path(tmp, false);
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw Error("cannot write checkpoint '" + path + "': rename failed (" + ec.message() + ")");
+  }
+  fs::path dir = fs::path(path).parent_path();
+  sync_path(dir.empty() ? std::string(".") : dir.string(), true);
+}
+
+Checkpoint read_checkpoint(const std::string& path) {
+  auto bad = [&](const std::string& problem) { return InputError(path, 0, problem); };
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw bad("checkpoint file not found");
+  if (!fs::is_regular_file(path, ec)) throw bad("checkpoint path is not a regular file");
+
+  h5::QuietErrors quiet;
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    throw bad("not an mdremap checkpoint (not an HDF5 file, or its header is damaged)");
+  h5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file.valid()) throw bad("cannot open checkpoint: HDF5 file is truncated or corrupt");
+  const hid_t root = file.get();
+
+  Checkpoint c;
+  try {
+    if (!h5::has_attr(root, "format") || h5::read_attr_string(root, "format") != kCheckpointFormat)
+      throw bad(std::string("not an mdremap checkpoint (no format attribute '") +
+                kCheckpointFormat + "')");
+    const auto version = h5::read_attr<std::int32_t>(root, "format_version");
+    if (version != kCheckpointVersion)
+      throw bad("checkpoint format version " + std::to_string(version) +
+                " is not supported (this build reads version " +
+                std::to_string(kCheckpointVersion) + ")");
+    if (!h5::has_attr(root, "complete") || h5::read_attr<std::int32_t>(root, "complete") != 1)
+      throw bad("incomplete checkpoint (the run stopped while writing it)");
+
+    c.step = h5::read_attr<std::int64_t>(root, "step");
+    c.frame.step = h5::read_attr<std::int64_t>(root, "frame_step");
+    c.frame.time = h5::read_attr<double>(root, "time");
+    const auto lo = h5::read_attr_array<double>(root, "box_lo", 3);
+    const auto len = h5::read_attr_array<double>(root, "box_len", 3);
+    std::copy(lo.begin(), lo.end(), c.frame.box_lo);
+    std::copy(len.begin(), len.end(), c.frame.box_len);
+    c.rng_seed = h5::read_attr<std::uint64_t>(root, "rng_seed");
+    c.rng_counter = h5::read_attr<std::uint64_t>(root, "rng_counter");
+    const auto n = h5::read_attr<std::uint64_t>(root, "n_atoms");
+    c.precision = h5::read_attr_string(root, "precision");
+    c.backend = h5::read_attr_string(root, "backend");
+
+    c.frame.x = read_array<double>(root, "x");
+    c.frame.v = read_array<double>(root, "v");
+    c.frame.f = read_array<double>(root, "f");
+    c.frame.type = read_array<std::int32_t>(root, "type");
+    c.frame.id = read_array<std::int64_t>(root, "id");
+    c.thermostat_state = read_array<double>(root, "thermostat_state");
+    c.deck_yaml = h5::read_string_dataset(root, "deck");
+    h5::Handle deck = h5::open_dataset(root, "deck");
+    if (h5::read_attr<std::uint64_t>(deck.get(), "fnv1a64") != checksum(c.deck_yaml))
+      throw Corrupt("checksum mismatch in dataset 'deck': the checkpoint is corrupt");
+
+    if (c.frame.id.size() != n || c.frame.type.size() != n || c.frame.x.size() != 3 * n ||
+        c.frame.v.size() != 3 * n || (!c.frame.f.empty() && c.frame.f.size() != 3 * n))
+      throw Corrupt("array sizes disagree with n_atoms = " + std::to_string(n) +
+                    ": the checkpoint is corrupt");
+    if (h5::read_attr<std::uint64_t>(root, "header_fnv1a64") != header_checksum(c))
+      throw Corrupt("checksum mismatch in the header attributes: the checkpoint is corrupt");
+  } catch (const Corrupt& e) {
+    throw bad(e.what());
+  } catch (const h5::Failure& e) {
+    throw bad(std::string(e.what()) + " (truncated or corrupt checkpoint?)");
+  }
+  return c;
+}
+
+}  // namespace mdremap::io

@@ -1,0 +1,40 @@
+#pragma once
+// Restart checkpoints (BRIEF section 8): an HDF5 file holding everything a run needs to
+// continue bit-identically on the same backend and precision. Arrays keep the engine's slot
+// order (not id order), so a restart reproduces the same memory layout and summation order.
+//
+// Writing goes to `path.tmp`, which is flushed to disk and renamed over `path`: a crash never
+// leaves a half-written file under the real name, and the previous checkpoint survives until
+// the new one is complete. Inside, a "complete" attribute is written last and every array
+// carries a 64-bit FNV-1a checksum of its bytes, so truncated or corrupted files are refused.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mdremap/frame.hpp"
+
+namespace mdremap::io {
+
+struct Checkpoint {
+  Frame frame;            // x, v (f if not empty), type, id, box, step, time
+  std::string deck_yaml;  // the full resolved deck
+  std::string precision;  // "float" or "double"
+  std::string backend;    // e.g. "openmp", "cuda"
+  std::vector<double> thermostat_state;
+  std::uint64_t rng_seed = 0;
+  std::uint64_t rng_counter = 0;
+  std::int64_t step = 0;
+};
+
+// Name and version stored in the file; read_checkpoint refuses anything else.
+inline constexpr const char* kCheckpointFormat = "mdremap-checkpoint";
+inline constexpr int kCheckpointVersion = 1;
+
+// Throws mdremap::Error naming `path` on failure (the old file at `path` is then untouched).
+void write_checkpoint(const std::string& path, const Checkpoint& checkpoint);
+
+// Throws mdremap::InputError naming `path` for a missing, foreign, truncated, incomplete or
+// corrupt file; never prints HDF5 error stacks.
+Checkpoint read_checkpoint(const std::string& path);
+
+}  // namespace mdremap::io

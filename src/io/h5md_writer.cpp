@@ -1,0 +1,381 @@
+#include "io/h5md_writer.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+#include "io/hdf5_util.hpp"
+#include "mdremap/error.hpp"
+
+namespace mdremap::io {
+
+namespace {
+
+const char* const kFieldNames[] = {"position", "velocity", "force", "species", "id"};
+const char* const kObservableNames[] = {"temperature", "potential_energy", "kinetic_energy",
+                                        "total_energy", "pressure"};
+
+// Frames of per-atom data are chunked one frame per chunk (a frame is written and read whole);
+// small series get bigger chunks so a long run does not create one chunk per sample.
+constexpr hsize_t kSmallSeriesChunk = 256;
+
+// Fills `order` so that order[k] is the slot of the k-th smallest id. Ids 0..n-1 (the usual
+// case) take a linear scatter; anything else is sorted. Duplicate ids are an engine bug.
+void order_by_id(const std::vector<std::int64_t>& id, std::vector<std::size_t>& order) {
+  const std::size_t n = id.size();
+  const std::size_t unset = std::numeric_limits<std::size_t>::max();
+  order.assign(n, unset);
+  bool dense = true;
+  for (std::size_t i = 0; i < n && dense; ++i) {
+    const std::int64_t k = id[i];
+    if (k < 0 || static_cast<std::size_t>(k) >= n || order[k] != unset) {
+      dense = false;
+    } else {
+      order[k] = i;
+    }
+  }
+  if (dense) return;
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return id[a] < id[b]; });
+  for (std::size_t k = 1; k < n; ++k)
+    if (id[order[k]] == id[order[k - 1]])
+      throw Error("duplicate atom id " + std::to_string(id[order[k]]) + " in frame");
+}
+
+template <class T>
+void gather(const std::vector<T>& src, const std::vector<std::size_t>& order, int width,
+            std::vector<T>& dst) {
+  dst.resize(order.size() * width);
+  for (std::size_t k = 0; k < order.size(); ++k)
+    for (int c = 0; c < width; ++c) dst[k * width + c] = src[order[k] * width + c];
+}
+
+}  // namespace
+
+H5mdFields H5mdFields::from_names(const std::vector<std::string>& names) {
+  H5mdFields f{false, false, false, false, false};
+  bool* flags[] = {&f.position, &f.velocity, &f.force, &f.species, &f.id};
+  for (const auto& name : names) {
+    auto it = std::find(std::begin(kFieldNames), std::end(kFieldNames), name);
+    if (it == std::end(kFieldNames))
+      throw Error("unknown trajectory field '" + name +
+                  "' (valid: position, velocity, force, species, id)");
+    *flags[it - std::begin(kFieldNames)] = true;
+  }
+  return f;
+}
+
+struct H5mdWriter::Impl {
+  // One time-dependent element's value dataset; its step/time live in a shared Clock.
+  struct Series {
+    h5::Handle value;
+    std::vector<hsize_t> frame_dims;  // dims of one sample's value (empty = scalar)
+    hid_t mem_type = H5I_INVALID_HID;
+  };
+  // The step/time datasets hard-linked into every element of one group.
+  struct Clock {
+    h5::Handle step, time;
+  };
+
+  std::string path;
+  H5mdOptions options;
+  h5::Handle file, parameters;
+  Clock particle_clock, observable_clock;
+  Series edges, position, velocity, force, species, id;
+  std::vector<Series> observables;
+  std::int64_t frames = 0;
+  std::int64_t samples = 0;
+  // Reused per frame: the permutation ordering atoms by id and the gather buffers.
+  std::vector<std::size_t> order;
+  std::vector<double> vec_buf;
+  std::vector<std::int32_t> species_buf;
+  std::vector<std::int64_t> id_buf;
+
+  static h5::Handle create_extensible(hid_t group, const std::string& name, hid_t file_type,
+                                      const std::vector<hsize_t>& frame_dims,
+                                      hsize_t chunk_frames) {
+    std::vector<hsize_t> dims{0}, maxdims{H5S_UNLIMITED}, chunk{chunk_frames};
+    for (hsize_t d : frame_dims) {
+      dims.push_back(d);
+      maxdims.push_back(d);
+      chunk.push_back(d);
+    }
+    h5::Handle space = h5::dataspace(dims, maxdims);
+    h5::Handle props(h5::check(H5Pcreate(H5P_DATASET_CREATE), "cannot create property list"),
+                     H5Pclose);
+    h5::check_status(H5Pset_chunk(props.get(), static_cast<int>(chunk.size()), chunk.data()),
+                     "cannot set chunking for '" + name + "'");
+    return h5::Handle(h5::check(H5Dcreate2(group, name.c_str(), file_type, space.get(), H5P_DEFAULT,
+                                           props.get(), H5P_DEFAULT),
+                                "cannot create dataset '" + name + "'"),
+                      H5Dclose);
+  }
+
+  static Clock create_clock(hid_t element) {
+    Clock c;
+    c.step = create_extensible(element, "step", H5T_STD_I64LE, {}, kSmallSeriesChunk);
+    c.time = create_extensible(element, "time", H5T_IEEE_F64LE, {}, kSmallSeriesChunk);
+    return c;
+  }
+
+  static Series make_series(hid_t element, hid_t file_type, hid_t mem_type,
+                            const std::vector<hsize_t>& frame_dims, hsize_t chunk_frames) {
+    Series s;
+    s.value = create_extensible(element, "value", file_type, frame_dims, chunk_frames);
+    s.frame_dims = frame_dims;
+    s.mem_type = mem_type;
+    return s;
+  }
+
+  static void link_clock(hid_t from_element, hid_t to_element) {
+    for (const char* name : {"step", "time"})
+      h5::check_status(
+          H5Lcreate_hard(from_element, name, to_element, name, H5P_DEFAULT, H5P_DEFAULT),
+          std::string("cannot link '") + name + "'");
+  }
+
+  static void extend_and_write(const h5::Handle& set, const std::vector<hsize_t>& frame_dims,
+                               std::int64_t index, hid_t mem_type, const void* data,
+                               const std::string& what) {
+    std::vector<hsize_t> dims{static_cast<hsize_t>(index) + 1}, start{static_cast<hsize_t>(index)},
+        count{1};
+    for (hsize_t d : frame_dims) {
+      dims.push_back(d);
+      start.push_back(0);
+      count.push_back(d);
+    }
+    h5::check_status(H5Dset_extent(set.get(), dims.data()), "cannot extend " + what);
+    h5::Handle file_space(h5::check(H5Dget_space(set.get()), "cannot get space of " + what),
+                          H5Sclose);
+    h5::check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                         count.data(), nullptr),
+                     "cannot select in " + what);
+    h5::Handle mem_space = h5::dataspace(count);
+    h5::check_status(
+        H5Dwrite(set.get(), mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
+        "cannot write " + what);
+  }
+
+  void append_clock(Clock& clock, std::int64_t index, std::int64_t step, double time,
+                    const std::string& group) {
+    extend_and_write(clock.step, {}, index, H5T_NATIVE_INT64, &step, group + " step");
+    extend_and_write(clock.time, {}, index, H5T_NATIVE_DOUBLE, &time, group + " time");
+  }
+
+  static void append(Series& s, std::int64_t index, const void* data, const std::string& what) {
+    extend_and_write(s.value, s.frame_dims, index, s.mem_type, data, what);
+  }
+
+  void flush() {
+    h5::check_status(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "cannot flush the file");
+  }
+};
+
+H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.path = path;
+  m.options = options;
+  const H5mdFields& f = options.fields;
+  if (options.n_atoms == 0) fail("no atoms to write");
+  if (!(f.position || f.velocity || f.force || f.species || f.id))
+    fail("no trajectory fields selected");
+
+  h5::QuietErrors quiet;
+  try {
+    m.file = h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    if (!m.file.valid())
+      throw h5::Failure("cannot create the file (does its directory exist and is it writable?)");
+    const hid_t root = m.file.get();
+
+    h5::Handle h5md = h5::create_group(root, "h5md");
+    const std::int32_t version[2] = {1, 1};
+    h5::write_attr(h5md.get(), "version", version, {2});
+    h5::Handle author = h5::create_group(h5md.get(), "author");
+    h5::write_attr_string(author.get(), "name", options.author);
+    h5::Handle creator = h5::create_group(h5md.get(), "creator");
+    h5::write_attr_string(creator.get(), "name", options.creator_name);
+    h5::write_attr_string(creator.get(), "version", options.creator_version);
+
+    h5::Handle particles = h5::create_group(root, "particles");
+    h5::Handle all = h5::create_group(particles.get(), "all");
+    h5::Handle box = h5::create_group(all.get(), "box");
+    h5::write_attr(box.get(), "dimension", std::int32_t{3});
+    h5::write_attr_strings(box.get(), "boundary", {"periodic", "periodic", "periodic"});
+    h5::write_attr(box.get(), "mdremap_origin", options.box_lo.data(), {3});
+
+    // Box edges own the particle clock; every per-atom element hard-links to it.
+    const hsize_t n = options.n_atoms;
+    h5::Handle edges = h5::create_group(box.get(), "edges");
+    m.particle_clock = Impl::create_clock(edges.get());
+    m.edges = Impl::make_series(edges.get(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {3, 3},
+                                kSmallSeriesChunk);
+    auto per_atom = [&](const char* name, hid_t file_type, hid_t mem_type,
+                        std::vector<hsize_t> frame_dims) {
+      h5::Handle group = h5::create_group(all.get(), name);
+      Impl::link_clock(edges.get(), group.get());
+      return Impl::make_series(group.get(), file_type, mem_type, frame_dims, 1);
+    };
+    if (f.position) m.position = per_atom("position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, 3});
+    if (f.velocity) m.velocity = per_atom("velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, 3});
+    if (f.force) m.force = per_atom("force", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, 3});
+    if (f.species) m.species = per_atom("species", H5T_STD_I32LE, H5T_NATIVE_INT32, {n});
+    if (f.id) m.id = per_atom("id", H5T_STD_I64LE, H5T_NATIVE_INT64, {n});
+
+    // Observables: the first series owns their clock, the others hard-link to it.
+    h5::Handle observables = h5::create_group(root, "observables");
+    h5::Handle clock_owner;
+    for (const char* name : kObservableNames) {
+      h5::Handle group = h5::create_group(observables.get(), name);
+      if (clock_owner.valid()) {
+        Impl::link_clock(clock_owner.get(), group.get());
+      } else {
+        m.observable_clock = Impl::create_clock(group.get());
+      }
+      m.observables.push_back(
+          Impl::make_series(group.get(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, kSmallSeriesChunk));
+      if (!clock_owner.valid()) clock_owner = std::move(group);
+    }
+
+    m.parameters = h5::create_group(root, "parameters");
+    h5::write_attr_string(m.parameters.get(), "units", "lj");
+    h5::write_attr(m.parameters.get(), "dt", options.dt);
+    h5::write_attr(m.parameters.get(), "mdremap_complete", std::int32_t{0});
+    h5::write_string_dataset(m.parameters.get(), "mdremap_deck", options.deck_yaml);
+    m.flush();
+  } catch (const h5::Failure& e) {
+    fail(e.what());
+  }
+}
+
+H5mdWriter::~H5mdWriter() {
+  try {
+    close();
+  } catch (...) {
+    // Destructors must not throw; close() explicitly to see the error.
+  }
+}
+
+const std::string& H5mdWriter::path() const {
+  return impl_->path;
+}
+std::int64_t H5mdWriter::frames_written() const {
+  return impl_->frames;
+}
+std::int64_t H5mdWriter::samples_written() const {
+  return impl_->samples;
+}
+
+void H5mdWriter::fail(const std::string& what) const {
+  throw Error("H5MD file '" + impl_->path + "': " + what);
+}
+
+void H5mdWriter::write_frame(const Frame& frame) {
+  Impl& m = *impl_;
+  if (!m.file.valid()) fail("write after close");
+  const H5mdFields& f = m.options.fields;
+  const std::size_t n = m.options.n_atoms;
+  const std::string at = " at step " + std::to_string(frame.step);
+  if (frame.id.size() != n)
+    fail("frame" + at + " has " + std::to_string(frame.id.size()) + " atom ids, the file holds " +
+         std::to_string(n) + " atoms");
+  auto require = [&](bool on, std::size_t size, std::size_t want, const char* what) {
+    if (on && size != want)
+      fail(std::string(what) + at + " has " + std::to_string(size) + " values, expected " +
+           std::to_string(want));
+  };
+  require(f.position, frame.x.size(), 3 * n, "position array (Frame::x)");
+  require(f.velocity, frame.v.size(), 3 * n, "velocity array (Frame::v)");
+  require(f.force, frame.f.size(), 3 * n, "force array (Frame::f)");
+  require(f.species, frame.type.size(), n, "type array (Frame::type)");
+
+  try {
+    order_by_id(frame.id, m.order);
+  } catch (const Error& e) {
+    fail(e.what() + at);
+  }
+
+  const bool has_box = frame.box_len[0] > 0 || frame.box_len[1] > 0 || frame.box_len[2] > 0;
+  const double* len = has_box ? frame.box_len : m.options.box_len.data();
+  const double edges[9] = {len[0], 0, 0, 0, len[1], 0, 0, 0, len[2]};
+
+  h5::QuietErrors quiet;
+  try {
+    // Clock first: a reader that finds more steps than values still reads every value.
+    const std::int64_t index = m.frames;
+    m.append_clock(m.particle_clock, index, frame.step, frame.time, "particles");
+    Impl::append(m.edges, index, edges, "box edges");
+    if (f.position) {
+      gather(frame.x, m.order, 3, m.vec_buf);
+      Impl::append(m.position, index, m.vec_buf.data(), "position");
+    }
+    if (f.velocity) {
+      gather(frame.v, m.order, 3, m.vec_buf);
+      Impl::append(m.velocity, index, m.vec_buf.data(), "velocity");
+    }
+    if (f.force) {
+      gather(frame.f, m.order, 3, m.vec_buf);
+      Impl::append(m.force, index, m.vec_buf.data(), "force");
+    }
+    if (f.species) {
+      gather(frame.type, m.order, 1, m.species_buf);
+      Impl::append(m.species, index, m.species_buf.data(), "species");
+    }
+    if (f.id) {
+      gather(frame.id, m.order, 1, m.id_buf);
+      Impl::append(m.id, index, m.id_buf.data(), "id");
+    }
+    m.flush();
+  } catch (const h5::Failure& e) {
+    fail(e.what() + at + " (disk full?)");
+  }
+  ++m.frames;
+}
+
+void H5mdWriter::write_observables(const ThermoSample& s) {
+  Impl& m = *impl_;
+  if (!m.file.valid()) fail("write after close");
+  const double values[] = {s.temp, s.e_pair, s.ke, s.etotal, s.press};
+  h5::QuietErrors quiet;
+  try {
+    const std::int64_t index = m.samples;
+    m.append_clock(m.observable_clock, index, s.step, s.time, "observables");
+    for (std::size_t k = 0; k < m.observables.size(); ++k)
+      Impl::append(m.observables[k], index, &values[k], kObservableNames[k]);
+    m.flush();
+  } catch (const h5::Failure& e) {
+    fail(std::string(e.what()) + " at step " + std::to_string(s.step) + " (disk full?)");
+  }
+  ++m.samples;
+}
+
+void H5mdWriter::close() {
+  Impl& m = *impl_;
+  if (!m.file.valid()) return;
+  h5::QuietErrors quiet;
+  std::string error;
+  try {
+    h5::Handle attr(h5::check(H5Aopen(m.parameters.get(), "mdremap_complete", H5P_DEFAULT),
+                              "cannot open completion marker"),
+                    H5Aclose);
+    const std::int32_t one = 1;
+    h5::check_status(H5Awrite(attr.get(), H5T_NATIVE_INT32, &one),
+                     "cannot write completion marker");
+  } catch (const h5::Failure& e) {
+    error = e.what();
+  }
+  // Every object must be closed before the file, or H5Fclose leaves the file open.
+  for (Impl::Series* s : {&m.edges, &m.position, &m.velocity, &m.force, &m.species, &m.id})
+    s->value.reset();
+  m.observables.clear();
+  for (Impl::Clock* c : {&m.particle_clock, &m.observable_clock}) {
+    c->step.reset();
+    c->time.reset();
+  }
+  m.parameters.reset();
+  if (m.file.close() < 0 && error.empty()) error = "cannot close the file (disk full?)";
+  if (!error.empty()) fail(error);
+}
+
+}  // namespace mdremap::io

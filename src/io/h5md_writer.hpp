@@ -1,0 +1,99 @@
+#pragma once
+// H5MD 1.1 trajectory writer (https://nongnu.org/h5md/h5md.html), BRIEF section 8.
+//
+// Layout written (T = frames so far, N = atoms, K = thermo samples so far):
+//   h5md/                 version = int32[2] {1,1}
+//     author/             name
+//     creator/            name, version
+//   particles/all/
+//     box/                dimension = 3, boundary = ["periodic" x3] (fixed-length strings),
+//                         mdremap_origin = double[3] (box lower corner; not in the spec)
+//       edges/            step[T] int64, time[T] double, value[T][3][3] double (diagonal)
+//     position|velocity|force/  step[T], time[T], value[T][N][3] double
+//     species/            step[T], time[T], value[T][N] int32 (0-based type)
+//     id/                 step[T], time[T], value[T][N] int64 (0-based id)
+//   observables/temperature|potential_energy|kinetic_energy|total_energy|pressure/
+//                         step[K] int64, time[K] double, value[K] double (energies per atom)
+//   parameters/           units = "lj", dt, mdremap_complete (0 while running, 1 after close),
+//     mdremap_deck        the full resolved deck, scalar fixed-length UTF-8 string
+//
+// Atoms are written ordered by id, so row i of every value is the same atom in every frame.
+// Within particles/all (and within observables/) the step and time datasets are one dataset
+// hard-linked into each element, as the spec allows for data sampled together.
+//
+// Units: everything is in reduced LJ units (sigma, epsilon, m, tau; LAMMPS `units lj`). No
+// H5MD `unit` attributes are written: the units module has no symbols for reduced units, and
+// MDAnalysis 2.4 raises on unit strings it does not know even with convert_units=False.
+// parameters/units = "lj" records the system instead. Readers must not convert units.
+//
+// The box edges are a time-dependent 3x3 matrix (rows = edge vectors) rather than a fixed
+// 3-vector: MDAnalysis 2.4 reads only box/edges/value[frame] and treats it as three vectors.
+//
+// MDAnalysis 2.4 reads observables/<name>/value[frame] with the trajectory frame index (and
+// raises IndexError when there are fewer samples than frames), so call write_observables at
+// the same steps as write_frame if the file is for MDAnalysis.
+//
+// The file is flushed after every frame and sample: a killed run leaves a readable file with
+// everything written so far, and parameters/mdremap_complete = 0 tells it was not finished.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mdremap/frame.hpp"
+
+namespace mdremap::io {
+
+// Per-atom fields a trajectory carries.
+struct H5mdFields {
+  bool position = true;
+  bool velocity = false;
+  bool force = false;
+  bool species = true;
+  bool id = true;
+
+  // From deck names ("position", "velocity", "force", "species", "id"); throws
+  // mdremap::Error naming an unknown field and listing the valid ones.
+  static H5mdFields from_names(const std::vector<std::string>& names);
+};
+
+struct H5mdOptions {
+  H5mdFields fields;
+  std::string author;           // h5md/author name
+  std::string creator_name;     // h5md/creator name, e.g. "mdremap"
+  std::string creator_version;  // h5md/creator version
+  std::string deck_yaml;        // the full resolved deck
+  double dt = 0.0;
+  std::array<double, 3> box_lo{0, 0, 0};   // stored as particles/all/box attribute mdremap_origin
+  std::array<double, 3> box_len{0, 0, 0};  // used for a frame whose box_len is all zero
+  std::size_t n_atoms = 0;
+};
+
+class H5mdWriter {
+ public:
+  // Creates (truncates) `path`; throws mdremap::Error naming the file on failure.
+  H5mdWriter(const std::string& path, const H5mdOptions& options);
+  ~H5mdWriter();  // closes; errors there are swallowed, call close() to see them
+  H5mdWriter(const H5mdWriter&) = delete;
+  H5mdWriter& operator=(const H5mdWriter&) = delete;
+
+  // Appends one frame (atoms reordered by Frame::id) and flushes the file.
+  void write_frame(const Frame& frame);
+  // Appends one sample to each observables/ series and flushes the file.
+  void write_observables(const ThermoSample& sample);
+  // Marks the file complete and closes it; later writes throw.
+  void close();
+
+  const std::string& path() const;
+  std::int64_t frames_written() const;
+  std::int64_t samples_written() const;
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const;
+
+  struct Impl;  // keeps HDF5 out of this header
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mdremap::io

@@ -1,0 +1,126 @@
+// VTK trajectory: .vtp frames read back with vtkXMLPolyDataReader, and a valid .pvd index.
+#include <gtest/gtest.h>
+#include <vtkCellArray.h>
+#include <vtkCellType.h>
+#include <vtkDataArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkXMLPolyDataReader.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "io/vtk_writer.hpp"
+#include "io_test_util.hpp"
+#include "mdremap/error.hpp"
+
+namespace mdremap::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(VtkWriter, FramesReadBackWithPointsVerticesAndArrays) {
+  test::TempDir dir;
+  VtkTrajectoryWriter w(dir.path().string(), "lj");
+  const std::size_t n = 31;
+  const Frame a = test::random_frame(n, 5, 0);
+  const Frame b = test::random_frame(n, 6, 250);
+  w.write_frame(a);
+  w.write_frame(b);
+  EXPECT_EQ(w.frames_written(), 2u);
+
+  vtkNew<vtkXMLPolyDataReader> reader;
+  reader->SetFileName(w.frame_path(250).c_str());
+  reader->Update();
+  vtkPolyData* poly = reader->GetOutput();
+  ASSERT_EQ(poly->GetNumberOfPoints(), static_cast<vtkIdType>(n));
+  ASSERT_EQ(poly->GetNumberOfVerts(), static_cast<vtkIdType>(n));
+  for (vtkIdType c = 0; c < poly->GetNumberOfCells(); ++c)
+    EXPECT_EQ(poly->GetCellType(c), VTK_VERTEX);
+
+  vtkPointData* pd = poly->GetPointData();
+  vtkDataArray* ids = pd->GetArray("id");
+  vtkDataArray* types = pd->GetArray("type");
+  vtkDataArray* vel = pd->GetArray("velocity");
+  vtkDataArray* frc = pd->GetArray("force");
+  ASSERT_NE(ids, nullptr);
+  ASSERT_NE(types, nullptr);
+  // The reader maps Int64 to the platform's 64-bit type, so check the file's declared types.
+  EXPECT_EQ(ids->GetDataTypeSize(), 8);
+  EXPECT_EQ(types->GetDataTypeSize(), 4);
+  const std::string header = slurp(w.frame_path(250)).substr(0, 4096);
+  EXPECT_NE(header.find("type=\"Int64\" Name=\"id\""), std::string::npos) << header;
+  EXPECT_NE(header.find("type=\"Int32\" Name=\"type\""), std::string::npos) << header;
+  EXPECT_NE(header.find("type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\""),
+            std::string::npos);
+  ASSERT_NE(vel, nullptr);
+  ASSERT_NE(frc, nullptr);
+  EXPECT_EQ(vel->GetNumberOfComponents(), 3);
+  EXPECT_EQ(frc->GetNumberOfComponents(), 3);
+  for (vtkIdType i = 0; i < static_cast<vtkIdType>(n); ++i) {
+    double p[3];
+    poly->GetPoint(i, p);
+    EXPECT_EQ(static_cast<std::int64_t>(ids->GetComponent(i, 0)), b.id[i]);
+    EXPECT_EQ(static_cast<std::int32_t>(types->GetComponent(i, 0)), b.type[i]);
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_EQ(p[d], b.x[3 * i + d]);
+      EXPECT_EQ(vel->GetComponent(i, d), b.v[3 * i + d]);
+      EXPECT_EQ(frc->GetComponent(i, d), b.f[3 * i + d]);
+    }
+  }
+
+  // The collection lists both frames in order with their times; no temporary files remain.
+  const std::string pvd = slurp(w.collection_path());
+  EXPECT_NE(pvd.find("<VTKFile type=\"Collection\""), std::string::npos) << pvd;
+  const auto first = pvd.find("<DataSet timestep=\"0\" group=\"\" part=\"0\" file=\"lj_0.vtp\"/>");
+  const auto second =
+      pvd.find("<DataSet timestep=\"1.25\" group=\"\" part=\"0\" file=\"lj_250.vtp\"/>");
+  EXPECT_NE(first, std::string::npos) << pvd;
+  EXPECT_NE(second, std::string::npos) << pvd;
+  EXPECT_LT(first, second);
+  EXPECT_NE(pvd.find("</Collection>\n</VTKFile>"), std::string::npos);
+  for (const auto& entry : fs::directory_iterator(dir.path()))
+    EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
+}
+
+TEST(VtkWriter, VelocityAndForceAreOptional) {
+  test::TempDir dir;
+  VtkTrajectoryWriter w(dir.path().string(), "pos");
+  Frame f = test::random_frame(4, 1, 10);
+  f.v.clear();
+  f.f.clear();
+  w.write_frame(f);
+  vtkNew<vtkXMLPolyDataReader> reader;
+  reader->SetFileName(w.frame_path(10).c_str());
+  reader->Update();
+  vtkPointData* pd = reader->GetOutput()->GetPointData();
+  EXPECT_NE(pd->GetArray("id"), nullptr);
+  EXPECT_NE(pd->GetArray("type"), nullptr);
+  EXPECT_EQ(pd->GetArray("velocity"), nullptr);
+  EXPECT_EQ(pd->GetArray("force"), nullptr);
+}
+
+TEST(VtkWriter, BadDirectoryAndFramesAreReported) {
+  test::TempDir dir;
+  try {
+    VtkTrajectoryWriter w(dir.file("nope"), "lj");
+    FAIL() << "expected Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(dir.file("nope")), std::string::npos) << e.what();
+  }
+  VtkTrajectoryWriter w(dir.path().string(), "lj");
+  Frame f = test::random_frame(4, 1, 0);
+  f.x.pop_back();
+  EXPECT_THROW(w.write_frame(f), Error);
+  EXPECT_FALSE(fs::exists(w.collection_path())) << "no .pvd for a frame that was not written";
+}
+
+}  // namespace
+}  // namespace mdremap::io

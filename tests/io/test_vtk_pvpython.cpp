@@ -1,0 +1,88 @@
+// ParaView opens the .pvd collection and renders it to a PNG (ctest label "viz").
+// Skipped when pvpython is not found ($MDREMAP_PVPYTHON, else pvpython on PATH). Without a
+// display the render runs under xvfb-run when that exists (Debian's ParaView has no EGL).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "io/vtk_writer.hpp"
+#include "io_test_util.hpp"
+
+namespace mdremap::io {
+namespace {
+
+using test::run_shell;
+using test::shell_quote;
+
+const char* const kScript = R"PY(
+import sys
+from paraview.simple import *
+
+pvd, png, n_frames, n_atoms = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+reader = PVDReader(FileName=pvd)
+times = list(reader.TimestepValues)
+assert len(times) == n_frames, times
+reader.UpdatePipeline(times[-1])
+info = reader.GetDataInformation()
+assert info.GetNumberOfPoints() == n_atoms, info.GetNumberOfPoints()
+names = reader.PointData.keys()
+for name in ("id", "type", "velocity", "force"):
+    assert name in names, names
+view = GetActiveViewOrCreate("RenderView")
+view.ViewTime = times[-1]
+display = Show(reader, view)
+display.SetRepresentationType("Points")
+display.PointSize = 6
+ColorBy(display, ("POINTS", "type"))
+ResetCamera(view)
+Render(view)
+SaveScreenshot(png, view, ImageResolution=[320, 240])
+print("OK ParaView", GetParaViewVersion(), "times", times)
+)PY";
+
+std::string find_pvpython() {
+  if (const char* env = std::getenv("MDREMAP_PVPYTHON")) return env;
+  if (run_shell("command -v pvpython >/dev/null 2>&1") == 0) return "pvpython";
+  return {};
+}
+
+TEST(VtkViz, ParaViewLoadsCollectionAndRendersPng) {
+  const std::string pvpython = find_pvpython();
+  if (pvpython.empty())
+    GTEST_SKIP() << "pvpython not found (install python3-paraview or set MDREMAP_PVPYTHON)";
+  std::string launcher;
+  if (std::getenv("DISPLAY") == nullptr) {
+    if (run_shell("command -v xvfb-run >/dev/null 2>&1") != 0)
+      GTEST_SKIP() << "no DISPLAY and no xvfb-run to render offscreen";
+    launcher = "xvfb-run -a -s '-screen 0 640x480x24' ";
+  }
+
+  test::TempDir dir;
+  const std::size_t n = 200;
+  VtkTrajectoryWriter w(dir.path().string(), "lj");
+  for (int k = 0; k < 3; ++k) w.write_frame(test::random_frame(n, 70 + k, 50 * k));
+
+  const std::string script = dir.file("render.py");
+  std::ofstream(script) << kScript;
+  const std::string png = dir.file("lj.png");
+  const std::string log = dir.file("pvpython.log");
+  const int rc = run_shell(launcher + shell_quote(pvpython) + " " + shell_quote(script) + " " +
+                           shell_quote(w.collection_path()) + " " + shell_quote(png) + " 3 " +
+                           std::to_string(n) + " >" + shell_quote(log) + " 2>&1");
+  std::ifstream in(log);
+  const std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(rc, 0) << output;
+  EXPECT_NE(output.find("OK ParaView"), std::string::npos) << output;
+
+  std::ifstream image(png, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(image)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1000u) << "PNG missing or empty";
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  if (const char* keep = std::getenv("MDREMAP_KEEP_PNG"))
+    std::ofstream(keep, std::ios::binary) << bytes;
+}
+
+}  // namespace
+}  // namespace mdremap::io
