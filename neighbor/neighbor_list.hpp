@@ -55,9 +55,10 @@ template <class S, class C>
 void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const Box<C>& box,
                       Kokkos::View<Vec4<C>*> xall);
 
-// Cell binning: cells of edge >= the list cutoff, so a 27-cell stencil covers every neighbour.
+// Cell binning over the box extended by the list cutoff (ghosts included).
 struct CellBinning {
   int nbin[3] = {1, 1, 1};
+  double size[3] = {0, 0, 0};  // cell edge lengths
   Kokkos::View<int*> bin_of;      // n: cell of each atom
   Kokkos::View<int*> bin_count;   // ncells
   Kokkos::View<int*> bin_offset;  // ncells + 1
@@ -68,8 +69,12 @@ struct CellBinning {
 template <class T>
 class VerletListBuilder {
  public:
-  VerletListBuilder(double list_cutoff, bool half, bool column_major = true)
-      : rlist_(list_cutoff), half_(half), column_major_(column_major) {}
+  // bin_size: cell edge, between a third of the list cutoff and the list cutoff.
+  VerletListBuilder(double list_cutoff, bool half, bool column_major = true, double bin_size = 0)
+      : rlist_(list_cutoff),
+        half_(half),
+        column_major_(column_major),
+        bin_size_(bin_size > 0 ? bin_size : 0.5 * list_cutoff) {}
   // xall holds nlocal wrapped atoms then their ghosts (g). Lists cover the local atoms; a
   // half list keeps pair (i, j) when owner(j) > i, so each physical pair appears once.
   // Grows `list` until every pair fits.
@@ -84,7 +89,9 @@ class VerletListBuilder {
   double rlist_;
   bool half_;
   bool column_major_;
+  double bin_size_;
   CellBinning bins_;
+  Kokkos::View<int*> fill_;  // per-cell fill counters, kept between builds
   int regrows_ = 0;
 };
 

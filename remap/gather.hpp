@@ -7,9 +7,11 @@
 
 namespace mdremap::remap {
 
-// Memory path for the gathered data (seed 003 Algorithm 3): plain global loads, or the
-// read-only data cache (Kokkos RandomAccess on const data: __ldg / LDG.CONSTANT on CUDA).
-enum class GatherPath { Global, ReadOnly };
+// Memory path for the gathered data (seed 003 Algorithm 3): plain global loads, the read-only
+// data cache (Kokkos RandomAccess on const data: __ldg / LDG.CONSTANT on CUDA), or texture
+// objects (remap/texture.hpp; CUDA builds only). Algorithm 3 picks texture for read-only data
+// with random (non-coalesced) access: the neighbour gather.
+enum class GatherPath { Global, ReadOnly, Texture };
 
 template <class T, GatherPath Path>
 struct GatherTraits {

@@ -5,7 +5,9 @@
 #   tools/gpu-run.sh device [what]   # on the lent GPU machine (one `device` call, carrying
 #                                    # .bundle): gpu tests + benchmarks, results under $OUT
 #
-# `what` is a comma list of: tests, bench, large, remap (default: tests,bench,large).
+# `what` is a comma list of: tests, bench, large, probe, remap, remap-ncu, output (default:
+# tests,bench,large). remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled (CSV, PNG).
+# output: lj_1m (1M atoms) for 1000 steps without and with one H5MD frame per 100 steps.
 # The device machine (Ubuntu, CUDA driver) has no yaml-cpp, fmt, VTK or Debian's HDF5 names, so
 # the bundle carries every shared library that is not part of the C runtime or the driver.
 set -euo pipefail
@@ -25,7 +27,7 @@ bundle() {
   cp "${bins[@]}" .bundle/bin/
   # Every resolved dependency except the C runtime, libstdc++/libgcc and the CUDA driver.
   ldd "${bins[@]}" | awk '/=> \// {print $3}' | sort -u |
-    grep -Ev '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*)\.so' |
+    grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*)\.so' |
     while read -r lib; do cp -L "$lib" .bundle/lib/; done
   strip --strip-unneeded .bundle/bin/* 2>/dev/null || true
   du -sh .bundle
@@ -57,10 +59,19 @@ device() {
   "$bin" info --summary "$OUT/info.json"
   if [[ ,$what, == *,tests,* ]]; then
     : >"$OUT/tests.log"
+    # One process per test, so a crash names its test and the others still run.
     for t in "$repo"/.bundle/bin/test_*; do
-      echo "== $(basename "$t")" | tee -a "$OUT/tests.log"
-      (cd "$repo" && "$t" --gtest_brief=1 2>&1 | tail -n 30 | tee -a "$OUT/tests.log") || echo "FAILED $(basename "$t")" | tee -a "$OUT/tests.log"
+      for name in $("$t" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}'); do
+        if (cd "$repo" && "$t" --gtest_filter="$name" >"$OUT/one.log" 2>&1); then
+          echo "PASS $(basename "$t") $name" | tee -a "$OUT/tests.log"
+          grep -h "Skipped" -A1 "$OUT/one.log" >>"$OUT/tests.log" || true
+        else
+          echo "FAIL $(basename "$t") $name" | tee -a "$OUT/tests.log"
+          tail -n 20 "$OUT/one.log" | tee -a "$OUT/tests.log"
+        fi
+      done
     done
+    rm -f "$OUT/one.log"
   fi
   local runs=${RUNS:-3}
   run_case() {  # name deck args...: $runs repeats, summaries kept, medians printed
@@ -81,10 +92,82 @@ device() {
   if [[ ,$what, == *,bench,* ]]; then
     for prec in double mixed single; do run_case "bench-$prec" inputs/lj_bench.yaml --precision "$prec" --steps 1000; done
   fi
+  if [[ ,$what, == *,probe,* ]]; then  # neighbour-build cost: cell size, and no rebuilds at all
+    for b in 2.8 1.4; do run_case "probe-single-bin$b" inputs/lj_large.yaml --precision single --set neighbor.bin_size=$b; done
+    run_case "probe-single-norebuild" inputs/lj_large.yaml --precision single --set neighbor.every=100000
+    for f in "$OUT"/probe-*.1.json; do echo "$(basename "$f") rebuild_ms_each $(median rebuild_ms_each "$f")"; done | tee -a "$OUT/bench.txt"
+  fi
+  if [[ ,$what, == *,ncu,* ]] && command -v ncu >/dev/null; then
+    # Kernel durations of setup + one rebuild (20 steps) at 4M atoms, single precision.
+    ncu --clock-control none --metrics gpu__time_duration.sum --csv --kernel-name-base demangled \
+      --print-kernel-base demangled -k regex:mdremap --launch-count 400 \
+      "$bin" md "$repo/inputs/lj_large.yaml" --precision single --steps 20 --quiet >"$OUT/ncu_kernels.csv" 2>"$OUT/ncu.err" || true
+    python3 - "$OUT/ncu_kernels.csv" <<'PY' | tee -a "$OUT/bench.txt"
+import csv, re, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+if not rows:
+    print("ncu: no rows"); sys.exit()
+h = rows[0]; ki = h.index("Kernel Name"); vi = h.index("Metric Value"); ui = h.index("Metric Unit")
+scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0}
+tot = collections.defaultdict(float); cnt = collections.Counter()
+for r in rows[1:]:
+    k = r[ki]
+    m = re.findall(r"mdremap::(?:[\w]+::)*?(\w+(?:<\w+>)?)(?:<[^()]*>)?\(", k)
+    lam = re.findall(r"lambda[^#]*#(\d+)", k)
+    name = (m[-1] if m else k[:50]) + ("#" + lam[-1] if lam else "")
+    tot[name] += float(r[vi].replace(",", "")) * scale.get(r[ui], 1e-6); cnt[name] += 1
+for k, v in sorted(tot.items(), key=lambda kv: -kv[1])[:25]:
+    print(f"ncu {k:42s} calls {cnt[k]:4d} total {v:9.3f} ms  mean {v/cnt[k]:8.4f} ms")
+PY
+  fi
   if [[ ,$what, == *,large,* ]]; then
     for prec in double mixed single; do run_case "large-$prec" inputs/lj_large.yaml --precision "$prec"; done
     run_case "large-double-half" inputs/lj_large.yaml --precision double --set neighbor.list=half
     run_case "large-single-half" inputs/lj_large.yaml --precision single --set neighbor.list=half
+  fi
+  if [[ ,$what, == *,remap,* ]]; then  # issue 3: the remap strategies side by side, float
+    local cmp=("$bin" compare --precision single --steps "${REMAP_STEPS:-20}" --warmup 20 --repeats 5 --quiet)
+    local all=gather,dup,sharing,auto
+    : >"$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all,padding --csv "$OUT/remap-1m-sorted.csv" --plot "$OUT/remap-1m-sorted.png" | tee -a "$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all --shuffle --reorder none,labelprop --csv "$OUT/remap-1m-shuffled.csv" | tee -a "$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --csv "$OUT/remap-4m-sorted.csv" | tee -a "$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --shuffle --csv "$OUT/remap-4m-shuffled.csv" | tee -a "$OUT/remap.txt"
+    (cd "$OUT" && tar czf remap.tgz remap-*.csv remap-*.png && rm -f remap-*.csv remap-*.png)
+  fi
+  if [[ ,$what, == *,remap-ncu,* ]]; then  # L1 sectors / requests of the force kernels, 1M atoms
+    for m in gather dup sharing; do
+      for order in sorted shuffled; do
+        local extra=()
+        [[ $order == shuffled ]] && extra=(--shuffle)
+        ncu --clock-control none --launch-skip 5 --launch-count 6 --kernel-name-base demangled --print-kernel-base demangled -k 'regex:LJFull|LJHalf|remap::' \
+          --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,gpu__time_duration.sum \
+          --csv "$bin" md "$repo/inputs/lj_1m.yaml" --precision single --steps 8 --quiet --remap "$m" "${extra[@]}" \
+          >"$OUT/ncu-$m-$order.csv" 2>&1 || echo "ncu failed for $m $order" | tee -a "$OUT/bench.txt"
+      done
+    done
+    (cd "$OUT" && tar czf ncu.tgz ncu-*.csv && rm -f ncu-*.csv)
+  fi
+  if [[ ,$what, == *,output,* ]]; then
+    # Issue 4: one H5MD frame per 100 steps must slow a 1M-atom run by less than 10%. The
+    # trajectory (about 35 MB a frame) goes to /tmp: files over 16 MiB do not come back from
+    # the device, and only the timings matter here.
+    local traj=/tmp/mdremap-output-bench.h5md
+    run_case output-none inputs/lj_1m.yaml --steps 1000
+    run_case output-h5md inputs/lj_1m.yaml --steps 1000 --set output.h5md.file="$traj" \
+      --set output.h5md.every=100
+    ls -l "$traj" | tee -a "$OUT/bench.txt"
+    rm -f "$traj"
+    local none=("$OUT"/output-none.*.json) h5md=("$OUT"/output-h5md.*.json)
+    python3 - "$(median atom_steps_per_s "${none[@]}")" "$(median atom_steps_per_s "${h5md[@]}")" \
+      "$(median wall_seconds "${none[@]}")" "$(median wall_seconds "${h5md[@]}")" <<'PY' | tee -a "$OUT/bench.txt"
+import sys
+rate0, rate1, wall0, wall1 = map(float, sys.argv[1:])
+print(f"output overhead (1M atoms, 1000 steps, H5MD every 100): loop {rate0:.4g} -> {rate1:.4g} "
+      f"atom-steps/s, ratio {rate1 / rate0:.3f} (slowdown {100 * (rate0 / rate1 - 1):.1f}%); "
+      f"wall incl. setup and last write {wall0:.3f} -> {wall1:.3f} s "
+      f"(+{100 * (wall1 / wall0 - 1):.1f}%); limit 10%")
+PY
   fi
   # Keep the transfer within 8 files: pack the per-run summaries.
   (cd "$OUT" && tar czf summaries.tgz ./*.json && rm -f ./*.json)

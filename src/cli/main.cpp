@@ -10,6 +10,7 @@
 #include <set>
 
 #include "cli/common.hpp"
+#include "cli/compare_command.hpp"
 #include "cli/md_command.hpp"
 #include "io/deck.hpp"
 #include "mdremap/error.hpp"
@@ -70,6 +71,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", MDREMAP_VERSION);
   mdremap::cli::MdOptions md_opts;
   mdremap::cli::add_md_command(app, md_opts);
+  mdremap::cli::CompareOptions compare_opts;
+  mdremap::cli::add_compare_command(app, compare_opts);
   std::string info_summary;
   auto* info = app.add_subcommand("info", "Print backends, devices and build options");
   info->add_option("--summary", info_summary, "Write the same information as JSON");
@@ -90,6 +93,7 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
   try {
     if (app.got_subcommand("md")) return mdremap::cli::run_md(md_opts);
+    if (app.got_subcommand("compare")) return mdremap::cli::run_compare(compare_opts);
     if (app.got_subcommand("info")) {
       auto j = mdremap::cli::build_info();
       fmt::print("mdremap {}\n", j["version"].get<std::string>());

@@ -7,9 +7,11 @@
 #include <memory>
 
 #include "cli/common.hpp"
+#include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
 #include "io/thermo_csv.hpp"
+#include "md/output.hpp"
 #include "md/params.hpp"
 #include "md/simulation.hpp"
 #include "md/system.hpp"
@@ -29,10 +31,14 @@ void add_md_command(CLI::App& app, MdOptions& o) {
   md->add_option("--thermo-csv", o.thermo_csv,
                  "Write thermo rows to this CSV (step,temp,e_pair,ke,etotal,press)");
   md->add_option("--summary", o.summary, "Write a JSON summary of the run to this file");
+  md->add_option("--restart", o.restart,
+                 "Continue from this checkpoint (restart.file of an earlier run) for run.steps "
+                 "more steps");
   md->add_flag("--quiet,-q", o.quiet, "Print only errors and the final line");
   md->add_flag(
       "--shuffle", o.shuffle,
       "Start from a randomly permuted atom order (sets system.shuffle, neighbor.sort=none)");
+  add_remap_flags(md, o.remap, true);
 }
 
 namespace {
@@ -85,10 +91,22 @@ int run_md(const MdOptions& o) {
     deck.apply_override("neighbor.sort=none");
   }
   if (!o.thermo_csv.empty()) deck.apply_override("output.thermo_csv=" + o.thermo_csv);
+  apply_remap_flags(o.remap, deck);
   const md::MdParams p = md::read_md_params(deck);
   // Every output path is checked before any work, so a typo fails now, not after the run.
-  if (!p.thermo_csv.empty()) io::check_writable(p.thermo_csv);
-  if (!o.summary.empty()) io::check_writable(o.summary);
+  md::check_output_paths(p);
+  if (!o.summary.empty()) {
+    try {
+      io::check_writable(o.summary);
+    } catch (const Error& e) {
+      throw InputError("--summary", 0, e.what());
+    }
+  }
+  std::unique_ptr<io::Checkpoint> checkpoint;
+  if (!o.restart.empty()) {
+    checkpoint = std::make_unique<io::Checkpoint>(io::read_checkpoint(o.restart));
+    md::check_restart(p, *checkpoint, o.restart);
+  }
 
   if (!o.quiet) {
     fmt::print("mdremap {} | backend {} | {} atoms\n", MDREMAP_VERSION, device_backend(),
@@ -102,17 +120,37 @@ int run_md(const MdOptions& o) {
     }
   }
 
-  auto engine = md::create_engine(p);
+  auto engine = checkpoint ? md::restart_engine(p, *checkpoint, o.restart) : md::create_engine(p);
+  if (checkpoint) {
+    if (!o.quiet)
+      fmt::print("# restart from {} at step {}: {} more steps\n", o.restart, checkpoint->step,
+                 p.steps);
+    if (checkpoint->backend != device_backend())
+      fmt::print(stderr,
+                 "note: {} was written by the {} backend; this run continues on {} (correct, "
+                 "but not bit-identical to a run that stayed on {})\n",
+                 o.restart, checkpoint->backend, device_backend(), checkpoint->backend);
+    checkpoint.reset();
+  }
   if (!o.quiet) fmt::print("# {}\n", engine->describe());
+  md::OutputInfo info;
+  info.deck_yaml = deck.resolved_yaml();
+  info.creator_version = MDREMAP_VERSION;
+  info.backend = device_backend();
+  md::RunOutput output(p, *engine, info, engine->step() + p.steps);
+  if (!o.quiet && output.any()) fmt::print("# output: {}\n", output.describe());
 
   std::unique_ptr<io::ThermoCsv> csv;
   if (!p.thermo_csv.empty()) csv = std::make_unique<io::ThermoCsv>(p.thermo_csv);
-  ConsoleObserver obs(o.quiet, csv.get());
+  ConsoleObserver console(o.quiet, csv.get());
+  md::ObserverList obs{&console, &output};
   const ThermoSample t0 = engine->setup();
   if (!o.quiet) ConsoleObserver::header();
-  obs.thermo(t0);
+  console.thermo(t0);
+  output.start(t0);
   const md::RunStats st = engine->run(p.steps, &obs);
-  obs.finish();
+  console.finish();
+  output.finish();
 
   const auto& sp = st.split;
   const double per_step = st.steps ? 1e3 / st.steps : 0;
@@ -124,15 +162,17 @@ int run_md(const MdOptions& o) {
     fmt::print("Per step (ms): force {:.4g} | neighbor {:.4g} | integrate {:.4g} | other {:.4g}\n",
                sp.force * per_step, sp.neighbor * per_step, sp.integrate * per_step,
                sp.other * per_step);
-    fmt::print(
-        "Neighbors: {:.2f} per atom (max {}), {} list builds, {} dangerous, {} regrows, {} "
-        "sorts\n",
-        st.mean_neighbors, st.max_neighbors, st.list_builds, st.dangerous_builds, st.list_regrows,
-        st.sorts);
+    fmt::print("Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {} "
+               "dangerous, {} regrows, {} sorts\n",
+               st.mean_neighbors, st.max_neighbors, st.list_builds,
+               st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0, st.dangerous_builds,
+               st.list_regrows, st.sorts);
   } else {
     fmt::print("{} atoms, {} steps, {:.4g} atom-steps/s, final etotal {:.8g}\n", st.atoms, st.steps,
                st.atom_steps_per_s, st.last.etotal);
   }
+  const md::RemapStats rs = engine->remap_stats(false);
+  if (!o.quiet && !rs.report.decision.empty()) fmt::print("Remap: {}\n", rs.report.decision);
   std::fflush(stdout);
   if (st.dangerous_builds > 0)
     fmt::print(stderr,
@@ -150,6 +190,7 @@ int run_md(const MdOptions& o) {
     j["backend"] = device_backend();
     j["precision"] = to_string(p.precision);
     j["engine"] = engine->describe();
+    j["output"] = {{"frames", output.frames()}, {"checkpoints", output.checkpoints()}};
     j["initial_thermo"] = thermo_json(t0);
     j["final_thermo"] = thermo_json(st.last);
     j["loop_seconds"] = st.loop_seconds;
@@ -159,10 +200,18 @@ int run_md(const MdOptions& o) {
                                    {"neighbor", sp.neighbor * per_step},
                                    {"integrate", sp.integrate * per_step},
                                    {"other", sp.other * per_step}};
+    j["rebuild_ms_each"] = st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0;
     j["force_atom_steps_per_s"] = sp.force > 0 ? double(st.atoms) * st.steps / sp.force : 0.0;
     j["neighbors"] = {{"mean", st.mean_neighbors},  {"max", st.max_neighbors},
                       {"builds", st.list_builds},   {"dangerous_builds", st.dangerous_builds},
                       {"regrows", st.list_regrows}, {"sorts", st.sorts}};
+    j["remap"] = {{"strategy", rs.report.strategy},
+                  {"reorder", p.reorder},
+                  {"extra_bytes", rs.report.extra_bytes},
+                  {"cache_hits", rs.report.cache_hits},
+                  {"cache_misses", rs.report.cache_misses},
+                  {"splits", rs.report.splits},
+                  {"decision", rs.report.decision}};
     j["build"] = build_info();
     write_summary(o.summary, j);
   }

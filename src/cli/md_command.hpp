@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/remap_flags.hpp"
+
 namespace CLI {
 class App;
 }
@@ -17,8 +19,10 @@ struct MdOptions {
   std::string backend;
   std::string thermo_csv;
   std::string summary;
+  std::string restart;  // checkpoint to continue from
   bool quiet = false;
   bool shuffle = false;
+  RemapFlags remap;
 };
 
 void add_md_command(CLI::App& app, MdOptions& o);

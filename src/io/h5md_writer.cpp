@@ -350,20 +350,22 @@ void H5mdWriter::write_observables(const ThermoSample& s) {
   ++m.samples;
 }
 
-void H5mdWriter::close() {
+void H5mdWriter::close(bool complete) {
   Impl& m = *impl_;
   if (!m.file.valid()) return;
   h5::QuietErrors quiet;
   std::string error;
-  try {
-    h5::Handle attr(h5::check(H5Aopen(m.parameters.get(), "mdremap_complete", H5P_DEFAULT),
-                              "cannot open completion marker"),
-                    H5Aclose);
-    const std::int32_t one = 1;
-    h5::check_status(H5Awrite(attr.get(), H5T_NATIVE_INT32, &one),
-                     "cannot write completion marker");
-  } catch (const h5::Failure& e) {
-    error = e.what();
+  if (complete) {
+    try {
+      h5::Handle attr(h5::check(H5Aopen(m.parameters.get(), "mdremap_complete", H5P_DEFAULT),
+                                "cannot open completion marker"),
+                      H5Aclose);
+      const std::int32_t one = 1;
+      h5::check_status(H5Awrite(attr.get(), H5T_NATIVE_INT32, &one),
+                       "cannot write completion marker");
+    } catch (const h5::Failure& e) {
+      error = e.what();
+    }
   }
   // Every object must be closed before the file, or H5Fclose leaves the file open.
   for (Impl::Series* s : {&m.edges, &m.position, &m.velocity, &m.force, &m.species, &m.id})

@@ -82,8 +82,9 @@ class H5mdWriter {
   void write_frame(const Frame& frame);
   // Appends one sample to each observables/ series and flushes the file.
   void write_observables(const ThermoSample& sample);
-  // Marks the file complete and closes it; later writes throw.
-  void close();
+  // Marks the file complete (unless `complete` is false: a run that failed leaves
+  // mdremap_complete = 0) and closes it; later writes throw.
+  void close(bool complete = true);
 
   const std::string& path() const;
   std::int64_t frames_written() const;

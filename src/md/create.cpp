@@ -1,6 +1,24 @@
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "io/checkpoint.hpp"
 #include "md/simulation.hpp"
 
 namespace mdremap::md {
+
+namespace {
+
+std::string checkpoint_integrator(const io::Checkpoint& c) {
+  try {
+    const YAML::Node deck = YAML::Load(c.deck_yaml);
+    if (deck["integrator"] && deck["integrator"]["style"])
+      return deck["integrator"]["style"].as<std::string>();
+  } catch (const YAML::Exception&) {
+  }
+  return "nve";
+}
+
+}  // namespace
 
 std::unique_ptr<MdEngine> create_engine(const MdParams& p) {
   HostSystem sys = build_system(p);
@@ -9,6 +27,58 @@ std::unique_ptr<MdEngine> create_engine(const MdParams& p) {
   create_velocities(sys, mass, p.temperature, p.velocity_seed);
   if (p.shuffle) shuffle_atoms(sys, p.shuffle_seed);
   return make_engine(p, sys);
+}
+
+void check_restart(const MdParams& deck, const io::Checkpoint& c, const std::string& path) {
+  auto refuse = [&](const std::string& why) { return InputError(path, 0, why); };
+  const Frame& fr = c.frame;
+  if (static_cast<std::int64_t>(fr.n()) != deck.natoms())
+    throw refuse(
+        fmt::format("checkpoint holds {} atoms, the deck describes {}: restart with the "
+                    "deck that wrote it",
+                    fr.n(), deck.natoms()));
+  if (c.precision != to_string(deck.precision))
+    throw refuse(
+        fmt::format("checkpoint was written in precision {}, the run asks for {}: "
+                    "restart with --precision {}",
+                    c.precision, to_string(deck.precision), c.precision));
+  for (std::int32_t t : fr.type)
+    if (t < 0 || t >= static_cast<std::int32_t>(deck.types.size()))
+      throw refuse(fmt::format("checkpoint has atom type {}, the deck defines {} type(s)", t,
+                               deck.types.size()));
+  const double rlist = deck.pairs.max_cutoff() + deck.skin;
+  for (int d = 0; d < 3; ++d)
+    if (fr.box_len[d] < 2.0 * rlist)
+      throw refuse(
+          fmt::format("checkpoint box length {:.6g} along {} is smaller than "
+                      "2*(cutoff+skin) = {:.6g}",
+                      fr.box_len[d], "xyz"[d], 2.0 * rlist));
+  if (fr.f.size() != fr.x.size()) throw refuse("checkpoint has no forces");
+  const std::size_t thermostat = deck.integrator == "nose-hoover" ? 2 * deck.chain : 0;
+  if (c.thermostat_state.size() != thermostat)
+    throw refuse(fmt::format(
+        "checkpoint does not fit the deck's integrator: it holds {} "
+        "thermostat values ({}), {} keeps {}",
+        c.thermostat_state.size(), checkpoint_integrator(c), deck.integrator, thermostat));
+}
+
+std::unique_ptr<MdEngine> restart_engine(const MdParams& deck, const io::Checkpoint& c,
+                                         const std::string& path) {
+  check_restart(deck, c, path);
+  const Frame& fr = c.frame;
+  MdParams p = deck;
+  // Langevin noise is a function of (seed, step, atom id): the seed and the step are its state.
+  if (p.integrator == "langevin" && checkpoint_integrator(c) == "langevin")
+    p.thermostat_seed = c.rng_seed;
+  HostSystem s;
+  s.x = fr.x;
+  s.v = fr.v;
+  s.type = fr.type;
+  s.id = fr.id;
+  for (int d = 0; d < 3; ++d) s.lo[d] = fr.box_lo[d], s.len[d] = fr.box_len[d];
+  auto engine = make_engine(p, s, c.step);
+  engine->restore(fr.f, c.thermostat_state);
+  return engine;
 }
 
 }  // namespace mdremap::md

@@ -38,6 +38,11 @@ ForceResult LJForce<C, A>::compute(Kokkos::View<const Vec4<C>*> x,
                                    const neighbor::NeighborList& list,
                                    const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f,
                                    bool ev, remap::GatherPath path) {
+  if (path == remap::GatherPath::Texture) {
+    remap::TextureGatherAccess<Vec4<C>> acc{tex_.bind(x.data(), x.extent(0)), list.neighbors,
+                                            list.counts, list.stride_j, list.stride_i};
+    return run(acc, x, list.half, ghosts, f, ev);
+  }
   if (path == remap::GatherPath::Global) {
     remap::GatherAccess<Vec4<C>, remap::GatherPath::Global> acc{x, list.neighbors, list.counts,
                                                                 list.stride_j, list.stride_i};

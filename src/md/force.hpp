@@ -6,7 +6,9 @@
 
 #include "md/lj.hpp"
 #include "neighbor/neighbor_list.hpp"
+#include "remap/device_pattern.hpp"
 #include "remap/gather.hpp"
+#include "remap/texture.hpp"
 
 namespace mdremap::md {
 
@@ -15,8 +17,42 @@ struct ForceResult {
   double virial = 0;  // sum over pairs r_ij . f_ij
 };
 
-// Full list, one thread per atom, no write conflicts: f[i] is written once. Neighbours are local
-// atoms or periodic ghost images, so no minimum image is needed.
+// One atom of the full-list force: thread i reads its neighbours through any remap accessor
+// (nb(j, i), j < nb.count(i)) and writes f(i) once. Neighbours are local atoms or periodic ghost
+// images, so no minimum image is needed. Every full-list kernel (range or team) calls this.
+template <bool EV, class C, class A, class Access>
+KOKKOS_INLINE_FUNCTION void lj_full_atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
+                                         const Kokkos::View<A* [3]>& f, const LJTable<C>& lj,
+                                         const std::int64_t i, double& e, double& w) {
+  const Vec4<C> xi = x(i);
+  const int ti = static_cast<int>(xi.w) * kMaxTypes;
+  A fx = 0, fy = 0, fz = 0;
+  double ei = 0, wi = 0;
+  const int cnt = nb.count(i);
+  for (int j = 0; j < cnt; ++j) {
+    const Vec4<C> xj = nb(j, i);
+    const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
+    const C rsq = dx * dx + dy * dy + dz * dz;
+    C ep = 0;
+    const C fp = lj.template eval<EV>(rsq, ti + static_cast<int>(xj.w), ep);
+    fx += fp * dx;
+    fy += fp * dy;
+    fz += fp * dz;
+    if constexpr (EV) {
+      ei += ep;
+      wi += double(fp) * double(rsq);
+    }
+  }
+  f(i, 0) = fx;
+  f(i, 1) = fy;
+  f(i, 2) = fz;
+  if constexpr (EV) {
+    e += 0.5 * ei;  // each pair is seen from both atoms
+    w += 0.5 * wi;
+  }
+}
+
+// Full list, one thread per atom, no write conflicts: f[i] is written once.
 template <class C, class A, class Access>
 struct LJFullKernel {
   Access nb;
@@ -24,41 +60,29 @@ struct LJFullKernel {
   Kokkos::View<A* [3]> f;
   LJTable<C> lj;
 
-  template <bool EV>
-  KOKKOS_INLINE_FUNCTION void atom(const int i, double& e, double& w) const {
-    const Vec4<C> xi = x(i);
-    const int ti = static_cast<int>(xi.w) * kMaxTypes;
-    A fx = 0, fy = 0, fz = 0;
-    double ei = 0, wi = 0;
-    const int cnt = nb.count(i);
-    for (int j = 0; j < cnt; ++j) {
-      const Vec4<C> xj = nb(j, i);
-      const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-      const C rsq = dx * dx + dy * dy + dz * dz;
-      C ep = 0;
-      const C fp = lj.template eval<EV>(rsq, ti + static_cast<int>(xj.w), ep);
-      fx += fp * dx;
-      fy += fp * dy;
-      fz += fp * dz;
-      if constexpr (EV) {
-        ei += ep;
-        wi += double(fp) * double(rsq);
-      }
-    }
-    f(i, 0) = fx;
-    f(i, 1) = fy;
-    f(i, 2) = fz;
-    if constexpr (EV) {
-      e += 0.5 * ei;  // each pair is seen from both atoms
-      w += 0.5 * wi;
-    }
-  }
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     double e, w;
-    atom<false>(i, e, w);
+    lj_full_atom<false>(nb, x, f, lj, i, e, w);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int i, double& e, double& w) const {
-    atom<true>(i, e, w);
+    lj_full_atom<true>(nb, x, f, lj, i, e, w);
+  }
+};
+
+// The same atom as a remap compute body (remap/strategy.hpp): the strategy launches the kernels
+// (dup's chunked range kernels, sharing's team kernel staging shared memory) and hands in its
+// accessor. The MD force kernel has three reference patterns: the gather pos[P[j][i]], its own
+// pos[i] and the write f[i] (padding refuses it, seed 001 §3.3).
+template <class C, class A>
+struct LJFullBody {
+  static constexpr int kReferencePatterns = 3;
+  Kokkos::View<const Vec4<C>*> x;
+  Kokkos::View<A* [3]> f;
+  LJTable<C> lj;
+  template <bool EV, class Access>
+  KOKKOS_INLINE_FUNCTION void thread(const std::int64_t i, const Access& nb,
+                                     remap::Sums2& s) const {
+    lj_full_atom<EV>(nb, x, f, lj, i, s.s0, s.s1);
   }
 };
 
@@ -140,6 +164,7 @@ class LJForce {
       Kokkos::Experimental::ScatterView<A* [3], typename Kokkos::View<A* [3]>::array_layout,
                                         ExecSpace>;
   LJTable<C> lj_;
+  remap::TextureObject<Vec4<C>> tex_;  // gather path texture (CUDA)
   ScatterF scatter_;
   A* scatter_target_ = nullptr;
 };

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/h5md_writer.hpp"
+
 namespace mdremap::md {
 
 double PairCoeffs::max_cutoff() const {
@@ -185,7 +187,40 @@ void read_potential(io::DeckSection pot, MdParams& p) {
   pot.finish();
 }
 
+void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
+  p.thermo_csv = out.get<std::string>("thermo_csv", "");
+  auto h5 = out.section("h5md");
+  p.h5md_file = h5.get<std::string>("file", "");
+  p.h5md_every = h5.get<int>("every", p.h5md_every);
+  if (p.h5md_every < 1) h5.fail("every", "must be at least 1");
+  p.h5md_fields = h5.get<std::vector<std::string>>("fields", p.h5md_fields);
+  try {
+    io::H5mdFields::from_names(p.h5md_fields);
+  } catch (const Error& e) {
+    h5.fail("fields", e.what());
+  }
+  h5.finish();
+  auto vtk = out.section("vtk");
+  p.vtk_dir = vtk.get<std::string>("dir", "");
+  p.vtk_every = vtk.get<int>("every", p.vtk_every);
+  if (p.vtk_every < 1) vtk.fail("every", "must be at least 1");
+  if (!MDREMAP_HAS_VTK && !p.vtk_dir.empty())
+    vtk.fail("dir",
+             "this mdremap was built without VTK (MDREMAP_WITH_VTK=OFF): use output.h5md, "
+             "or rebuild with VTK");
+  vtk.finish();
+  out.finish();
+  p.restart_file = restart.get<std::string>("file", "");
+  p.restart_every = restart.get<long long>("every", p.restart_every);
+  if (p.restart_every < 0) restart.fail("every", "must not be negative (0: only at the end)");
+  restart.finish();
+}
+
 }  // namespace
+
+[[noreturn]] static void nb_fail(io::Deck& deck, const std::string& key, const std::string& msg) {
+  throw InputError(deck.file(), 0, key + ": " + msg);
+}
 
 MdParams read_md_params(io::Deck& deck) {
   MdParams p;
@@ -225,6 +260,7 @@ MdParams read_md_params(io::Deck& deck) {
   p.check = nb.get<bool>("check", p.check);
   p.list = one_of(nb, "list", "auto", {"auto", "full", "half"});
   p.layout = one_of(nb, "layout", "auto", {"auto", "column", "row"});
+  p.bin_size = nb.get<double>("bin_size", 0.0);
   p.sort = one_of(nb, "sort", "hilbert", {"none", "morton", "hilbert"});
   p.sort_every = nb.get<int>("sort_every", 0);
   if (p.sort_every < 0) nb.fail("sort_every", "must not be negative");
@@ -242,18 +278,54 @@ MdParams read_md_params(io::Deck& deck) {
   run.finish();
 
   auto out = root.section("output");
-  p.thermo_csv = out.get<std::string>("thermo_csv", "");
-  out.finish();
+  read_output(out, root.section("restart"), p);
 
   auto rm = root.section("remap");
-  p.remap = one_of(rm, "mode", "gather", {"gather"});
-  p.reorder = one_of(rm, "reorder", "none", {"none"});
-  p.gather_path = one_of(rm, "gather_path", "readonly", {"global", "readonly"});
+  p.remap = one_of(rm, "mode", "gather", {"gather", "dup", "padding", "sharing", "auto"});
+  p.reorder = one_of(rm, "reorder", "none", {"none", "spatial", "labelprop", "partition"});
+  p.gather_path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture"});
+  p.remap_chunks = rm.get<int>("chunks", p.remap_chunks);
+  if (p.remap_chunks < 1) rm.fail("chunks", "must be at least 1");
+  p.remap_streams = rm.get<int>("streams", p.remap_streams);
+  if (p.remap_streams < 1 || p.remap_streams > 32) rm.fail("streams", "must be 1..32");
+  p.dup_fraction = rm.get<double>("dup_fraction", p.dup_fraction);
+  if (!(p.dup_fraction > 0 && p.dup_fraction <= 1)) rm.fail("dup_fraction", "must be in (0, 1]");
+  p.remap_cache = rm.get<bool>("cache", p.remap_cache);
+  p.remap_block = rm.get<int>("block", p.remap_block);
+  if (p.remap_block < 1 || p.remap_block > 1024) rm.fail("block", "must be 1..1024");
+  p.smem_bytes = rm.get<long long>("smem_bytes", p.smem_bytes);
+  if (p.smem_bytes < 0) rm.fail("smem_bytes", "must not be negative (0 = device maximum)");
+  p.profile_steps = rm.get<int>("profile_steps", p.profile_steps);
+  if (p.profile_steps < 1) rm.fail("profile_steps", "must be at least 1");
+  p.partition_bytes = rm.get<long long>("partition_bytes", p.partition_bytes);
+  if (p.partition_bytes < 64) rm.fail("partition_bytes", "must be at least 64");
+#if !defined(KOKKOS_ENABLE_CUDA)
+  if (p.gather_path == "texture")
+    rm.fail("gather_path",
+            "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary runs "
+            "on a CPU backend: use readonly or global");
+#endif
+  // The strategies serve the papers' layout: a full list read column-major, one thread per atom.
+  if (p.remap != "gather" || p.gather_path == "texture") {
+    const std::string why = fmt::format("remap mode '{}' (gather path '{}') needs", p.remap,
+                                        p.gather_path);
+    if (p.list == "half")
+      nb_fail(deck, "neighbor.list", why + " neighbor.list=full (one thread per atom, seed 000 §6.3.3)");
+    if (p.layout == "row")
+      nb_fail(deck, "neighbor.layout", why + " neighbor.layout=column (neighbors[j*N+i], seed 000 eq. 2)");
+    p.list = "full";
+    p.layout = "column";
+  }
   rm.finish();
   root.finish();
 
   // Minimum image needs every pair within the list cutoff to have exactly one image.
   const double rlist = p.pairs.max_cutoff() + p.skin;
+  if (p.bin_size != 0 && (p.bin_size < rlist / 3 || p.bin_size > rlist))
+    throw InputError(deck.file(), 0,
+                     fmt::format("'neighbor.bin_size' {} must be 0 (auto) or between (cutoff+skin)/3 "
+                                 "= {:.4g} and cutoff+skin = {:.4g}",
+                                 p.bin_size, rlist / 3, rlist));
   for (int d = 0; d < 3; ++d) {
     const double L = p.box_len(d);
     if (L < 2.0 * rlist) {

@@ -8,6 +8,7 @@
 
 #include "integrators/integrator.hpp"
 #include "md/force.hpp"
+#include "md/remap_driver.hpp"
 #include "mdremap/error.hpp"
 #include "neighbor/neighbor_list.hpp"
 
@@ -40,6 +41,26 @@ void permute_atoms(AtomArrays<S>& a, Kokkos::View<const std::int64_t*> perm) {
   a = b;
 }
 
+// Snapshot packing on the device: xyz interleaved in double, so each array is one copy out.
+template <class S>
+void pack_positions(Kokkos::View<double*> out, Kokkos::View<const Vec4<S>*> x) {
+  Kokkos::parallel_for(
+      "Snapshot::pack_x", Kokkos::RangePolicy<ExecSpace>(0, x.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        out(3 * i) = x(i).x;
+        out(3 * i + 1) = x(i).y;
+        out(3 * i + 2) = x(i).z;
+      });
+}
+template <class S>
+void pack_vectors(Kokkos::View<double*> out, Kokkos::View<const S* [3]> a) {
+  Kokkos::parallel_for(
+      "Snapshot::pack_vec", Kokkos::RangePolicy<ExecSpace>(0, a.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        for (int d = 0; d < 3; ++d) out(3 * i + d) = a(i, d);
+      });
+}
+
 template <class S, class C>
 class Simulation final : public MdEngine {
  public:
@@ -69,8 +90,9 @@ class Simulation final : public MdEngine {
     // atoms at once (full list, column-major, no write conflicts).
     half_ = p.list == "half" || (p.list == "auto" && kHostBackend);
     column_major_ = p.layout == "column" || (p.layout == "auto" && !kHostBackend);
-    builder_ = std::make_unique<neighbor::VerletListBuilder<C>>(p.pairs.max_cutoff() + p.skin,
-                                                                half_, column_major_);
+    const double rlist = p.pairs.max_cutoff() + p.skin;
+    const double bin = p.bin_size > 0 ? p.bin_size : (kHostBackend ? 0.5 * rlist : rlist);
+    builder_ = std::make_unique<neighbor::VerletListBuilder<C>>(rlist, half_, column_major_, bin);
 
     std::vector<double> mass;
     for (const auto& t : p.types) mass.push_back(t.mass);
@@ -90,14 +112,26 @@ class Simulation final : public MdEngine {
     std::vector<std::int64_t> count(p.types.size(), 0);
     for (auto t : s.type) ++count[t];
     tail_correction(p.pairs, count, etail_, ptail_);
+    // Any remap mode other than the plain gather is served by the remap layer (BRIEF section 5).
+    if (p.remap != "gather" || p.gather_path == "texture")
+      remap_ = std::make_unique<RemapForce<C, S>>(p, force_.table());
   }
 
   void set_integrator_state(const std::vector<double>& st) { integrator_->set_state(st); }
 
   ThermoSample setup() override {
-    if (p_.sort != "none") sort_atoms();
+    // A restart keeps the checkpoint's order: the run it continues sorted at that step already
+    // if it sorts periodically (see maybe_rebuild), and a re-sort would change the lists.
+    if (p_.sort != "none" && !restored_) sort_atoms();
+    if (restored_) last_sort_step_ = step_;
     rebuild();
+    // --reorder: permute the atoms (threads), then rebuild; a restart keeps the checkpoint's order
+    if (p_.reorder != "none" && !restored_) {
+      reorder_atoms();
+      rebuild();
+    }
     last_ = compute_forces(true);
+    if (!restore_f_.empty()) load_forces();
     return sample();
   }
 
@@ -113,9 +147,11 @@ class Simulation final : public MdEngine {
     Kokkos::Timer loop;
     for (std::int64_t s = 0; s < nsteps; ++s) {
       ++step_;
+      const OutputRequest out = obs ? obs->output_at(step_) : OutputRequest{};
       timed(split_.integrate, [&] { integrator_->initial_integrate(atoms_, step_); });
-      timed(split_.neighbor, [&] { maybe_rebuild(); });
-      const bool ev = step_ == last_step || (p_.thermo > 0 && step_ % p_.thermo == 0);
+      timed(split_.neighbor, [&] { maybe_rebuild(out.restart_point); });
+      const bool thermo_step = step_ == last_step || (p_.thermo > 0 && step_ % p_.thermo == 0);
+      const bool ev = thermo_step || out.write || out.restart_point;
       last_ = compute_forces(ev);
       timed(split_.integrate, [&] {
         integrator_->post_force(atoms_, step_);
@@ -125,7 +161,8 @@ class Simulation final : public MdEngine {
         ThermoSample ts;
         timed(split_.other, [&] { ts = sample(); });
         st.last = ts;
-        if (obs) obs->thermo(ts);
+        if (obs && thermo_step) obs->thermo(ts);
+        if (out.write || out.restart_point) timed(split_.other, [&] { obs->output(ts); });
       }
       if (obs) obs->progress(s + 1, nsteps, loop.seconds());
     }
@@ -183,6 +220,56 @@ class Simulation final : public MdEngine {
     return fr;
   }
 
+  void snapshot_slots(Frame& fr, bool velocities, bool forces) const override {
+    const std::int64_t n = atoms_.n;
+    fr.step = step_;
+    fr.time = step_ * p_.dt;
+    for (int d = 0; d < 3; ++d) fr.box_lo[d] = box_d_.lo[d], fr.box_len[d] = box_d_.len[d];
+    fr.x.resize(3 * n);
+    fr.v.resize(velocities ? 3 * n : 0);
+    fr.f.resize(forces ? 3 * n : 0);
+    fr.type.resize(n);
+    fr.id.resize(n);
+    if (pack_.extent(0) < static_cast<size_t>(3 * n))
+      pack_ = Kokkos::View<double*>(
+          Kokkos::view_alloc("snapshot_pack", Kokkos::WithoutInitializing), 3 * n);
+    auto pack = pack_;
+    using HostDoubles = Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    auto copy_out = [&](std::vector<double>& dst) {
+      Kokkos::deep_copy(HostDoubles(dst.data(), 3 * n),
+                        Kokkos::subview(pack, std::make_pair(std::int64_t(0), 3 * n)));
+    };
+    pack_positions<S>(pack, atoms_.x);
+    copy_out(fr.x);
+    if (velocities) {
+      pack_vectors<S>(pack, atoms_.v);
+      copy_out(fr.v);
+    }
+    if (forces) {
+      pack_vectors<S>(pack, atoms_.f);
+      copy_out(fr.f);
+    }
+    Kokkos::deep_copy(Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          reinterpret_cast<int*>(fr.type.data()), n),
+                      atoms_.type);
+    Kokkos::deep_copy(
+        Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(fr.id.data(), n),
+        atoms_.id);
+  }
+
+  std::vector<double> thermostat_state() const override { return integrator_->state(); }
+
+  void restore(const std::vector<double>& forces, const std::vector<double>& thermostat) override {
+    if (forces.size() != static_cast<size_t>(3 * atoms_.n))
+      throw Error(fmt::format("restart: {} force values for {} atoms", forces.size(), atoms_.n));
+    if (thermostat.size() != integrator_->state().size())
+      throw Error(fmt::format("{} thermostat values, {} keeps {}", thermostat.size(),
+                              integrator_->describe(), integrator_->state().size()));
+    integrator_->set_state(thermostat);
+    restore_f_ = forces;
+    restored_ = true;
+  }
+
   void total_momentum(double p[3]) const override {
     auto v = atoms_.v;
     auto type = atoms_.type;
@@ -204,9 +291,10 @@ class Simulation final : public MdEngine {
   std::int64_t step() const override { return step_; }
   std::int64_t natoms() const override { return atoms_.n; }
   std::string describe() const override {
-    return fmt::format("{} {} neighbor list, precision {}, {}", half_ ? "half" : "full",
-                       column_major_ ? "column-major" : "row-major", to_string(p_.precision),
-                       integrator_->describe());
+    return fmt::format("{} {} neighbor list, precision {}, {}, remap {}{}",
+                       half_ ? "half" : "full", column_major_ ? "column-major" : "row-major",
+                       to_string(p_.precision), integrator_->describe(),
+                       remap_ ? remap_->name() : "gather", reorder_note());
   }
 
  private:
@@ -216,6 +304,16 @@ class Simulation final : public MdEngine {
     f();
     Kokkos::fence();
     acc += t.seconds();
+  }
+
+  // The checkpoint's forces replace the freshly computed pair forces: they include the
+  // thermostat terms (Langevin) that the next step's first half kick uses.
+  void load_forces() {
+    auto hf = Kokkos::create_mirror_view(atoms_.f);
+    for (std::int64_t i = 0; i < atoms_.n; ++i)
+      for (int d = 0; d < 3; ++d) hf(i, d) = static_cast<S>(restore_f_[3 * i + d]);
+    Kokkos::deep_copy(atoms_.f, hf);
+    restore_f_.clear();
   }
 
   // Force-kernel positions: local atoms (converted to C) followed by their periodic ghosts.
@@ -234,20 +332,28 @@ class Simulation final : public MdEngine {
     last_sort_step_ = step_;
   }
 
-  void rebuild() {
+  void rebuild() { timed(split_.rebuild, [&] { rebuild_now(); }); }
+
+  void rebuild_now() {
     if (p_.sort != "none" && p_.sort_every > 0 && step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
     neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
     pack_gather_positions();
     builder_->build(xg_, ghosts_, box_c_, list_);
+    if (remap_) remap_->plan(list_, atoms_.n + ghosts_.nghost);
     if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
       xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
     Kokkos::deep_copy(xhold_, Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
     ++builds_;
   }
 
-  void maybe_rebuild() {
+  void maybe_rebuild(bool restart_point) {
+    if (restart_point) {  // the state setup() of a restart sees: sorted if sorts are periodic
+      if (p_.sort != "none" && p_.sort_every > 0) sort_atoms();
+      rebuild();
+      return;
+    }
     const double half_skin_sq = 0.25 * p_.skin * p_.skin;
     bool need = false;
     if (step_ % p_.every == 0) {
@@ -275,11 +381,69 @@ class Simulation final : public MdEngine {
     ForceResult r;
     const auto path =
         p_.gather_path == "global" ? remap::GatherPath::Global : remap::GatherPath::ReadOnly;
-    timed(split_.force, [&] { r = force_.compute(xg_, list_, ghosts_, atoms_.f, ev, path); });
+    timed(split_.force, [&] {
+      r = remap_ ? remap_->compute(xg_, atoms_.f, ev)
+                 : force_.compute(xg_, list_, ghosts_, atoms_.f, ev, path);
+    });
     if (ev) have_ev_ = true;
     return r;
   }
 
+  std::string reorder_note() const {
+    return p_.reorder == "none" ? "" : ", reorder " + p_.reorder;
+  }
+  // remap.reorder (orthogonal to the strategy): spatial = space-filling-curve sort; labelprop and
+  // partition permute the atoms from the current neighbour-list pattern.
+  void reorder_atoms() {
+    if (p_.reorder == "spatial") {
+      permute_atoms(atoms_, neighbor::spatial_order<S>(atoms_.x, box_s_,
+                                                       p_.sort == "none" ? "hilbert" : p_.sort));
+    } else {
+      permute_atoms(atoms_, reorder_permutation<C>(p_, list_, atoms_.n + ghosts_.nghost,
+                                                   local_positions()));
+    }
+    ++sorts_;
+  }
+
+ public:
+  RemapStats remap_stats(bool with_transactions) override {
+    if (remap_) return remap_->stats(with_transactions);
+    RemapStats st;
+    st.report.strategy = p_.gather_path == "global" ? "gather(global)" : "gather";
+    st.report.rows = list_.max_count;
+    if (with_transactions && !list_.half) {
+      remap::PatternView pv{list_.neighbors, list_.counts,   list_.n,
+                            list_.max_count, list_.stride_j, list_.stride_i,
+                            atoms_.n + ghosts_.nghost};
+      st.tx = remap::count_transactions(remap::host_pattern(pv, sizeof(Vec4<C>)));
+      st.have_tx = true;
+    }
+    return st;
+  }
+  GatherReduceResult gather_reduce_demo(const std::string& mode, int reps) override {
+    if (list_.half || !list_.column_major)
+      throw Error("gather-reduce demo: needs the full, column-major neighbour list");
+    return gather_reduce<C>(p_, mode, list_, atoms_.n + ghosts_.nghost, xg_, reps);
+  }
+  RemapTiming measure_remap(int reps) override {
+    if (remap_) return remap_->measure(xg_, atoms_.f, reps);
+    std::vector<double> ms;
+    for (int r = 0; r < reps; ++r) {
+      Kokkos::fence();
+      Kokkos::Timer t;
+      force_.compute(xg_, list_, ghosts_, atoms_.f, false,
+                     p_.gather_path == "global" ? remap::GatherPath::Global
+                                                : remap::GatherPath::ReadOnly);
+      Kokkos::fence();
+      ms.push_back(1e3 * t.seconds());
+    }
+    std::sort(ms.begin(), ms.end());
+    RemapTiming tm;
+    tm.compute_ms = tm.pipelined_ms = ms.empty() ? 0.0 : ms[ms.size() / 2];
+    return tm;
+  }
+
+ private:
   ThermoSample sample() {
     const double n = double(atoms_.n);
     const double vol = box_d_.volume();
@@ -314,6 +478,7 @@ class Simulation final : public MdEngine {
   neighbor::NeighborList list_;
   neighbor::GhostAtoms ghosts_;
   LJForce<C, S> force_;
+  std::unique_ptr<RemapForce<C, S>> remap_;
   std::unique_ptr<integrators::Integrator<S>> integrator_;
   TypeTable<S> mass_;
   double dof_ = 0, etail_ = 0, ptail_ = 0;
@@ -322,6 +487,9 @@ class Simulation final : public MdEngine {
   TimeSplit split_;
   int builds_ = 0, dangerous_ = 0, sorts_ = 0;
   std::int64_t last_sort_step_ = 0;
+  bool restored_ = false;               // made from a checkpoint (restore())
+  std::vector<double> restore_f_;       // its forces, loaded at the end of setup()
+  mutable Kokkos::View<double*> pack_;  // snapshot staging on the device
 };
 
 }  // namespace

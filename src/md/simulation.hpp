@@ -2,13 +2,19 @@
 // An MD run: state on the device, the step loop, thermo, timings. Templated on the storage
 // precision S and the force-kernel precision C; `make_engine` erases the types so the CLI and
 // tests pick the precision at run time.
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "md/params.hpp"
+#include "md/remap_driver.hpp"
 #include "md/system.hpp"
 #include "mdremap/frame.hpp"
+
+namespace mdremap::io {
+struct Checkpoint;
+}
 
 namespace mdremap::md {
 
@@ -17,6 +23,7 @@ struct TimeSplit {
   double neighbor = 0;   // displacement checks, wrap, binning, list builds, spatial sorts
   double integrate = 0;  // integrator kernels (incl. thermostat)
   double other = 0;      // precision packing, thermo reductions, output
+  double rebuild = 0;    // part of `neighbor`: wrap, ghosts, binning and list builds (and sorts)
 };
 
 struct RunStats {
@@ -34,11 +41,50 @@ struct RunStats {
   ThermoSample last;
 };
 
-// Called on thermo steps (after the sample is computed) and for progress.
+// What an observer wants at a step; asked before the step's neighbour update and forces.
+struct OutputRequest {
+  bool write = false;  // call output() after the step, with thermo (energy) computed at it
+  // The state after this step is checkpointed: the neighbour lists are rebuilt before its forces
+  // (as setup() of a restart from it rebuilds them), so both runs go on with the same lists and
+  // the same force summation order: restarts are bit-identical (see MdEngine::restore).
+  bool restart_point = false;
+};
+
+// Called on thermo steps (after the sample is computed), on the output steps it asks for, and
+// for progress.
 struct RunObserver {
   virtual ~RunObserver() = default;
   virtual void thermo(const ThermoSample&) {}
   virtual void progress(std::int64_t /*done*/, std::int64_t /*total*/, double /*seconds*/) {}
+  virtual OutputRequest output_at(std::int64_t /*step*/) const { return {}; }
+  virtual void output(const ThermoSample&) {}
+};
+
+// Several observers as one (the console and the trajectory/restart output).
+class ObserverList : public RunObserver {
+ public:
+  ObserverList(std::initializer_list<RunObserver*> list) : list_(list) {}
+  void thermo(const ThermoSample& t) override {
+    for (auto* o : list_) o->thermo(t);
+  }
+  void progress(std::int64_t done, std::int64_t total, double seconds) override {
+    for (auto* o : list_) o->progress(done, total, seconds);
+  }
+  OutputRequest output_at(std::int64_t step) const override {
+    OutputRequest r;
+    for (auto* o : list_) {
+      const OutputRequest q = o->output_at(step);
+      r.write |= q.write;
+      r.restart_point |= q.restart_point;
+    }
+    return r;
+  }
+  void output(const ThermoSample& t) override {
+    for (auto* o : list_) o->output(t);
+  }
+
+ private:
+  std::vector<RunObserver*> list_;
 };
 
 class MdEngine {
@@ -51,11 +97,30 @@ class MdEngine {
   virtual ThermoSample thermo_now() = 0;  // from the current state (forces recomputed)
   // Host snapshot ordered by atom id; forces are those of the last force evaluation.
   virtual Frame snapshot(bool with_forces = true) const = 0;
+  // Host snapshot in slot (memory) order into `into`, reusing its buffers: positions, types,
+  // ids, and velocities/forces when asked. Packed on the device, one copy per array, no sort:
+  // what trajectory writers (which order by id themselves) and checkpoints take.
+  virtual void snapshot_slots(Frame& into, bool velocities, bool forces) const = 0;
+  virtual std::vector<double> thermostat_state() const = 0;
+  // Before setup(), on an engine made from a checkpoint's atoms (slot order) at its step: the
+  // forces the checkpointed run integrates with (pair forces plus thermostat terms) and the
+  // thermostat state. setup() then keeps the atom order (no sort), rebuilds the lists as the
+  // checkpointed run did at that step, and ends with these forces.
+  virtual void restore(const std::vector<double>& forces,
+                       const std::vector<double>& thermostat) = 0;
   virtual void total_momentum(double p[3]) const = 0;
   virtual double thermostat_energy() const = 0;
   virtual std::int64_t step() const = 0;
   virtual std::int64_t natoms() const = 0;
   virtual std::string describe() const = 0;  // list type, precision, integrator
+  // The remap layer serving the force kernel's gathers (remap.mode): its report, optionally the
+  // modelled transactions (host copy of the list: slow for millions of atoms), and measured
+  // remap / compute / overlapped times (median of `reps` fenced force evaluations).
+  virtual RemapStats remap_stats(bool with_transactions) = 0;
+  virtual RemapTiming measure_remap(int reps) = 0;
+  // The single-pattern gather-reduce over this system's neighbour list through `mode` (where
+  // padding applies; md_command's compare shows it beside the force kernel's refusal).
+  virtual GatherReduceResult gather_reduce_demo(const std::string& mode, int reps) = 0;
 };
 
 std::unique_ptr<MdEngine> make_engine(const MdParams& p, const HostSystem& s,
@@ -66,4 +131,12 @@ std::unique_ptr<MdEngine> make_engine(const MdParams& p, const HostSystem& s,
 namespace mdremap::md {
 // The whole initial state from a deck: system, velocities, optional shuffle, then the engine.
 std::unique_ptr<MdEngine> create_engine(const MdParams& p);
+// An engine continuing from the checkpoint read from `path`: its step, box, atoms in its slot
+// order, forces, thermostat and RNG state. The checkpoint's atom count and precision must be
+// the deck's (else an InputError naming `path`).
+std::unique_ptr<MdEngine> restart_engine(const MdParams& p, const io::Checkpoint& c,
+                                         const std::string& path);
+// The checks restart_engine makes first (atom count, precision, types, box, thermostat state),
+// for callers that want them before any work.
+void check_restart(const MdParams& p, const io::Checkpoint& c, const std::string& path);
 }  // namespace mdremap::md

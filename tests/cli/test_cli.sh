@@ -74,6 +74,77 @@ else
   cat "$work/out"
   fail=$((fail + 1))
 fi
+# check NAME CONDITION...: one named pass/fail.
+check() {
+  local name=$1
+  shift
+  if "$@"; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL $name"
+    cat "$work/out" "$work/err" 2>/dev/null
+    fail=$((fail + 1))
+  fi
+}
+
+# expect_input_error NAME REGEX -- ARGS...: exit code 2 (bad input), one stderr line matching
+# REGEX, and nothing on stdout: the problem is found before the run starts (no thermo lines).
+expect_input_error() {
+  local name=$1 regex=$2
+  shift 3
+  "$bin" "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  if [[ $rc -eq 2 && $(wc -l <"$work/err") -eq 1 && ! -s "$work/out" ]] && grep -Eq -- "$regex" "$work/err"; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL $name: rc=$rc, stderr:"
+    cat "$work/err"
+    echo "stdout:"
+    head -5 "$work/out"
+    fail=$((fail + 1))
+  fi
+}
+
+# Output paths: checked before any step.
+expect_input_error unwritable-h5md "output\.h5md\.file: cannot write output '/nonexistent-dir/t\.h5': directory '/nonexistent-dir' does not exist" -- md "$work/ok.yaml" --set output.h5md.file=/nonexistent-dir/t.h5
+expect_input_error unwritable-vtk "output\.vtk\.dir: .*does not exist" -- md "$work/ok.yaml" --set output.vtk.dir="$work/no-such-dir"
+expect_input_error unwritable-restart "restart\.file: .*does not exist" -- md "$work/ok.yaml" --set restart.file=/nonexistent-dir/r.h5
+expect_input_error unwritable-csv "output\.thermo_csv: .*does not exist" -- md "$work/ok.yaml" --thermo-csv /nonexistent-dir/t.csv
+expect_input_error h5md-field "output\.h5md\.fields: unknown trajectory field 'charge'" -- md "$work/ok.yaml" --set 'output.h5md.fields=[position, charge]'
+
+# Trajectory, VTK frames and checkpoint from one run; --quiet prints one line.
+mkdir -p "$work/vtk"
+traj_args=(--set output.h5md.file="$work/t.h5md" --set output.h5md.every=10 --set output.vtk.dir="$work/vtk"
+  --set output.vtk.every=10 --set restart.file="$work/ck.h5" --set restart.every=10)
+"$bin" md "$work/ok.yaml" --quiet "${traj_args[@]}" >"$work/out" 2>"$work/err"
+check outputs-written test $? -eq 0 -a -s "$work/t.h5md" -a -s "$work/ck.h5" -a -f "$work/vtk/traj.pvd" -a -f "$work/vtk/traj_20.vtp"
+check quiet-one-line test "$(wc -l <"$work/out")" -eq 1
+check quiet-final-line grep -Eq '^864 atoms, 20 steps, .* final etotal' "$work/out"
+
+# Restart: 20 steps + 20 more from the checkpoint end exactly where 40 steps in one go end
+# (Langevin: noise and forces must resume too); the CSV starts at the restart step.
+lang=(--set integrator.style=langevin --set integrator.temperature=1.0 --set restart.every=20)
+"$bin" md "$work/ok.yaml" -q "${lang[@]}" --steps 40 --set restart.file="$work/whole.h5" --thermo-csv "$work/whole.csv" >/dev/null 2>&1
+"$bin" md "$work/ok.yaml" -q "${lang[@]}" --steps 20 --set restart.file="$work/half.h5" >/dev/null 2>&1
+"$bin" md "$work/ok.yaml" -q "${lang[@]}" --steps 20 --restart "$work/half.h5" --thermo-csv "$work/resumed.csv" >"$work/out" 2>"$work/err"
+check restart-runs test $? -eq 0
+check restart-csv-starts-at-20 test "$(sed -n 2p "$work/resumed.csv" | cut -d, -f1)" = 20
+check restart-bit-identical test "$(tail -1 "$work/whole.csv")" = "$(tail -1 "$work/resumed.csv")"
+check restart-is-at-40 test "$(tail -1 "$work/resumed.csv" | cut -d, -f1)" = 40
+
+# Bad checkpoints: refused with one line naming the file, exit 2, before any step.
+head -c 3000 "$work/ck.h5" >"$work/truncated.h5"
+cp "$work/ck.h5" "$work/corrupt.h5"
+size=$(stat -c %s "$work/ck.h5")
+printf 'garbage!garbage!' | dd of="$work/corrupt.h5" bs=1 seek=$((size - 2000)) conv=notrunc status=none
+echo "not a checkpoint" >"$work/text.h5"
+expect_input_error restart-truncated "truncated\.h5: .*(truncated|corrupt|damaged)" -- md "$work/ok.yaml" --restart "$work/truncated.h5"
+expect_input_error restart-corrupt "corrupt\.h5: .*corrupt" -- md "$work/ok.yaml" --restart "$work/corrupt.h5"
+expect_input_error restart-not-hdf5 "text\.h5: not an mdremap checkpoint" -- md "$work/ok.yaml" --restart "$work/text.h5"
+expect_input_error restart-missing "nope\.h5: checkpoint file not found" -- md "$work/ok.yaml" --restart "$work/nope.h5"
+expect_input_error restart-atoms "ck\.h5: checkpoint holds 864 atoms, the deck describes 1372" -- md "$work/ok.yaml" --restart "$work/ck.h5" --set system.lattice.cells=[7,7,7]
+expect_input_error restart-precision "ck\.h5: checkpoint was written in precision double, the run asks for single" -- md "$work/ok.yaml" --restart "$work/ck.h5" --precision single
+
 if "$bin" info --summary "$work/info.json" >/dev/null && grep -q '"backend"' "$work/info.json"; then
   pass=$((pass + 1))
 else

@@ -20,6 +20,7 @@
 namespace mdremap::io {
 namespace {
 
+using test::find_python;
 using test::random_frame;
 using test::run_shell;
 using test::shell_quote;
@@ -69,18 +70,6 @@ u.trajectory[-1]
 assert np.allclose(u.atoms.positions, pos[-1], rtol=1e-6, atol=1e-6)
 print("OK MDAnalysis", mda.__version__, "h5py", h5py.__version__)
 )PY";
-
-// First interpreter that imports both modules ($MDREMAP_PYTHON first, then python3 on PATH,
-// then Debian's /usr/bin/python3, which pyenv shims may hide).
-std::string find_python() {
-  std::vector<std::string> candidates;
-  if (const char* env = std::getenv("MDREMAP_PYTHON")) candidates.emplace_back(env);
-  candidates.insert(candidates.end(), {"python3", "/usr/bin/python3"});
-  for (const auto& py : candidates)
-    if (run_shell(shell_quote(py) + " -c 'import MDAnalysis, h5py' >/dev/null 2>&1") == 0)
-      return py;
-  return {};
-}
 
 TEST(H5mdPython, OpensInH5pyAndMDAnalysis) {
   const std::string python = find_python();

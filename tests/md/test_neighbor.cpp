@@ -17,6 +17,7 @@ struct Case {
   int n;
   bool half;
   bool column_major = true;
+  double bin_frac = 0.5;  // cell edge / list cutoff
 };
 
 template <class T>
@@ -38,7 +39,7 @@ void check_against_brute_force(const Case& c, std::uint64_t seed, int initial_ma
   neighbor::build_ghosts<T>(x, c.n, box, rlist, g);
   Kokkos::View<Vec4<T>*> xall("xall", c.n + g.nghost);
   neighbor::update_positions<T, T>(x, g, box, xall);
-  neighbor::VerletListBuilder<T> builder(rlist, c.half, c.column_major);
+  neighbor::VerletListBuilder<T> builder(rlist, c.half, c.column_major, c.bin_frac * rlist);
   neighbor::NeighborList list;
   list.maxneigh = initial_maxneigh;
   builder.build(xall, g, box, list);
@@ -100,6 +101,9 @@ const Case kCases[] = {
     {{17.0, 17.0, 17.0}, 3000, true},
     {{7.0, 8.5, 12.9}, 600, false, false},  // row-major layout
     {{7.0, 8.5, 12.9}, 600, true, false},
+    {{17.0, 17.0, 17.0}, 3000, false, true, 1.0},  // full-cutoff cells (GPU default)
+    {{17.0, 17.0, 17.0}, 3000, true, true, 1.0 / 3.0},
+    {{5.61, 5.61, 5.61}, 120, false, true, 1.0},
 };
 
 }  // namespace

@@ -1,0 +1,154 @@
+#include "mdremap/remap/sharing.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "mdremap/error.hpp"
+#include "mdremap/remap/pattern_ops.hpp"
+
+#ifdef _OPENMP
+#define MDREMAP_OMP(x) _Pragma(#x)
+#else
+#define MDREMAP_OMP(x)
+#endif
+
+namespace mdremap::remap {
+
+namespace {
+
+// Distinct elements referenced by threads [t0, t1), sorted ascending; `stamp` (size data_count)
+// with a fresh `mark` dedupes without clearing.
+void unique_set(const IrregularPattern& p, std::int64_t t0, std::int64_t t1,
+                std::vector<std::int64_t>& stamp, std::int64_t mark,
+                std::vector<std::int32_t>& set) {
+  set.clear();
+  const std::int64_t T = p.threads;
+  for (std::int64_t t = t0; t < t1; ++t)
+    for (int j = 0; j < p.len[t]; ++j) {
+      const std::int32_t e = p.index[static_cast<std::size_t>(j) * T + t];
+      if (stamp[e] != mark) {
+        stamp[e] = mark;
+        set.push_back(e);
+      }
+    }
+  std::sort(set.begin(), set.end());
+}
+
+}  // namespace
+
+// seed 001 §3.4, Fig. 5 (second step); splitting per §3.4 "Notes".
+SharingPlan make_sharing_plan(const IrregularPattern& p, const SharingOptions& opt) {
+  validate_pattern(p);
+  if (opt.block_threads <= 0 || opt.capacity_elems < 0 || opt.align_elems <= 0)
+    throw Error("sharing: block_threads and align_elems must be > 0, capacity_elems >= 0");
+  const std::int64_t T = p.threads;
+  const std::int64_t cap =
+      opt.capacity_elems > 0 ? opt.capacity_elems : std::numeric_limits<std::int64_t>::max();
+
+  SharingPlan plan;
+  plan.local.assign(p.index.size(), -1);
+  plan.block_begin.push_back(0);
+  plan.block_pos.push_back(0);
+  std::vector<std::int64_t> stamp(p.data_count, -1);
+  std::int64_t mark = 0;
+  std::vector<std::int32_t> set;
+  std::vector<std::int64_t> pos_in_set(p.data_count, -1);
+
+  // Emits block [t0, t1): its set goes to packed_src, its threads get local indices.
+  auto emit = [&](std::int64_t t0, std::int64_t t1) {
+    const std::int64_t base = plan.block_pos.back();
+    for (std::size_t k = 0; k < set.size(); ++k) {
+      pos_in_set[set[k]] = static_cast<std::int64_t>(k);
+      plan.packed_src.push_back(set[k]);
+    }
+    for (std::int64_t t = t0; t < t1; ++t)
+      for (int j = 0; j < p.len[t]; ++j) {
+        const std::size_t at = static_cast<std::size_t>(j) * T + t;
+        plan.local[at] = static_cast<std::int32_t>(pos_in_set[p.index[at]]);
+      }
+    // seed 001 Fig. 5: "pad dummy values to outputArray for memory segment alignment".
+    std::int64_t end = base + static_cast<std::int64_t>(set.size());
+    end = (end + opt.align_elems - 1) / opt.align_elems * opt.align_elems;
+    plan.packed_src.resize(end, -1);
+    plan.block_sizes.push_back(static_cast<std::int32_t>(set.size()));
+    plan.max_block_set = std::max<std::int64_t>(plan.max_block_set, set.size());
+    plan.block_begin.push_back(t1);
+    plan.block_pos.push_back(end);
+  };
+
+  // Depth-first halving keeps sub-blocks in thread order.
+  std::vector<std::pair<std::int64_t, std::int64_t>> stack;
+  for (std::int64_t b0 = 0; b0 < T; b0 += opt.block_threads) {
+    stack.emplace_back(b0, std::min(T, b0 + opt.block_threads));
+    while (!stack.empty()) {
+      const auto [t0, t1] = stack.back();
+      stack.pop_back();
+      unique_set(p, t0, t1, stamp, mark++, set);
+      if (static_cast<std::int64_t>(set.size()) <= cap) {
+        emit(t0, t1);
+        continue;
+      }
+      if (t1 - t0 == 1)
+        throw Error("sharing: thread " + std::to_string(t0) + " alone references " +
+                    std::to_string(set.size()) + " elements but a block can stage only " +
+                    std::to_string(cap) + "; give the block more shared memory or use dup");
+      const std::int64_t mid = t0 + (t1 - t0) / 2;
+      ++plan.splits;
+      stack.emplace_back(mid, t1);  // right half popped second
+      stack.emplace_back(t0, mid);
+    }
+  }
+  if (plan.packed_src.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+    throw Error("sharing: packed array exceeds 2^31 slots; use larger blocks or dup");
+  plan.packed_elems = static_cast<std::int64_t>(plan.packed_src.size());
+  plan.dup_elems = T * p.rows;
+  plan.extra_bytes_vs_dup = (plan.packed_elems - plan.dup_elems) * p.elem_bytes;
+  plan.extra_bytes_vs_data = (plan.packed_elems - p.data_count) * p.elem_bytes;
+  return plan;
+}
+
+TransactionCount count_sharing_transactions(const SharingPlan& plan, int elem_bytes,
+                                            int warp_size) {
+  TransactionCount c;
+  for (std::int64_t b = 0; b < plan.blocks(); ++b)
+    c += count_contiguous_transactions(plan.block_pos[b], plan.block_sizes[b], elem_bytes,
+                                       warp_size);
+  return c;
+}
+
+std::vector<std::int64_t> block_working_sets(const IrregularPattern& p,
+                                             std::int64_t block_threads) {
+  validate_pattern(p);
+  if (block_threads <= 0) throw Error("block_working_sets: block_threads must be > 0");
+  const std::int64_t T = p.threads;
+  const std::int64_t nblocks = (T + block_threads - 1) / block_threads;
+  std::vector<std::int64_t> sizes(nblocks, 0);
+  MDREMAP_OMP(omp parallel) {
+    std::vector<std::int64_t> stamp(p.data_count, -1);
+    MDREMAP_OMP(omp for schedule(dynamic, 16))
+    for (std::int64_t b = 0; b < nblocks; ++b) {
+      std::int64_t n = 0;
+      for (std::int64_t t = b * block_threads; t < std::min(T, (b + 1) * block_threads); ++t)
+        for (int j = 0; j < p.len[t]; ++j) {
+          const std::int32_t e = p.index[static_cast<std::size_t>(j) * T + t];
+          if (stamp[e] != b) {
+            stamp[e] = b;
+            ++n;
+          }
+        }
+      sizes[b] = n;
+    }
+  }
+  return sizes;
+}
+
+double mean_block_working_set(const IrregularPattern& p, std::int64_t block_threads) {
+  const std::vector<std::int64_t> sizes = block_working_sets(p, block_threads);
+  if (sizes.empty()) return 0.0;
+  return static_cast<double>(std::accumulate(sizes.begin(), sizes.end(), std::int64_t{0})) /
+         static_cast<double>(sizes.size());
+}
+
+}  // namespace mdremap::remap

@@ -1,0 +1,134 @@
+#pragma once
+// The texture memory path (seed 003 Algorithm 3, line 13: read-only data accessed randomly ->
+// texture). CUDA texture objects over linear device memory; an element of T (16*k bytes) is k
+// int4 texels. Builds without CUDA refuse with a message instead of falling back silently.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "mdremap/error.hpp"
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace mdremap::remap {
+
+#if defined(KOKKOS_ENABLE_CUDA)
+using TextureHandle = cudaTextureObject_t;
+#else
+using TextureHandle = unsigned long long;
+#endif
+
+inline bool texture_path_available() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return true;
+#else
+  return false;
+#endif
+}
+
+inline void require_texture_path() {
+  if (!texture_path_available())
+    throw Error(
+        "gather path 'texture' needs CUDA texture objects (seed 003 Algorithm 3); this build runs "
+        "on the " +
+        std::string(Kokkos::DefaultExecutionSpace::name()) +
+        " backend, which has no texture path: use gather_path readonly or global");
+}
+
+// Owns one texture object bound to a device array of T; rebinds when the array moves or grows.
+template <class T>
+class TextureObject {
+ public:
+  static constexpr int kTexels = sizeof(T) / 16 > 0 ? sizeof(T) / 16 : 1;
+  TextureObject() = default;
+  TextureObject(const TextureObject&) = delete;
+  TextureObject& operator=(const TextureObject&) = delete;
+  ~TextureObject() { release(); }
+
+  TextureHandle bind(const T* data, std::int64_t count) {
+    require_texture_path();
+    if (sizeof(T) % 16 != 0)
+      throw Error("gather path 'texture': elements must be a multiple of 16 bytes (int4 texels)");
+    if (data == ptr_ && count == count_ && handle_ != 0) return handle_;
+    release();
+#if defined(KOKKOS_ENABLE_CUDA)
+    int dev = 0, max_width = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, dev);
+    if (max_width > 0 && count * kTexels > max_width)
+      throw Error("gather path 'texture': " + std::to_string(count) +
+                  " elements exceed the device's 1-D linear texture width (" +
+                  std::to_string(max_width / kTexels) + "); use readonly");
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = const_cast<T*>(data);
+    res.res.linear.desc = cudaCreateChannelDesc<int4>();
+    res.res.linear.sizeInBytes = static_cast<std::size_t>(count) * sizeof(T);
+    cudaTextureDesc td{};
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t h = 0;
+    const cudaError_t err = cudaCreateTextureObject(&h, &res, &td, nullptr);
+    if (err != cudaSuccess)
+      throw Error(std::string("gather path 'texture': cudaCreateTextureObject failed: ") +
+                  cudaGetErrorString(err));
+    handle_ = h;
+#endif
+    ptr_ = data;
+    count_ = count;
+    return handle_;
+  }
+
+ private:
+  void release() {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (handle_ != 0) cudaDestroyTextureObject(handle_);
+#endif
+    handle_ = 0;
+    ptr_ = nullptr;
+    count_ = 0;
+  }
+  TextureHandle handle_ = 0;
+  const T* ptr_ = nullptr;
+  std::int64_t count_ = 0;
+};
+
+// Reads element i of T through the texture cache (device code only).
+template <class T>
+KOKKOS_INLINE_FUNCTION T texture_fetch(const TextureHandle tex, const std::int64_t i) {
+  T v{};
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) % 16 == 0) {
+    constexpr int k = sizeof(T) / 16;
+    int4 texels[k];
+    for (int c = 0; c < k; ++c) texels[c] = tex1Dfetch<int4>(tex, static_cast<int>(i * k + c));
+    memcpy(&v, texels, sizeof(T));
+  }
+#else
+  (void)tex;
+  (void)i;
+#endif
+  return v;
+}
+
+// The gather accessor of remap/gather.hpp with the data read through a texture object.
+template <class T>
+struct TextureGatherAccess {
+  TextureHandle tex = 0;
+  Kokkos::View<const int*> index;
+  Kokkos::View<const int*> len;
+  std::int64_t stride_j = 0;
+  std::int64_t stride_t = 1;
+
+  KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
+  KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
+    return index(j * stride_j + t * stride_t);
+  }
+  KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
+    return texture_fetch<T>(tex, source(j, t));
+  }
+};
+
+}  // namespace mdremap::remap

@@ -1,0 +1,221 @@
+#include "md/output.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+
+#include "io/background_writer.hpp"
+#include "io/checkpoint.hpp"
+#include "io/h5md_writer.hpp"
+#include "io/paths.hpp"
+#include "io/vtk_writer.hpp"  // the class only; it is constructed in VTK builds alone
+#include "mdremap/error.hpp"
+
+namespace mdremap::md {
+
+namespace {
+
+constexpr const char* kVtkBasename = "traj";
+
+void check_path(const std::string& key, const std::string& path) {
+  try {
+    io::check_writable(path);
+  } catch (const InputError&) {
+    throw;
+  } catch (const Error& e) {
+    throw InputError(key, 0, e.what());
+  }
+}
+
+#if MDREMAP_HAS_VTK
+// VTK points in id order, like the H5MD rows, so point k is the same atom in every frame.
+// Ids are 0..n-1 (a permutation) in every engine: an O(n) scatter; anything else is sorted.
+void order_by_id(const Frame& in, Frame& out) {
+  const std::size_t n = in.n();
+  std::vector<std::size_t> slot(n, n);
+  bool dense = true;
+  for (std::size_t i = 0; i < n && dense; ++i) {
+    const auto k = in.id[i];
+    if (k < 0 || static_cast<std::size_t>(k) >= n || slot[k] != n)
+      dense = false;
+    else
+      slot[k] = i;
+  }
+  if (!dense) {
+    std::iota(slot.begin(), slot.end(), std::size_t{0});
+    std::sort(slot.begin(), slot.end(), [&](auto a, auto b) { return in.id[a] < in.id[b]; });
+  }
+  out.step = in.step;
+  out.time = in.time;
+  std::copy(in.box_lo, in.box_lo + 3, out.box_lo);
+  std::copy(in.box_len, in.box_len + 3, out.box_len);
+  auto gather = [&](const auto& src, auto& dst, int width) {
+    dst.resize(src.empty() ? 0 : n * width);
+    if (src.empty()) return;
+    for (std::size_t k = 0; k < n; ++k)
+      for (int c = 0; c < width; ++c) dst[k * width + c] = src[slot[k] * width + c];
+  };
+  gather(in.x, out.x, 3);
+  gather(in.v, out.v, 3);
+  gather(in.f, out.f, 3);
+  gather(in.type, out.type, 1);
+  gather(in.id, out.id, 1);
+}
+#endif
+
+}  // namespace
+
+void check_output_paths(const MdParams& p) {
+  if (!p.thermo_csv.empty()) check_path("output.thermo_csv", p.thermo_csv);
+  if (!p.h5md_file.empty()) check_path("output.h5md.file", p.h5md_file);
+  if (!p.vtk_dir.empty()) check_path("output.vtk.dir", p.vtk_dir + "/" + kVtkBasename + ".pvd");
+  if (!p.restart_file.empty()) {
+    check_path("restart.file", p.restart_file);
+    check_path("restart.file", p.restart_file + ".tmp");  // written there, then renamed
+  }
+}
+
+RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo& info,
+                     std::int64_t last_step)
+    : p_(p), engine_(engine), info_(info), last_step_(last_step) {
+  if (!p.h5md_file.empty()) {
+    io::H5mdOptions o;
+    o.fields = io::H5mdFields::from_names(p.h5md_fields);
+    h5md_velocity_ = o.fields.velocity;
+    h5md_force_ = o.fields.force;
+    o.author = info.author;
+    if (o.author.empty()) {
+      const char* user = std::getenv("USER");
+      if (user == nullptr || *user == '\0') user = std::getenv("LOGNAME");
+      o.author = user != nullptr && *user != '\0' ? user : "unknown";
+    }
+    o.creator_name = "mdremap";
+    o.creator_version = info.creator_version;
+    o.deck_yaml = info.deck_yaml;
+    o.dt = p.dt;
+    for (int d = 0; d < 3; ++d) o.box_len[d] = p.box_len(d);
+    o.n_atoms = static_cast<std::size_t>(engine.natoms());
+    h5md_ = std::make_unique<io::H5mdWriter>(p.h5md_file, o);
+  }
+#if MDREMAP_HAS_VTK
+  if (!p.vtk_dir.empty()) vtk_ = std::make_unique<io::VtkTrajectoryWriter>(p.vtk_dir, kVtkBasename);
+#endif
+  writer_ = std::make_unique<io::BackgroundWriter>(2);
+}
+
+RunOutput::~RunOutput() {
+  writer_.reset();  // joins the writer thread before the files close
+  // Without finish() the run failed: the trajectory keeps parameters/mdremap_complete = 0.
+  if (h5md_) {
+    try {
+      h5md_->close(false);
+    } catch (...) {
+    }
+  }
+}
+
+bool RunOutput::h5md_due(std::int64_t step) const {
+  return h5md_ && step % p_.h5md_every == 0;
+}
+bool RunOutput::vtk_due(std::int64_t step) const {
+  return vtk_ && step % p_.vtk_every == 0;
+}
+bool RunOutput::checkpoint_due(std::int64_t step) const {
+  return !p_.restart_file.empty() &&
+         (step == last_step_ || (p_.restart_every > 0 && step % p_.restart_every == 0));
+}
+
+OutputRequest RunOutput::output_at(std::int64_t step) const {
+  OutputRequest r;
+  r.restart_point = checkpoint_due(step);
+  r.write = r.restart_point || h5md_due(step) || vtk_due(step);
+  return r;
+}
+
+void RunOutput::start(const ThermoSample& t0) {
+  // A trajectory opens with its first state. The starting point needs no checkpoint unless the
+  // run has no steps (setup() rebuilt the lists there, so it is a valid restart point).
+  const bool checkpoint = checkpoint_due(t0.step) && t0.step == last_step_;
+  if (h5md_ || vtk_ || checkpoint) write(t0, h5md_ != nullptr, vtk_ != nullptr, checkpoint);
+}
+
+void RunOutput::output(const ThermoSample& t) {
+  const bool h = h5md_due(t.step), v = vtk_due(t.step), c = checkpoint_due(t.step);
+  if (h || v || c) write(t, h, v, c);
+}
+
+std::shared_ptr<Frame> RunOutput::take_frame() {
+  std::lock_guard<std::mutex> lock(pool_mutex_);
+  if (pool_.empty()) return std::make_shared<Frame>();
+  auto f = std::move(pool_.back());
+  pool_.pop_back();
+  return f;
+}
+
+void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoint) {
+  // On the loop thread: only the device-to-host copy (and the thermostat state) of this step.
+  auto frame = take_frame();
+  engine_.snapshot_slots(*frame, checkpoint || vtk || (h5md && h5md_velocity_),
+                         checkpoint || vtk || (h5md && h5md_force_));
+  std::vector<double> thermostat;
+  if (checkpoint) thermostat = engine_.thermostat_state();
+  if (h5md || vtk) ++frames_;
+  if (checkpoint) ++checkpoints_;
+  writer_->submit(
+      [this, frame, t, h5md, vtk, checkpoint, thermostat = std::move(thermostat)]() mutable {
+        if (h5md) {
+          h5md_->write_frame(*frame);
+          h5md_->write_observables(t);  // same steps as the frames (MDAnalysis reads them so)
+        }
+#if MDREMAP_HAS_VTK
+        if (vtk) {
+          order_by_id(*frame, vtk_frame_);
+          vtk_->write_frame(vtk_frame_);
+        }
+#endif
+        if (checkpoint) {
+          io::Checkpoint c;
+          c.frame = std::move(*frame);  // slot order: a restart rebuilds the same lists
+          c.step = t.step;
+          c.deck_yaml = info_.deck_yaml;
+          c.precision = to_string(p_.precision);
+          c.backend = info_.backend;
+          c.thermostat_state = std::move(thermostat);
+          c.rng_seed = p_.integrator == "langevin" ? p_.thermostat_seed : 0;
+          c.rng_counter = static_cast<std::uint64_t>(t.step);  // Langevin noise is keyed by step
+          io::write_checkpoint(p_.restart_file, c);
+          return;  // the frame's buffers went into the checkpoint
+        }
+        std::lock_guard<std::mutex> lock(pool_mutex_);
+        pool_.push_back(std::move(frame));
+      });
+}
+
+void RunOutput::finish() {
+  writer_->finish();
+  if (h5md_) h5md_->close();
+}
+
+std::string RunOutput::describe() const {
+  std::vector<std::string> parts;
+  if (h5md_) {
+    std::string fields;
+    for (const auto& f : p_.h5md_fields) fields += (fields.empty() ? "" : " ") + f;
+    parts.push_back(
+        fmt::format("h5md {} every {} steps ({})", p_.h5md_file, p_.h5md_every, fields));
+  }
+  if (vtk_)
+    parts.push_back(
+        fmt::format("vtk {}/{}.pvd every {} steps", p_.vtk_dir, kVtkBasename, p_.vtk_every));
+  if (!p_.restart_file.empty())
+    parts.push_back(p_.restart_every > 0 ? fmt::format("restart {} every {} steps and at the end",
+                                                       p_.restart_file, p_.restart_every)
+                                         : fmt::format("restart {} at the end", p_.restart_file));
+  std::string s;
+  for (const auto& part : parts) s += (s.empty() ? "" : "; ") + part;
+  return s;
+}
+
+}  // namespace mdremap::md

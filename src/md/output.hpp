@@ -1,0 +1,77 @@
+#pragma once
+// Trajectories (H5MD, VTK) and restart checkpoints written during an MD run (BRIEF section 8),
+// as a run observer: it tells the step loop which steps it needs (a frame: thermo computed at
+// that step; a checkpoint: a neighbour rebuild as well) and writes them off the loop thread.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "md/params.hpp"
+#include "md/simulation.hpp"
+
+namespace mdremap::io {
+class BackgroundWriter;
+class H5mdWriter;
+class VtkTrajectoryWriter;
+}  // namespace mdremap::io
+
+namespace mdremap::md {
+
+// Throws an InputError naming the deck key of the first output path that cannot be written
+// (output.thermo_csv, output.h5md.file, output.vtk.dir, restart.file). Call before any work.
+void check_output_paths(const MdParams& p);
+
+struct OutputInfo {
+  std::string deck_yaml;        // resolved deck: H5MD parameters/ and checkpoints
+  std::string creator_version;  // h5md/creator version
+  std::string backend;          // stored in checkpoints ("openmp", "cuda")
+  std::string author;           // h5md/author; empty: $USER, else "unknown"
+};
+
+class RunOutput : public RunObserver {
+ public:
+  // Opens (truncates) the trajectory files. `engine` must outlive this; `last_step` is the
+  // step the run ends at (it always gets a checkpoint when restart.file is set).
+  RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo& info,
+            std::int64_t last_step);
+  ~RunOutput() override;
+  RunOutput(const RunOutput&) = delete;
+  RunOutput& operator=(const RunOutput&) = delete;
+
+  // The first frame, after engine.setup() (step 0, or the step a restart starts from).
+  void start(const ThermoSample& t0);
+  OutputRequest output_at(std::int64_t step) const override;
+  void output(const ThermoSample& t) override;
+  // Waits for the queued writes and closes the files (the H5MD file is marked complete);
+  // rethrows a write error.
+  void finish();
+
+  bool any() const { return h5md_ || vtk_ || !p_.restart_file.empty(); }
+  std::string describe() const;  // what is written where, one line
+  std::int64_t frames() const { return frames_; }
+  std::int64_t checkpoints() const { return checkpoints_; }
+
+ private:
+  bool h5md_due(std::int64_t step) const;
+  bool vtk_due(std::int64_t step) const;
+  bool checkpoint_due(std::int64_t step) const;
+  void write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoint);
+  std::shared_ptr<Frame> take_frame();
+
+  MdParams p_;
+  const MdEngine& engine_;
+  OutputInfo info_;
+  std::int64_t last_step_;
+  bool h5md_velocity_ = false, h5md_force_ = false;
+  std::unique_ptr<io::H5mdWriter> h5md_;
+  std::unique_ptr<io::VtkTrajectoryWriter> vtk_;
+  Frame vtk_frame_;  // id-ordered copy for VTK (writer thread only)
+  std::mutex pool_mutex_;
+  std::vector<std::shared_ptr<Frame>> pool_;  // frame buffers reused between writes
+  std::int64_t frames_ = 0, checkpoints_ = 0;
+  std::unique_ptr<io::BackgroundWriter> writer_;  // last: joined before the files close
+};
+
+}  // namespace mdremap::md

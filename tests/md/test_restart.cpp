@@ -1,0 +1,168 @@
+// Restarts are bit-identical (BRIEF section 8, issue 4): a run of 2N steps and a run of N steps,
+// a checkpoint file, and N more steps from it end with the same bytes in every position,
+// velocity and force, for each integrator and precision. Both go through the real path: the
+// run output writes the checkpoint, read_checkpoint reads it, restart_engine continues.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "io/checkpoint.hpp"
+#include "io/deck.hpp"
+#include "io/io_test_util.hpp"
+#include "md/output.hpp"
+#include "md/params.hpp"
+#include "md/simulation.hpp"
+#include "mdremap/error.hpp"
+
+using namespace mdremap;
+using mdremap::io::test::TempDir;
+
+namespace {
+
+// 864 atoms from a hot lattice. N = 25 is no multiple of neighbor.every = 20: the checkpoint
+// step is not a scheduled rebuild, so the forced rebuild there is what keeps the runs equal.
+constexpr const char* kDeck = R"(system:
+  lattice: {style: fcc, density: 0.8442, cells: [6, 6, 6]}
+velocity: {temperature: 1.44}
+neighbor: {skin: 0.3, every: 20}
+run: {thermo: 10}
+)";
+constexpr int kHalf = 25;
+
+struct Deck {
+  md::MdParams p;
+  std::string yaml;
+};
+
+Deck make_deck(const std::vector<std::string>& sets) {
+  auto d = io::Deck::from_string(kDeck, "restart.yaml");
+  for (const auto& s : sets) d.apply_override(s);
+  Deck out{md::read_md_params(d), ""};
+  out.yaml = d.resolved_yaml();
+  return out;
+}
+
+// `steps` steps writing restart.file = `checkpoint` every kHalf steps; from `restart` if given.
+// Returns the final state ordered by id.
+Frame run(const Deck& deck, std::int64_t steps, const std::string& checkpoint,
+          const std::string& restart = "") {
+  md::MdParams p = deck.p;
+  p.steps = steps;
+  p.restart_file = checkpoint;
+  p.restart_every = kHalf;
+  auto engine = restart.empty() ? md::create_engine(p)
+                                : md::restart_engine(p, io::read_checkpoint(restart), restart);
+  md::RunOutput out(p, *engine, md::OutputInfo{deck.yaml, "test", "openmp", "test"},
+                    engine->step() + steps);
+  out.start(engine->setup());
+  engine->run(steps, &out);
+  out.finish();
+  EXPECT_EQ(engine->step(), restart.empty() ? steps : 2 * kHalf);
+  return engine->snapshot(true);
+}
+
+bool same_bytes(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
+  return m;
+}
+
+using Params = std::tuple<std::string, std::string, std::string>;  // integrator, precision, list
+
+class Restart : public ::testing::TestWithParam<Params> {};
+
+TEST_P(Restart, TwoHalvesEqualOneRunBitForBit) {
+  const auto& [integrator, precision, extra] = GetParam();
+  std::vector<std::string> sets{"integrator.style=" + integrator, "run.precision=" + precision};
+  if (integrator != "nve") sets.push_back("integrator.temperature=1.0");
+  if (!extra.empty()) sets.push_back(extra);
+  const Deck deck = make_deck(sets);
+  TempDir dir;
+  const Frame whole = run(deck, 2 * kHalf, dir.file("whole.h5"));
+  run(deck, kHalf, dir.file("half.h5"));
+  const Frame resumed = run(deck, kHalf, dir.file("resumed.h5"), dir.file("half.h5"));
+
+  ASSERT_EQ(whole.id, resumed.id);
+  EXPECT_TRUE(same_bytes(whole.x, resumed.x)) << "max |dx| " << max_diff(whole.x, resumed.x);
+  EXPECT_TRUE(same_bytes(whole.v, resumed.v)) << "max |dv| " << max_diff(whole.v, resumed.v);
+  EXPECT_TRUE(same_bytes(whole.f, resumed.f)) << "max |df| " << max_diff(whole.f, resumed.f);
+  // The final checkpoints agree too, thermostat state included.
+  const io::Checkpoint a = io::read_checkpoint(dir.file("whole.h5"));
+  const io::Checkpoint b = io::read_checkpoint(dir.file("resumed.h5"));
+  EXPECT_EQ(a.step, 2 * kHalf);
+  EXPECT_EQ(b.step, 2 * kHalf);
+  EXPECT_TRUE(same_bytes(a.frame.x, b.frame.x));
+  EXPECT_TRUE(same_bytes(a.thermostat_state, b.thermostat_state));
+  EXPECT_EQ(a.thermostat_state.empty(), integrator != "nose-hoover");
+  // A meaningful comparison: the atoms moved and (thermostats) were kicked.
+  const io::Checkpoint mid = io::read_checkpoint(dir.file("half.h5"));
+  EXPECT_EQ(mid.step, kHalf);
+  EXPECT_FALSE(same_bytes(mid.frame.x, a.frame.x));
+}
+
+INSTANTIATE_TEST_SUITE_P(IntegratorsAndPrecisions, Restart,
+                         ::testing::Combine(::testing::Values("nve", "langevin", "nose-hoover"),
+                                            ::testing::Values("double", "mixed", "single"),
+                                            ::testing::Values("")),
+                         [](const auto& info) {
+                           std::string s = std::get<0>(info.param) + "_" + std::get<1>(info.param);
+                           for (char& ch : s)
+                             if (ch == '-') ch = '_';
+                           return s;
+                         });
+
+// Neighbour settings that change what a restart must reproduce: periodic re-sorts (the
+// checkpoint step sorts), displacement-triggered rebuilds (xhold), a full column-major list, a
+// shuffled start without sorting.
+INSTANTIATE_TEST_SUITE_P(
+    NeighborSettings, Restart,
+    ::testing::Combine(::testing::Values("langevin"), ::testing::Values("double"),
+                       ::testing::Values("neighbor.sort_every=10", "neighbor.check=true",
+                                         "neighbor.list=full", "system.shuffle=true")),
+    [](const auto& info) {
+      std::string s = std::get<2>(info.param);
+      for (char& ch : s)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return s;
+    });
+
+// A checkpoint that does not fit the deck is refused with a one-line error naming the file.
+TEST(RestartRefuses, OtherAtomCountPrecisionOrThermostat) {
+  TempDir dir;
+  const std::string path = dir.file("nh.h5");
+  run(make_deck({"integrator.style=nose-hoover", "integrator.temperature=1.0"}), 5, path);
+  const io::Checkpoint c = io::read_checkpoint(path);
+  auto expect_refused = [&](const std::vector<std::string>& sets, const std::string& words) {
+    try {
+      md::restart_engine(make_deck(sets).p, c, path);
+      ADD_FAILURE() << "accepted: " << words;
+    } catch (const InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind(path + ": ", 0), 0u) << msg;
+      EXPECT_NE(msg.find(words), std::string::npos) << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    }
+  };
+  const std::vector<std::string> nh{"integrator.style=nose-hoover", "integrator.temperature=1.0"};
+  auto with = [&](std::vector<std::string> sets, const std::string& s) {
+    sets.push_back(s);
+    return sets;
+  };
+  expect_refused(with(nh, "system.lattice.cells=[7,7,7]"),
+                 "holds 864 atoms, the deck describes 1372");
+  expect_refused(with(nh, "run.precision=single"), "precision double, the run asks for single");
+  expect_refused({}, "does not fit the deck's integrator");
+  expect_refused(with(nh, "integrator.chain=2"), "does not fit the deck's integrator");
+}
+
+}  // namespace
