@@ -15,11 +15,11 @@ namespace mdremap::integrators {
 struct IntegratorSettings {
   std::string style = "nve";
   double dt = 0.005;
-  double t_target = 1.0;  // thermostats
-  double damp = 0.5;      // thermostat relaxation time
-  std::uint64_t seed = 1; // Langevin noise
-  int chain = 3;          // Nose-Hoover chain length
-  double dof = 0;         // degrees of freedom (3N-3)
+  double t_target = 1.0;   // thermostats
+  double damp = 0.5;       // thermostat relaxation time
+  std::uint64_t seed = 1;  // Langevin noise
+  int chain = 3;           // Nose-Hoover chain length
+  double dof = 0;          // degrees of freedom (3N-3)
   std::vector<double> type_mass;
 };
 

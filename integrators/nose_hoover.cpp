@@ -27,7 +27,8 @@ void NoseHoover<S>::chain_half_step(AtomArrays<S>& a) {
   const double dt = this->dt_;
   double ke2 = twice_kinetic_energy(a, this->mass_);
   auto force = [&](int k) {
-    return k == 0 ? (ke2 - dof_ * kt_) / q_[0] : (q_[k - 1] * vxi_[k - 1] * vxi_[k - 1] - kt_) / q_[k];
+    return k == 0 ? (ke2 - dof_ * kt_) / q_[0]
+                  : (q_[k - 1] * vxi_[k - 1] * vxi_[k - 1] - kt_) / q_[k];
   };
   auto kick = [&](int k) {
     const double damp = k + 1 < m ? std::exp(-0.125 * dt * vxi_[k + 1]) : 1.0;

@@ -16,7 +16,8 @@ const std::map<std::string, IntegratorFactory<S>>& registry() {
   static const std::map<std::string, IntegratorFactory<S>> r = {
       {"nve", [](const IntegratorSettings& s) { return std::make_unique<Nve<S>>(s); }},
       {"langevin", [](const IntegratorSettings& s) { return std::make_unique<Langevin<S>>(s); }},
-      {"nose-hoover", [](const IntegratorSettings& s) { return std::make_unique<NoseHoover<S>>(s); }},
+      {"nose-hoover",
+       [](const IntegratorSettings& s) { return std::make_unique<NoseHoover<S>>(s); }},
   };
   return r;
 }

@@ -181,8 +181,10 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const Box<T>& box
         if (final) offset(c) = acc;
         if (c < nc) acc += count(c);
       });
-  if (fill_.extent(0) != static_cast<size_t>(nc)) fill_ = Kokkos::View<int*>("bin_fill", nc);
-  else Kokkos::deep_copy(fill_, 0);
+  if (fill_.extent(0) != static_cast<size_t>(nc))
+    fill_ = Kokkos::View<int*>("bin_fill", nc);
+  else
+    Kokkos::deep_copy(fill_, 0);
   auto fill = fill_;
   Kokkos::parallel_for(
       "Neighbor::bin_fill", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const int i) {

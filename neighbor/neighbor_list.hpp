@@ -58,7 +58,7 @@ void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const
 // Cell binning over the box extended by the list cutoff (ghosts included).
 struct CellBinning {
   int nbin[3] = {1, 1, 1};
-  double size[3] = {0, 0, 0};  // cell edge lengths
+  double size[3] = {0, 0, 0};     // cell edge lengths
   Kokkos::View<int*> bin_of;      // n: cell of each atom
   Kokkos::View<int*> bin_count;   // ncells
   Kokkos::View<int*> bin_offset;  // ncells + 1

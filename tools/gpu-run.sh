@@ -30,7 +30,10 @@ bundle() {
     grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*)\.so' |
     while read -r lib; do cp -L "$lib" .bundle/lib/; done
   strip --strip-unneeded .bundle/bin/* 2>/dev/null || true
-  du -sh .bundle
+  # The device call carries at most 64 MiB: travel compressed (about 5x smaller).
+  mkdir -p .carry
+  tar -C .bundle -cf - bin lib | xz -T"${JOBS:-2}" -6 >.carry/bundle.tar.xz
+  du -sh .bundle .carry/bundle.tar.xz
 }
 
 # Median of a JSON field over summary files: median FIELD FILES...
@@ -50,6 +53,11 @@ PY
 
 device() {
   local what=${1:-tests,bench,large}
+  if [[ -f $repo/.carry/bundle.tar.xz ]]; then
+    rm -rf "$repo/.bundle" && mkdir -p "$repo/.bundle"
+    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
+      "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
+  fi
   export LD_LIBRARY_PATH=$repo/.bundle/lib:${LD_LIBRARY_PATH:-}
   export MDREMAP_SOURCE_DIR=$repo
   export OUT=${OUT:-$repo/out}
@@ -129,18 +137,18 @@ PY
     local cmp=("$bin" compare --precision single --steps "${REMAP_STEPS:-20}" --warmup 20 --repeats 5 --quiet)
     local all=gather,dup,sharing,auto
     : >"$OUT/remap.txt"
-    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all,padding --csv "$OUT/remap-1m-sorted.csv" --plot "$OUT/remap-1m-sorted.png" | tee -a "$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all,padding --csv "$OUT/remap-1m-sorted.csv" | tee -a "$OUT/remap.txt"
     "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all --shuffle --reorder none,labelprop --csv "$OUT/remap-1m-shuffled.csv" | tee -a "$OUT/remap.txt"
     "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --csv "$OUT/remap-4m-sorted.csv" | tee -a "$OUT/remap.txt"
     "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --shuffle --csv "$OUT/remap-4m-shuffled.csv" | tee -a "$OUT/remap.txt"
-    (cd "$OUT" && tar czf remap.tgz remap-*.csv remap-*.png && rm -f remap-*.csv remap-*.png)
+    (cd "$OUT" && tar czf remap.tgz remap-*.csv && rm -f remap-*.csv)
   fi
   if [[ ,$what, == *,remap-ncu,* ]]; then  # L1 sectors / requests of the force kernels, 1M atoms
     for m in gather dup sharing; do
       for order in sorted shuffled; do
         local extra=()
         [[ $order == shuffled ]] && extra=(--shuffle)
-        ncu --clock-control none --launch-skip 5 --launch-count 6 --kernel-name-base demangled --print-kernel-base demangled -k 'regex:LJFull|LJHalf|remap::' \
+        ncu --clock-control none --launch-skip 2 --launch-count 6 --kernel-name-base demangled --print-kernel-base demangled -k 'regex:LJFullBody|LJFullKernel|DupRemapKernel|SharingTeamKernel' \
           --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,gpu__time_duration.sum \
           --csv "$bin" md "$repo/inputs/lj_1m.yaml" --precision single --steps 8 --quiet --remap "$m" "${extra[@]}" \
           >"$OUT/ncu-$m-$order.csv" 2>&1 || echo "ncu failed for $m $order" | tee -a "$OUT/bench.txt"

@@ -10,10 +10,10 @@ namespace mdremap {
 template <class S>
 struct AtomArrays {
   std::int64_t n = 0;
-  Kokkos::View<Vec4<S>*> x;     // position + type
-  Kokkos::View<S* [3]> v;       // velocity
-  Kokkos::View<S* [3]> f;       // force
-  Kokkos::View<int*> type;      // 0-based type index
+  Kokkos::View<Vec4<S>*> x;        // position + type
+  Kokkos::View<S* [3]> v;          // velocity
+  Kokkos::View<S* [3]> f;          // force
+  Kokkos::View<int*> type;         // 0-based type index
   Kokkos::View<std::int64_t*> id;  // persistent atom id (0-based)
 
   void allocate(std::int64_t n_) {

@@ -20,9 +20,12 @@ enum class Precision { Double, Mixed, Single };
 
 inline std::string to_string(Precision p) {
   switch (p) {
-    case Precision::Double: return "double";
-    case Precision::Mixed: return "mixed";
-    case Precision::Single: return "single";
+    case Precision::Double:
+      return "double";
+    case Precision::Mixed:
+      return "mixed";
+    case Precision::Single:
+      return "single";
   }
   return "?";
 }

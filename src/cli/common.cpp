@@ -122,6 +122,8 @@ void Progress::clear() {
   }
 }
 
-void Progress::finish() { clear(); }
+void Progress::finish() {
+  clear();
+}
 
 }  // namespace mdremap::cli

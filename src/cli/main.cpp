@@ -1,7 +1,7 @@
 // mdremap: Lennard-Jones MD on Kokkos with the remap strategies of five GPU papers.
 // Errors are exceptions with a message a user can act on, caught once here (STYLE.md).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <cstdlib>
@@ -31,10 +31,10 @@ void check_flags(CLI::App& app, int argc, char** argv) {
           std::vector<std::string> names;
           for (auto* s : app.get_subcommands({})) names.push_back(s->get_name());
           std::string near = mdremap::io::nearest(a, names);
-          throw mdremap::InputError(
-              "command line", 0,
-              fmt::format("unknown subcommand '{}'{}", a,
-                          near.empty() ? " (see mdremap --help)" : " (did you mean '" + near + "'?)"));
+          throw mdremap::InputError("command line", 0,
+                                    fmt::format("unknown subcommand '{}'{}", a,
+                                                near.empty() ? " (see mdremap --help)"
+                                                             : " (did you mean '" + near + "'?)"));
         }
       }
       continue;
@@ -55,10 +55,10 @@ void check_flags(CLI::App& app, int argc, char** argv) {
     }
     if (!found) {
       const std::string near = mdremap::io::nearest(name, valid);
-      throw mdremap::InputError(
-          "command line", 0,
-          fmt::format("unknown option '{}' for '{}'{}", name, cmd->get_name().empty() ? "mdremap" : cmd->get_name(),
-                      near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      throw mdremap::InputError("command line", 0,
+                                fmt::format("unknown option '{}' for '{}'{}", name,
+                                            cmd->get_name().empty() ? "mdremap" : cmd->get_name(),
+                                            near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
   }
 }

@@ -162,11 +162,12 @@ int run_md(const MdOptions& o) {
     fmt::print("Per step (ms): force {:.4g} | neighbor {:.4g} | integrate {:.4g} | other {:.4g}\n",
                sp.force * per_step, sp.neighbor * per_step, sp.integrate * per_step,
                sp.other * per_step);
-    fmt::print("Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {} "
-               "dangerous, {} regrows, {} sorts\n",
-               st.mean_neighbors, st.max_neighbors, st.list_builds,
-               st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0, st.dangerous_builds,
-               st.list_regrows, st.sorts);
+    fmt::print(
+        "Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {} "
+        "dangerous, {} regrows, {} sorts\n",
+        st.mean_neighbors, st.max_neighbors, st.list_builds,
+        st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0, st.dangerous_builds,
+        st.list_regrows, st.sorts);
   } else {
     fmt::print("{} atoms, {} steps, {:.4g} atom-steps/s, final etotal {:.8g}\n", st.atoms, st.steps,
                st.atom_steps_per_s, st.last.etotal);
@@ -205,12 +206,9 @@ int run_md(const MdOptions& o) {
     j["neighbors"] = {{"mean", st.mean_neighbors},  {"max", st.max_neighbors},
                       {"builds", st.list_builds},   {"dangerous_builds", st.dangerous_builds},
                       {"regrows", st.list_regrows}, {"sorts", st.sorts}};
-    j["remap"] = {{"strategy", rs.report.strategy},
-                  {"reorder", p.reorder},
-                  {"extra_bytes", rs.report.extra_bytes},
-                  {"cache_hits", rs.report.cache_hits},
-                  {"cache_misses", rs.report.cache_misses},
-                  {"splits", rs.report.splits},
+    j["remap"] = {{"strategy", rs.report.strategy},         {"reorder", p.reorder},
+                  {"extra_bytes", rs.report.extra_bytes},   {"cache_hits", rs.report.cache_hits},
+                  {"cache_misses", rs.report.cache_misses}, {"splits", rs.report.splits},
                   {"decision", rs.report.decision}};
     j["build"] = build_info();
     write_summary(o.summary, j);

@@ -307,12 +307,14 @@ MdParams read_md_params(io::Deck& deck) {
 #endif
   // The strategies serve the papers' layout: a full list read column-major, one thread per atom.
   if (p.remap != "gather" || p.gather_path == "texture") {
-    const std::string why = fmt::format("remap mode '{}' (gather path '{}') needs", p.remap,
-                                        p.gather_path);
+    const std::string why =
+        fmt::format("remap mode '{}' (gather path '{}') needs", p.remap, p.gather_path);
     if (p.list == "half")
-      nb_fail(deck, "neighbor.list", why + " neighbor.list=full (one thread per atom, seed 000 §6.3.3)");
+      nb_fail(deck, "neighbor.list",
+              why + " neighbor.list=full (one thread per atom, seed 000 §6.3.3)");
     if (p.layout == "row")
-      nb_fail(deck, "neighbor.layout", why + " neighbor.layout=column (neighbors[j*N+i], seed 000 eq. 2)");
+      nb_fail(deck, "neighbor.layout",
+              why + " neighbor.layout=column (neighbors[j*N+i], seed 000 eq. 2)");
     p.list = "full";
     p.layout = "column";
   }
@@ -322,10 +324,11 @@ MdParams read_md_params(io::Deck& deck) {
   // Minimum image needs every pair within the list cutoff to have exactly one image.
   const double rlist = p.pairs.max_cutoff() + p.skin;
   if (p.bin_size != 0 && (p.bin_size < rlist / 3 || p.bin_size > rlist))
-    throw InputError(deck.file(), 0,
-                     fmt::format("'neighbor.bin_size' {} must be 0 (auto) or between (cutoff+skin)/3 "
-                                 "= {:.4g} and cutoff+skin = {:.4g}",
-                                 p.bin_size, rlist / 3, rlist));
+    throw InputError(
+        deck.file(), 0,
+        fmt::format("'neighbor.bin_size' {} must be 0 (auto) or between (cutoff+skin)/3 "
+                    "= {:.4g} and cutoff+skin = {:.4g}",
+                    p.bin_size, rlist / 3, rlist));
   for (int d = 0; d < 3; ++d) {
     const double L = p.box_len(d);
     if (L < 2.0 * rlist) {

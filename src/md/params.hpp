@@ -59,9 +59,10 @@ struct MdParams {
   double skin = 0.3;
   int every = 20;
   bool check = false;
-  std::string list = "auto";     // auto | full | half (auto: half on CPU, full on GPU)
+  std::string list = "auto";  // auto | full | half (auto: half on CPU, full on GPU)
   std::string layout = "auto";
-  double bin_size = 0;  // cell edge; 0: half the list cutoff on CPU, the list cutoff on GPU   // auto | column | row (auto: row on CPU, column on GPU)
+  double bin_size = 0;  // cell edge; 0: half the list cutoff on CPU, the list cutoff on GPU   //
+                        // auto | column | row (auto: row on CPU, column on GPU)
   std::string sort = "hilbert";  // none | morton | hilbert
   int sort_every = 0;            // steps between re-sorts (0: at setup only)
   // run
@@ -81,14 +82,14 @@ struct MdParams {
   // remap layer (served by remap/)
   std::string remap = "gather";
   std::string reorder = "none";
-  std::string gather_path = "readonly";  // global | readonly | texture (CUDA)
-  int remap_chunks = 4;          // dup: thread-range chunks (seed 000 §5.1)
-  int remap_streams = 4;         // dup: remap streams
-  double dup_fraction = 1.0;     // dup: share of rows duplicated (seed 001 §3.2)
-  bool remap_cache = true;       // remap cache (seed 000 §5.2)
-  int remap_block = 128;         // sharing: threads per block; labelprop: cluster size
-  std::int64_t smem_bytes = 0;   // sharing: shared memory per block (0 = device maximum)
-  int profile_steps = 3;         // auto: profiled executions per candidate
+  std::string gather_path = "readonly";    // global | readonly | texture (CUDA)
+  int remap_chunks = 4;                    // dup: thread-range chunks (seed 000 §5.1)
+  int remap_streams = 4;                   // dup: remap streams
+  double dup_fraction = 1.0;               // dup: share of rows duplicated (seed 001 §3.2)
+  bool remap_cache = true;                 // remap cache (seed 000 §5.2)
+  int remap_block = 128;                   // sharing: threads per block; labelprop: cluster size
+  std::int64_t smem_bytes = 0;             // sharing: shared memory per block (0 = device maximum)
+  int profile_steps = 3;                   // auto: profiled executions per candidate
   std::int64_t partition_bytes = 2 << 20;  // reorder partition: cache-fit part size (seed 002)
 
   double box_len(int d) const;  // derived from lattice/random settings

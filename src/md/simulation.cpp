@@ -291,10 +291,9 @@ class Simulation final : public MdEngine {
   std::int64_t step() const override { return step_; }
   std::int64_t natoms() const override { return atoms_.n; }
   std::string describe() const override {
-    return fmt::format("{} {} neighbor list, precision {}, {}, remap {}{}",
-                       half_ ? "half" : "full", column_major_ ? "column-major" : "row-major",
-                       to_string(p_.precision), integrator_->describe(),
-                       remap_ ? remap_->name() : "gather", reorder_note());
+    return fmt::format("{} {} neighbor list, precision {}, {}, remap {}{}", half_ ? "half" : "full",
+                       column_major_ ? "column-major" : "row-major", to_string(p_.precision),
+                       integrator_->describe(), remap_ ? remap_->name() : "gather", reorder_note());
   }
 
  private:
@@ -332,7 +331,9 @@ class Simulation final : public MdEngine {
     last_sort_step_ = step_;
   }
 
-  void rebuild() { timed(split_.rebuild, [&] { rebuild_now(); }); }
+  void rebuild() {
+    timed(split_.rebuild, [&] { rebuild_now(); });
+  }
 
   void rebuild_now() {
     if (p_.sort != "none" && p_.sort_every > 0 && step_ - last_sort_step_ >= p_.sort_every)
@@ -389,9 +390,7 @@ class Simulation final : public MdEngine {
     return r;
   }
 
-  std::string reorder_note() const {
-    return p_.reorder == "none" ? "" : ", reorder " + p_.reorder;
-  }
+  std::string reorder_note() const { return p_.reorder == "none" ? "" : ", reorder " + p_.reorder; }
   // remap.reorder (orthogonal to the strategy): spatial = space-filling-curve sort; labelprop and
   // partition permute the atoms from the current neighbour-list pattern.
   void reorder_atoms() {
@@ -399,8 +398,8 @@ class Simulation final : public MdEngine {
       permute_atoms(atoms_, neighbor::spatial_order<S>(atoms_.x, box_s_,
                                                        p_.sort == "none" ? "hilbert" : p_.sort));
     } else {
-      permute_atoms(atoms_, reorder_permutation<C>(p_, list_, atoms_.n + ghosts_.nghost,
-                                                   local_positions()));
+      permute_atoms(
+          atoms_, reorder_permutation<C>(p_, list_, atoms_.n + ghosts_.nghost, local_positions()));
     }
     ++sorts_;
   }
@@ -412,8 +411,8 @@ class Simulation final : public MdEngine {
     st.report.strategy = p_.gather_path == "global" ? "gather(global)" : "gather";
     st.report.rows = list_.max_count;
     if (with_transactions && !list_.half) {
-      remap::PatternView pv{list_.neighbors, list_.counts,   list_.n,
-                            list_.max_count, list_.stride_j, list_.stride_i,
+      remap::PatternView pv{list_.neighbors,          list_.counts,   list_.n,
+                            list_.max_count,          list_.stride_j, list_.stride_i,
                             atoms_.n + ghosts_.nghost};
       st.tx = remap::count_transactions(remap::host_pattern(pv, sizeof(Vec4<C>)));
       st.have_tx = true;
@@ -431,9 +430,9 @@ class Simulation final : public MdEngine {
     for (int r = 0; r < reps; ++r) {
       Kokkos::fence();
       Kokkos::Timer t;
-      force_.compute(xg_, list_, ghosts_, atoms_.f, false,
-                     p_.gather_path == "global" ? remap::GatherPath::Global
-                                                : remap::GatherPath::ReadOnly);
+      force_.compute(
+          xg_, list_, ghosts_, atoms_.f, false,
+          p_.gather_path == "global" ? remap::GatherPath::Global : remap::GatherPath::ReadOnly);
       Kokkos::fence();
       ms.push_back(1e3 * t.seconds());
     }

@@ -52,16 +52,18 @@ void random_positions(const MdParams& p, HostSystem& s) {
   for (int d = 0; d < 3; ++d) nc[d] = std::max(1, static_cast<int>(s.len[d] / dmin));
   std::unordered_multimap<std::int64_t, std::int64_t> grid;
   auto cell = [&](const double* r, int* c) {
-    for (int d = 0; d < 3; ++d) c[d] = std::min(nc[d] - 1, static_cast<int>(r[d] / s.len[d] * nc[d]));
+    for (int d = 0; d < 3; ++d)
+      c[d] = std::min(nc[d] - 1, static_cast<int>(r[d] / s.len[d] * nc[d]));
   };
   const double d2 = dmin * dmin;
   const std::int64_t max_trials = 1000 * n + 1000000;
   std::int64_t trials = 0;
   for (std::int64_t i = 0; i < n;) {
     if (++trials > max_trials)
-      throw Error(fmt::format("random gas: could not place {} atoms at min_distance {} and density "
-                              "{} (placed {}); lower min_distance or density",
-                              n, dmin, p.density, i));
+      throw Error(
+          fmt::format("random gas: could not place {} atoms at min_distance {} and density "
+                      "{} (placed {}); lower min_distance or density",
+                      n, dmin, p.density, i));
     double r[3] = {u(gen) * s.len[0], u(gen) * s.len[1], u(gen) * s.len[2]};
     int c[3];
     cell(r, c);
@@ -69,9 +71,10 @@ void random_positions(const MdParams& p, HostSystem& s) {
     for (int dz = -1; dz <= 1 && ok; ++dz)
       for (int dy = -1; dy <= 1 && ok; ++dy)
         for (int dx = -1; dx <= 1 && ok; ++dx) {
-          const std::int64_t key = ((c[0] + dx + nc[0]) % nc[0]) +
-                                   nc[0] * (((c[1] + dy + nc[1]) % nc[1]) +
-                                            static_cast<std::int64_t>(nc[1]) * ((c[2] + dz + nc[2]) % nc[2]));
+          const std::int64_t key =
+              ((c[0] + dx + nc[0]) % nc[0]) +
+              nc[0] * (((c[1] + dy + nc[1]) % nc[1]) +
+                       static_cast<std::int64_t>(nc[1]) * ((c[2] + dz + nc[2]) % nc[2]));
           auto range = grid.equal_range(key);
           for (auto it = range.first; it != range.second && ok; ++it) {
             double q[3];
@@ -94,8 +97,10 @@ void random_positions(const MdParams& p, HostSystem& s) {
 HostSystem build_system(const MdParams& p) {
   HostSystem s;
   for (int d = 0; d < 3; ++d) s.len[d] = p.box_len(d);
-  if (p.lattice == "random") random_positions(p, s);
-  else lattice_positions(p, s);
+  if (p.lattice == "random")
+    random_positions(p, s);
+  else
+    lattice_positions(p, s);
   const std::int64_t n = static_cast<std::int64_t>(s.x.size() / 3);
   s.id.resize(n);
   std::iota(s.id.begin(), s.id.end(), std::int64_t{0});
