@@ -62,8 +62,12 @@ class GatherStrategy final : public RemapStrategy<T> {
         break;
       }
       case GatherPath::Texture: {
-        TextureGatherAccess<T> a{tex_.bind(data_.data(), data_.extent(0)), pv_.index, pv_.len,
-                                 pv_.stride_j, pv_.stride_t};
+        TextureGatherAccess<T> a{tex_.bind(data_.data(), data_.extent(0)),
+                                 pv_.index,
+                                 pv_.len,
+                                 pv_.stride_j,
+                                 pv_.stride_t,
+                                 tex_.shift()};
         launch_range("Remap::gather_texture", exec, body, a, 0, pv_.threads, ev, sums);
         break;
       }

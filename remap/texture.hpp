@@ -55,18 +55,26 @@ class TextureObject {
     if (data == ptr_ && count == count_ && handle_ != 0) return handle_;
     release();
 #if defined(KOKKOS_ENABLE_CUDA)
-    int dev = 0, max_width = 0;
+    int dev = 0, max_width = 0, align = 0;
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, dev);
-    if (max_width > 0 && count * kTexels > max_width)
+    cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, dev);
+    // Linear textures must start on the device's texture alignment (512 B on Hopper); Kokkos
+    // data sit after a 128-byte allocation header. Bind from the aligned address below and
+    // shift every fetch by the difference, in texels (the data are 16-byte aligned).
+    const auto addr = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t base = align > 0 ? addr & ~static_cast<std::uintptr_t>(align - 1) : addr;
+    if ((addr - base) % 16 != 0) throw Error("gather path 'texture': data are not 16-byte aligned");
+    shift_ = static_cast<std::int64_t>((addr - base) / 16);
+    if (max_width > 0 && count * kTexels + shift_ > max_width)
       throw Error("gather path 'texture': " + std::to_string(count) +
                   " elements exceed the device's 1-D linear texture width (" +
                   std::to_string(max_width / kTexels) + "); use readonly");
     cudaResourceDesc res{};
     res.resType = cudaResourceTypeLinear;
-    res.res.linear.devPtr = const_cast<T*>(data);
+    res.res.linear.devPtr = reinterpret_cast<void*>(base);
     res.res.linear.desc = cudaCreateChannelDesc<int4>();
-    res.res.linear.sizeInBytes = static_cast<std::size_t>(count) * sizeof(T);
+    res.res.linear.sizeInBytes = static_cast<std::size_t>(count) * sizeof(T) + (addr - base);
     cudaTextureDesc td{};
     td.readMode = cudaReadModeElementType;
     cudaTextureObject_t h = 0;
@@ -80,6 +88,10 @@ class TextureObject {
     count_ = count;
     return handle_;
   }
+  // Texel offset of element 0 from the bound address (see bind).
+  std::int64_t shift() const {
+    return shift_;
+  }
 
  private:
   void release() {
@@ -91,24 +103,28 @@ class TextureObject {
     count_ = 0;
   }
   TextureHandle handle_ = 0;
+  std::int64_t shift_ = 0;  // texels between the bound (aligned) address and the data
   const T* ptr_ = nullptr;
   std::int64_t count_ = 0;
 };
 
 // Reads element i of T through the texture cache (device code only).
 template <class T>
-KOKKOS_INLINE_FUNCTION T texture_fetch(const TextureHandle tex, const std::int64_t i) {
+KOKKOS_INLINE_FUNCTION T texture_fetch(const TextureHandle tex, const std::int64_t i,
+                                       const std::int64_t shift = 0) {
   T v{};
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
   if constexpr (sizeof(T) % 16 == 0) {
     constexpr int k = sizeof(T) / 16;
     int4 texels[k];
-    for (int c = 0; c < k; ++c) texels[c] = tex1Dfetch<int4>(tex, static_cast<int>(i * k + c));
+    for (int c = 0; c < k; ++c)
+      texels[c] = tex1Dfetch<int4>(tex, static_cast<int>(shift + i * k + c));
     memcpy(&v, texels, sizeof(T));
   }
 #else
   (void)tex;
   (void)i;
+  (void)shift;
 #endif
   return v;
 }
@@ -121,13 +137,14 @@ struct TextureGatherAccess {
   Kokkos::View<const int*> len;
   std::int64_t stride_j = 0;
   std::int64_t stride_t = 1;
+  std::int64_t shift = 0;  // TextureObject::shift()
 
   KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
   KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
     return index(j * stride_j + t * stride_t);
   }
   KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
-    return texture_fetch<T>(tex, source(j, t));
+    return texture_fetch<T>(tex, source(j, t), shift);
   }
 };
 

@@ -39,8 +39,12 @@ ForceResult LJForce<C, A>::compute(Kokkos::View<const Vec4<C>*> x,
                                    const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f,
                                    bool ev, remap::GatherPath path) {
   if (path == remap::GatherPath::Texture) {
-    remap::TextureGatherAccess<Vec4<C>> acc{tex_.bind(x.data(), x.extent(0)), list.neighbors,
-                                            list.counts, list.stride_j, list.stride_i};
+    remap::TextureGatherAccess<Vec4<C>> acc{tex_.bind(x.data(), x.extent(0)),
+                                            list.neighbors,
+                                            list.counts,
+                                            list.stride_j,
+                                            list.stride_i,
+                                            tex_.shift()};
     return run(acc, x, list.half, ghosts, f, ev);
   }
   if (path == remap::GatherPath::Global) {

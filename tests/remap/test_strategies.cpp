@@ -90,6 +90,20 @@ TEST(RemapStrategies, AllStrategiesMatchGatherOnShuffledLattice) {
   RemapOptions g = base;
   g.path = GatherPath::Global;
   cases.push_back({"gather", g});
+  // seed 003 Algorithm 3's texture path: CUDA texture objects where they exist, a clear refusal
+  // (never a silent fallback) elsewhere.
+  RemapOptions tex = base;
+  tex.path = GatherPath::Texture;
+  if (texture_path_available()) {
+    cases.push_back({"gather", tex});
+  } else {
+    try {
+      make_strategy<Elem>("gather", tex);
+      ADD_FAILURE() << "texture path accepted on a backend without textures";
+    } catch (const mdremap::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("texture"), std::string::npos) << e.what();
+    }
+  }
   cases.push_back({"dup", base});
   RemapOptions d = base;
   d.chunks = 7;
