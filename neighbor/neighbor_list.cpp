@@ -285,7 +285,7 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
               } else if (j == i) {
                 continue;
               }
-              const Vec4<T> xj = xa(j);
+              const Vec4<T>& xj = xa(j);  // by reference: a struct copy spills on CPUs
               const T dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
               if (dx * dx + dy * dy + dz * dz <= rsq_list) {
                 if (cnt < maxneigh) nbrs(cnt * sj + i * si) = j;

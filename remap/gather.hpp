@@ -34,7 +34,7 @@ struct GatherAccess {
   KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
     return index(j * stride_j + t * stride_t);
   }
-  KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
+  KOKKOS_INLINE_FUNCTION decltype(auto) operator()(const int j, const std::int64_t t) const {
     return data(source(j, t));
   }
 };

@@ -30,7 +30,7 @@ KOKKOS_INLINE_FUNCTION void lj_full_atom(const Access& nb, const Kokkos::View<co
   double ei = 0, wi = 0;
   const int cnt = nb.count(i);
   for (int j = 0; j < cnt; ++j) {
-    const Vec4<C> xj = nb(j, i);
+    const auto& xj = nb(j, i);  // a reference where the accessor has one: no copy on CPUs
     const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
     const C rsq = dx * dx + dy * dy + dz * dz;
     C ep = 0;
@@ -106,7 +106,7 @@ struct LJHalfKernel {
     double ei = 0, wi = 0;
     const int cnt = nb.count(i);
     for (int jj = 0; jj < cnt; ++jj) {
-      const Vec4<C> xj = nb(jj, i);
+      const auto& xj = nb(jj, i);
       const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
       const C rsq = dx * dx + dy * dy + dz * dz;
       const int k = ti + static_cast<int>(xj.w);

@@ -59,10 +59,9 @@ struct MdParams {
   double skin = 0.3;
   int every = 20;
   bool check = false;
-  std::string list = "auto";  // auto | full | half (auto: half on CPU, full on GPU)
-  std::string layout = "auto";
-  double bin_size = 0;  // cell edge; 0: half the list cutoff on CPU, the list cutoff on GPU   //
-                        // auto | column | row (auto: row on CPU, column on GPU)
+  std::string list = "auto";     // auto | full | half (auto: half on CPU, full on GPU)
+  std::string layout = "auto";   // auto | column | row (auto: row on CPU, column on GPU)
+  double bin_size = 0;           // cell edge; 0: the list cutoff (cutoff + skin)
   std::string sort = "hilbert";  // none | morton | hilbert
   int sort_every = 0;            // steps between re-sorts (0: at setup only)
   // run
