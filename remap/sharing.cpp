@@ -8,11 +8,7 @@
 #include "mdremap/error.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
 
-#ifdef _OPENMP
-#define MDREMAP_OMP(x) _Pragma(#x)
-#else
-#define MDREMAP_OMP(x)
-#endif
+#include "remap/omp.hpp"
 
 namespace mdremap::remap {
 

@@ -6,11 +6,7 @@
 
 #include "mdremap/error.hpp"
 
-#ifdef _OPENMP
-#define MDREMAP_OMP(x) _Pragma(#x)
-#else
-#define MDREMAP_OMP(x)
-#endif
+#include "remap/omp.hpp"
 
 namespace mdremap::remap {
 

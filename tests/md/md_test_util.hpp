@@ -1,5 +1,6 @@
 #pragma once
 // Helpers for MD tests: engines from decks in the repository with --set style overrides.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -30,6 +31,14 @@ inline md::MdParams params_from_text(const std::string& text,
   for (const auto& s : sets) d.apply_override(s);
   return md::read_md_params(d);
 }
+
+// Largest |E_total(t) - e0| over the thermo samples of a run (per-atom energies).
+struct EnergyDrift : md::RunObserver {
+  explicit EnergyDrift(double e0_) : e0(e0_) {}
+  void thermo(const ThermoSample& t) override { worst = std::max(worst, std::abs(t.etotal - e0)); }
+  double relative() const { return worst / std::abs(e0); }
+  double e0, worst = 0;
+};
 
 inline double rel(double a, double b) {
   return std::abs(a - b) / std::max(std::abs(b), 1e-300);

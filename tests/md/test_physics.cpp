@@ -48,15 +48,9 @@ TEST(Nve, ConservesEnergyAndMomentumOver10000Steps) {
                    "neighbor.check=true", "run.thermo=10", "run.precision=double"});
   auto engine = md::create_engine(p);
   const ThermoSample t0 = engine->setup();
-  struct Track : md::RunObserver {
-    double e0, worst = 0;
-    void thermo(const ThermoSample& t) override {
-      worst = std::max(worst, std::abs(t.etotal - e0));
-    }
-  } track;
-  track.e0 = t0.etotal;
+  test::EnergyDrift track(t0.etotal);
   const auto st = engine->run(10000, &track);
-  const double drift = track.worst / std::abs(t0.etotal);
+  const double drift = track.relative();
   RecordProperty("max_relative_energy_drift", std::to_string(drift));
   EXPECT_LT(drift, 5e-4);
   EXPECT_GT(st.list_builds, 10);      // the displacement trigger fired
@@ -79,15 +73,9 @@ TEST(Nve, UnshiftedCutoffDriftsMore) {
   for (auto* p : {&shifted, &plain}) {
     auto e = md::create_engine(*p);
     const double e0 = e->setup().etotal;
-    struct Track : md::RunObserver {
-      double e0, worst = 0;
-      void thermo(const ThermoSample& t) override {
-        worst = std::max(worst, std::abs(t.etotal - e0));
-      }
-    } track;
-    track.e0 = e0;
+    test::EnergyDrift track(e0);
     e->run(500, &track);
-    drift[k++] = track.worst / std::abs(e0);
+    drift[k++] = track.relative();
   }
   EXPECT_GT(drift[1], 3 * drift[0]);
 }
@@ -195,15 +183,9 @@ TEST(Precision, SingleAndMixedStayCloseToDouble) {
                     "neighbor.every=1", "neighbor.check=true", "run.thermo=10"});
   auto es = md::create_engine(ps);
   const double e0 = es->setup().etotal;
-  struct Track : md::RunObserver {
-    double e0, worst = 0;
-    void thermo(const ThermoSample& t) override {
-      worst = std::max(worst, std::abs(t.etotal - e0));
-    }
-  } track;
-  track.e0 = e0;
+  test::EnergyDrift track(e0);
   es->run(1000, &track);
-  EXPECT_LT(track.worst / std::abs(e0), 2e-3);
+  EXPECT_LT(track.relative(), 2e-3);
 }
 
 TEST(Velocity, ExactTemperatureZeroMomentumReproducible) {
