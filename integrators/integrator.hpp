@@ -30,6 +30,14 @@ class Integrator {
   virtual void initial_integrate(AtomArrays<S>& a, std::int64_t step) = 0;
   virtual void post_force(AtomArrays<S>&, std::int64_t) {}
   virtual void final_integrate(AtomArrays<S>& a, std::int64_t step) = 0;
+  // The last step's final_integrate followed by this step's initial_integrate, for steps where
+  // nothing reads the state in between. Integrators whose kicks are plain velocity Verlet fuse
+  // the two into one pass over the atoms (same arithmetic, one read and write of v instead of
+  // three).
+  virtual void final_and_initial(AtomArrays<S>& a, std::int64_t step) {
+    final_integrate(a, step - 1);
+    initial_integrate(a, step);
+  }
   // Thermostat state for checkpoints (empty for NVE/Langevin: their noise is counter-based).
   virtual std::vector<double> state() const { return {}; }
   virtual void set_state(const std::vector<double>&) {}

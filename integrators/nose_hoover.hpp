@@ -12,6 +12,11 @@ class NoseHoover : public Nve<S> {
   explicit NoseHoover(const IntegratorSettings& s);
   void initial_integrate(AtomArrays<S>& a, std::int64_t step) override;
   void final_integrate(AtomArrays<S>& a, std::int64_t step) override;
+  // The chain half steps sit between the kicks: no fusion.
+  void final_and_initial(AtomArrays<S>& a, std::int64_t step) override {
+    final_integrate(a, step - 1);
+    initial_integrate(a, step);
+  }
   std::vector<double> state() const override;
   void set_state(const std::vector<double>& s) override;
   double thermostat_energy() const override;

@@ -7,8 +7,12 @@ namespace mdremap::integrators {
 
 template <class S>
 void Nve<S>::initial_integrate(AtomArrays<S>& a, std::int64_t) {
-  half_kick(a, mass_, dt_);
-  drift(a, dt_);
+  kick_drift(a, mass_, dt_, 1);
+}
+
+template <class S>
+void Nve<S>::final_and_initial(AtomArrays<S>& a, std::int64_t) {
+  kick_drift(a, mass_, dt_, 2);
 }
 
 template <class S>

@@ -9,6 +9,7 @@ class Nve : public Integrator<S> {
   explicit Nve(const IntegratorSettings& s) : dt_(s.dt), mass_(mass_table<S>(s.type_mass)) {}
   void initial_integrate(AtomArrays<S>& a, std::int64_t step) override;
   void final_integrate(AtomArrays<S>& a, std::int64_t step) override;
+  void final_and_initial(AtomArrays<S>& a, std::int64_t step) override;
   std::string describe() const override { return "nve (velocity Verlet)"; }
 
  protected:

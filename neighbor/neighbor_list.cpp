@@ -131,21 +131,28 @@ void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const
       });
 }
 
-// Cells cover the box extended by the list cutoff on every side, so ghosts are binned too and
-// the stencil never wraps. Half-cutoff cells (as LAMMPS bins) make the stencil cover about 2.3x
-// less volume than 27 full-cutoff cells; full-cutoff cells give fewer, longer cell loops.
+// Cells tile the periodic box exactly (m cells of len/m per axis, m = floor(len / bin_size)) and
+// extend `reach` whole cells beyond each face for the ghosts. A ghost is binned from its owner's
+// cell shifted by m cells per box image (integer arithmetic, not its rounded coordinate), so the
+// cell offset between atom a and an image of b is exactly minus the offset between b and the
+// matching image of a: the half stencil then finds every physical pair from exactly one side.
 template <class T>
-void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const Box<T>& box) {
+void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms& g,
+                               const Box<T>& box) {
   const std::int64_t n = x.extent(0);
+  const std::int64_t nlocal = g.nlocal;
+  int m[3], ext[3];
   T lo[3], inv[3];
   for (int d = 0; d < 3; ++d) {
-    const double ext = double(box.len[d]) + 2.0 * rlist_;
-    bins_.nbin[d] = std::max(1, static_cast<int>(std::floor(ext / bin_size_)));
-    bins_.size[d] = ext / bins_.nbin[d];
-    lo[d] = static_cast<T>(double(box.lo[d]) - rlist_);
-    inv[d] = static_cast<T>(bins_.nbin[d] / ext);
+    m[d] = std::max(1, static_cast<int>(std::floor(double(box.len[d]) / bin_size_)));
+    bins_.size[d] = double(box.len[d]) / m[d];
+    ext[d] = static_cast<int>(std::ceil(rlist_ / bins_.size[d] - 1e-12));
+    bins_.nbin[d] = m[d] + 2 * ext[d];
+    lo[d] = box.lo[d];
+    inv[d] = static_cast<T>(m[d] / double(box.len[d]));
   }
   const int nx = bins_.nbin[0], ny = bins_.nbin[1], nz = bins_.nbin[2];
+  const int mx = m[0], my = m[1], mz = m[2], ex = ext[0], ey = ext[1], ez = ext[2];
   const int nc = bins_.ncells();
   if (bins_.bin_count.extent(0) != static_cast<size_t>(nc)) {
     bins_.bin_count = Kokkos::View<int*>("bin_count", nc);
@@ -161,16 +168,25 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const Box<T>& box
   auto count = bins_.bin_count;
   auto offset = bins_.bin_offset;
   auto perm = bins_.permute;
+  auto owner = g.owner;
+  auto shift = g.shift;
   const T lx = lo[0], ly = lo[1], lz = lo[2], ix = inv[0], iy = inv[1], iz = inv[2];
   Kokkos::parallel_for(
       "Neighbor::bin_count", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const int i) {
-        const Vec4<T> p = x(i);
+        const int o = i < nlocal ? i : owner(i - nlocal);
+        const Vec4<T> p = x(o);
         int cx = static_cast<int>((p.x - lx) * ix);
         int cy = static_cast<int>((p.y - ly) * iy);
         int cz = static_cast<int>((p.z - lz) * iz);
-        cx = cx < 0 ? 0 : (cx >= nx ? nx - 1 : cx);
-        cy = cy < 0 ? 0 : (cy >= ny ? ny - 1 : cy);
-        cz = cz < 0 ? 0 : (cz >= nz ? nz - 1 : cz);
+        cx = (cx < 0 ? 0 : (cx >= mx ? mx - 1 : cx)) + ex;
+        cy = (cy < 0 ? 0 : (cy >= my ? my - 1 : cy)) + ey;
+        cz = (cz < 0 ? 0 : (cz >= mz ? mz - 1 : cz)) + ez;
+        if (i >= nlocal) {
+          const int s = shift(i - nlocal);
+          cx += (s % 3 - 1) * mx;
+          cy += (s / 3 % 3 - 1) * my;
+          cz += (s / 9 - 1) * mz;
+        }
         const int c = cx + nx * (cy + ny * cz);
         bin_of(i) = c;
         Kokkos::atomic_inc(&count(c));
@@ -198,29 +214,40 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const Box<T>& box
         const int b = offset(c), e = offset(c + 1);
         for (int k = b + 1; k < e; ++k) {
           const int v = perm(k);
-          int m = k - 1;
-          while (m >= b && perm(m) > v) {
-            perm(m + 1) = perm(m);
-            --m;
+          int q = k - 1;
+          while (q >= b && perm(q) > v) {
+            perm(q + 1) = perm(q);
+            --q;
           }
-          perm(m + 1) = v;
+          perm(q + 1) = v;
         }
       });
+  // Positions in cell order: a cell's candidates are one contiguous run of xs.
+  if (xs_.extent(0) < static_cast<size_t>(n))
+    xs_ =
+        Kokkos::View<Vec4<T>*>(Kokkos::view_alloc("bin_x", Kokkos::WithoutInitializing), n + n / 8);
+  auto xs = xs_;
+  Kokkos::parallel_for(
+      "Neighbor::bin_gather", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const int k) { xs(k) = x(perm(k)); });
 }
 
 template <class T>
 void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostAtoms& g,
                                  const Box<T>& box, NeighborList& list) {
   const std::int64_t n = g.nlocal;
-  if (n + g.nghost > (std::int64_t(1) << 31) - 1)
+  const std::int64_t ntotal = n + g.nghost;
+  if (ntotal > (std::int64_t(1) << 31) - 1)
     throw Error("neighbor list: more than 2^31 atoms and ghosts");
   for (int d = 0; d < 3; ++d)
     if (double(box.len[d]) < 2.0 * rlist_)
       throw Error("neighbor list: box shorter than twice the list cutoff (cutoff + skin)");
-  auto xa = Kokkos::subview(xall, std::make_pair(std::int64_t(0), n + g.nghost));
-  bin(xa, box);
+  auto xa = Kokkos::subview(xall, std::make_pair(std::int64_t(0), ntotal));
+  bin(xa, g, box);
   const int nx = bins_.nbin[0], ny = bins_.nbin[1], nz = bins_.nbin[2];
-  // Stencil: cells whose nearest point to the home cell is inside the list cutoff.
+  // Stencil: cells whose nearest point to the home cell is inside the list cutoff; for a half
+  // list only the home cell and the "upper" half (z, then y, then x offset positive), as LAMMPS's
+  // half/bin/newton stencil: each pair of distinct cells is then visited from one side only.
   Stencil st;
   int reach = 1;
   for (int d = 0; d < 3; ++d)
@@ -232,6 +259,7 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
         const double dy = std::max(std::abs(b) - 1, 0) * bins_.size[1];
         const double dz = std::max(std::abs(c) - 1, 0) * bins_.size[2];
         if (dx * dx + dy * dy + dz * dz >= rlist_ * rlist_) continue;
+        if (half_ && (c < 0 || (c == 0 && (b < 0 || (b == 0 && a < 0))))) continue;
         st.off[st.count][0] = a;
         st.off[st.count][1] = b;
         st.off[st.count][2] = c;
@@ -252,6 +280,7 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
   auto bin_of = bins_.bin_of;
   auto offset = bins_.bin_offset;
   auto perm = bins_.permute;
+  auto xs = xs_;
   auto counts = list.counts;
   auto owner = g.owner;
   for (;;) {
@@ -265,10 +294,14 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
     list.stride_j = sj;
     list.stride_i = si;
     int maxc = 0;
+    // Threads walk the atoms in cell order: the threads of one cell (a warp on the GPU) scan the
+    // same contiguous candidate runs of xs together, so their loads coincide. Ghost slots idle.
     Kokkos::parallel_reduce(
-        "Neighbor::build", Kokkos::RangePolicy<ExecSpace>(0, n),
-        KOKKOS_LAMBDA(const int i, int& mc) {
-          const Vec4<T> xi = xa(i);
+        "Neighbor::build", Kokkos::RangePolicy<ExecSpace>(0, ntotal),
+        KOKKOS_LAMBDA(const int t, int& mc) {
+          const int i = perm(t);
+          if (i >= n) return;
+          const Vec4<T> xi = xs(t);
           const int c = bin_of(i);
           const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
           int cnt = 0;
@@ -276,18 +309,19 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
             const int bx = cx + st.off[s][0], by = cy + st.off[s][1], bz = cz + st.off[s][2];
             if (bx < 0 || bx >= nx || by < 0 || by >= ny || bz < 0 || bz >= nz) continue;
             const int cell = bx + nx * (by + ny * bz);
+            const bool home = cell == c;
             const int kend = offset(cell + 1);
             for (int k = offset(cell); k < kend; ++k) {
-              const int j = perm(k);
-              if (half) {
-                const int oj = j < n ? j : owner(j - n);
-                if (oj <= i) continue;
-              } else if (j == i) {
-                continue;
-              }
-              const Vec4<T>& xj = xa(j);  // by reference: a struct copy spills on CPUs
+              const Vec4<T>& xj = xs(k);  // by reference: a struct copy spills on CPUs
               const T dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
               if (dx * dx + dy * dy + dz * dz <= rsq_list) {
+                const int j = perm(k);
+                if (home) {
+                  if (k == t) continue;
+                  // Within the home cell a half list keeps (i, j) when i < owner(j): the image
+                  // pair (owner(j), image of i) in that atom's home cell then fails the test.
+                  if (half && (j < n ? j : owner(j - n)) <= i) continue;
+                }
                 if (cnt < maxneigh) nbrs(cnt * sj + i * si) = j;
                 ++cnt;
               }

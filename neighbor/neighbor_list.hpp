@@ -55,7 +55,7 @@ template <class S, class C>
 void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const Box<C>& box,
                       Kokkos::View<Vec4<C>*> xall);
 
-// Cell binning over the box extended by the list cutoff (ghosts included).
+// Cell binning of the periodic box plus whole ghost cells beyond each face.
 struct CellBinning {
   int nbin[3] = {1, 1, 1};
   double size[3] = {0, 0, 0};     // cell edge lengths
@@ -75,12 +75,13 @@ class VerletListBuilder {
         half_(half),
         column_major_(column_major),
         bin_size_(bin_size > 0 ? bin_size : 0.5 * list_cutoff) {}
-  // xall holds nlocal wrapped atoms then their ghosts (g). Lists cover the local atoms; a
-  // half list keeps pair (i, j) when owner(j) > i, so each physical pair appears once.
+  // xall holds nlocal wrapped atoms then their ghosts (g). Lists cover the local atoms; a half
+  // list holds each physical pair once (half stencil; see bin() for why images are exact).
   // Grows `list` until every pair fits.
   void build(Kokkos::View<const Vec4<T>*> xall, const GhostAtoms& g, const Box<T>& box,
              NeighborList& list);
-  void bin(Kokkos::View<const Vec4<T>*> xall, const Box<T>& box);
+  // Bins local atoms then ghosts (xall, g) and gathers the positions in cell order.
+  void bin(Kokkos::View<const Vec4<T>*> xall, const GhostAtoms& g, const Box<T>& box);
   const CellBinning& binning() const { return bins_; }
   double list_cutoff() const { return rlist_; }
   int regrows() const { return regrows_; }
@@ -91,7 +92,8 @@ class VerletListBuilder {
   bool column_major_;
   double bin_size_;
   CellBinning bins_;
-  Kokkos::View<int*> fill_;  // per-cell fill counters, kept between builds
+  Kokkos::View<int*> fill_;    // per-cell fill counters, kept between builds
+  Kokkos::View<Vec4<T>*> xs_;  // positions in cell order (permute)
   int regrows_ = 0;
 };
 

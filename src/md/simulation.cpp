@@ -147,17 +147,26 @@ class Simulation final : public MdEngine {
     split_ = TimeSplit{};
     Kokkos::fence();
     Kokkos::Timer loop;
+    // A step nobody looks at defers its final kick into the next step's initial integrate (one
+    // pass over the atoms instead of two); the last step and every thermo/output step finish.
+    bool kick_pending = false;
     for (std::int64_t s = 0; s < nsteps; ++s) {
       ++step_;
       const OutputRequest out = obs ? obs->output_at(step_) : OutputRequest{};
-      timed(split_.integrate, [&] { integrator_->initial_integrate(atoms_, step_); });
+      timed(split_.integrate, [&] {
+        if (kick_pending)
+          integrator_->final_and_initial(atoms_, step_);
+        else
+          integrator_->initial_integrate(atoms_, step_);
+      });
       timed(split_.neighbor, [&] { maybe_rebuild(out.restart_point); });
       const bool thermo_step = step_ == last_step || (p_.thermo > 0 && step_ % p_.thermo == 0);
       const bool ev = thermo_step || out.write || out.restart_point;
       last_ = compute_forces(ev);
+      kick_pending = !ev && s + 1 < nsteps;
       timed(split_.integrate, [&] {
         integrator_->post_force(atoms_, step_);
-        integrator_->final_integrate(atoms_, step_);
+        if (!kick_pending) integrator_->final_integrate(atoms_, step_);
       });
       if (ev) {
         ThermoSample ts;
