@@ -373,10 +373,36 @@ double NeighborList::mean_count() const {
 
 template <class T>
 Kokkos::View<std::int64_t*> spatial_order(Kokkos::View<const Vec4<T>*> x, const Box<T>& box,
-                                          const std::string& curve) {
+                                          const std::string& curve, double cell_size) {
   const std::int64_t n = x.extent(0);
   Kokkos::View<std::uint64_t*> keys("sort_keys", n);
   Kokkos::View<std::int64_t*> perm("sort_perm", n);
+  if (curve == "cells") {
+    if (!(cell_size > 0)) throw Error("spatial_order: cells need a cell size");
+    int m[3];
+    for (int d = 0; d < 3; ++d)
+      m[d] = std::max(1, static_cast<int>(std::floor(double(box.len[d]) / cell_size)));
+    const int mx = m[0], my = m[1], mz = m[2];
+    Kokkos::parallel_for(
+        "Neighbor::cell_keys", Kokkos::RangePolicy<ExecSpace>(0, n),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const Vec4<T> p = x(i);
+          const T c[3] = {p.x, p.y, p.z};
+          const int mm[3] = {mx, my, mz};
+          std::uint64_t cell = 0;
+          for (int d = 2; d >= 0; --d) {
+            T r = (c[d] - box.lo[d]) * box.inv[d];
+            r -= Kokkos::floor(r);
+            int v = static_cast<int>(r * mm[d]);
+            v = v < 0 ? 0 : (v >= mm[d] ? mm[d] - 1 : v);
+            cell = cell * mm[d] + v;
+          }
+          keys(i) = (cell << 33) | static_cast<std::uint64_t>(i);
+          perm(i) = i;
+        });
+    Kokkos::Experimental::sort_by_key(ExecSpace(), keys, perm);
+    return perm;
+  }
   const bool hilbert = curve == "hilbert";
   Kokkos::parallel_for(
       "Neighbor::curve_keys", Kokkos::RangePolicy<ExecSpace>(0, n),
@@ -417,8 +443,10 @@ template double max_displacement_sq<float>(Kokkos::View<const Vec4<float>*>,
 template double max_displacement_sq<double>(Kokkos::View<const Vec4<double>*>,
                                             Kokkos::View<const Vec4<double>*>, const Box<double>&);
 template Kokkos::View<std::int64_t*> spatial_order<float>(Kokkos::View<const Vec4<float>*>,
-                                                          const Box<float>&, const std::string&);
+                                                          const Box<float>&, const std::string&,
+                                                          double);
 template Kokkos::View<std::int64_t*> spatial_order<double>(Kokkos::View<const Vec4<double>*>,
-                                                           const Box<double>&, const std::string&);
+                                                           const Box<double>&, const std::string&,
+                                                           double);
 
 }  // namespace mdremap::neighbor

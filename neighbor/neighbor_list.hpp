@@ -84,6 +84,7 @@ class VerletListBuilder {
   void bin(Kokkos::View<const Vec4<T>*> xall, const GhostAtoms& g, const Box<T>& box);
   const CellBinning& binning() const { return bins_; }
   double list_cutoff() const { return rlist_; }
+  double bin_size() const { return bin_size_; }
   int regrows() const { return regrows_; }
 
  private:
@@ -108,9 +109,12 @@ double max_displacement_sq(Kokkos::View<const Vec4<T>*> x, Kokkos::View<const Ve
 
 // Permutation that orders atoms along a space-filling curve ("morton" or "hilbert") over a
 // 1024^3 grid of the box: atoms close in space get close indices (better gather locality).
+// "cells" orders them by the list builder's cells (edge >= cell_size, x fastest, the order of
+// VerletListBuilder::bin), keeping the current order inside a cell: the threads of a warp then
+// share a cell, and so the same candidate runs and largely the same neighbours.
 template <class T>
 Kokkos::View<std::int64_t*> spatial_order(Kokkos::View<const Vec4<T>*> x, const Box<T>& box,
-                                          const std::string& curve);
+                                          const std::string& curve, double cell_size = 0);
 
 // 3D curve keys of 10-bit grid coordinates (host and device).
 KOKKOS_INLINE_FUNCTION std::uint32_t spread_bits10(std::uint32_t v) {

@@ -235,6 +235,53 @@ struct LJHalfKernel {
   }
 };
 
+#ifdef KOKKOS_ENABLE_OPENMP
+// Host (OpenMP) half list over the plain gather, LAMMPS OPENMP-package style: each thread adds
+// into its own force copy covering local and ghost slots, so the partner update needs neither
+// atomics nor an owner lookup, and the loop over one atom's neighbours vectorises (its partners
+// are distinct, so the masked gather/scatter of their forces has no lane conflicts). A second
+// pass sums the copies and folds each ghost slot into its owner in a fixed order.
+template <bool EV, class C, class A>
+inline void lj_half_atom_simd(const C* __restrict xd, const int* __restrict idx,
+                              const std::int64_t sj, const int cnt, const LJTable<C>& lj,
+                              const std::int64_t i, A* __restrict ft, double& e, double& w) {
+  A fx = 0, fy = 0, fz = 0;
+  double ei = 0, wi = 0;
+  const C xx = xd[4 * i], xy = xd[4 * i + 1], xz = xd[4 * i + 2];
+  const int ti = static_cast<int>(xd[4 * i + 3]) * kMaxTypes;
+  const bool one = lj.ntypes == 1;
+#pragma omp simd reduction(+ : fx, fy, fz, ei, wi)
+  for (int jj = 0; jj < cnt; ++jj) {
+    const std::int64_t j = idx[jj * sj];
+    const C dx = xx - xd[4 * j], dy = xy - xd[4 * j + 1], dz = xz - xd[4 * j + 2];
+    const C rsq = dx * dx + dy * dy + dz * dz;
+    const int k = one ? 0 : ti + static_cast<int>(xd[4 * j + 3]);
+    if (rsq < lj.cutsq[k]) {
+      const C r2i = C(1) / rsq;
+      const C r6i = r2i * r2i * r2i;
+      const C fp = r6i * (lj.lj1[k] * r6i - lj.lj2[k]) * r2i;
+      fx += fp * dx;
+      fy += fp * dy;
+      fz += fp * dz;
+      ft[3 * j] -= A(fp * dx);
+      ft[3 * j + 1] -= A(fp * dy);
+      ft[3 * j + 2] -= A(fp * dz);
+      if constexpr (EV) {
+        ei += r6i * (lj.lj3[k] * r6i - lj.lj4[k]) - lj.offset[k];
+        wi += double(fp) * double(rsq);
+      }
+    }
+  }
+  ft[3 * i] += fx;
+  ft[3 * i + 1] += fy;
+  ft[3 * i + 2] += fz;
+  if constexpr (EV) {
+    e += ei;
+    w += wi;
+  }
+}
+#endif
+
 template <class C, class A>
 class LJForce {
  public:
@@ -254,8 +301,11 @@ class LJForce {
   using ScatterF =
       Kokkos::Experimental::ScatterView<A* [3], typename Kokkos::View<A* [3]>::array_layout,
                                         ExecSpace>;
+  ForceResult run_half_host(const remap::GatherAccess<Vec4<C>, remap::GatherPath::ReadOnly>& acc,
+                            const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f, bool ev);
   LJTable<C> lj_;
-  remap::TextureObject<Vec4<C>> tex_;  // gather path texture (CUDA)
+  Kokkos::View<A*, Kokkos::HostSpace> fcopies_;  // run_half_host: threads x 3 (local + ghost)
+  remap::TextureObject<Vec4<C>> tex_;            // gather path texture (CUDA)
   ScatterF scatter_;
   A* scatter_target_ = nullptr;
 };

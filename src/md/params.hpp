@@ -62,7 +62,7 @@ struct MdParams {
   std::string list = "auto";     // auto | full | half (auto: half on CPU, full on GPU)
   std::string layout = "auto";   // auto | column | row (auto: row on CPU, column on GPU)
   double bin_size = 0;           // cell edge; 0: the list cutoff (cutoff + skin)
-  std::string sort = "hilbert";  // none | morton | hilbert
+  std::string sort = "hilbert";  // none | morton | hilbert | cells (the list cells, x fastest)
   int sort_every = 0;            // steps between re-sorts (0: at setup only)
   // run
   std::int64_t steps = 100;

@@ -336,7 +336,7 @@ class Simulation final : public MdEngine {
   }
 
   void sort_atoms() {
-    auto perm = neighbor::spatial_order<S>(atoms_.x, box_s_, p_.sort);
+    auto perm = neighbor::spatial_order<S>(atoms_.x, box_s_, p_.sort, builder_->bin_size());
     permute_atoms(atoms_, perm);
     ++sorts_;
     last_sort_step_ = step_;
@@ -407,7 +407,8 @@ class Simulation final : public MdEngine {
   void reorder_atoms() {
     if (p_.reorder == "spatial") {
       permute_atoms(atoms_, neighbor::spatial_order<S>(atoms_.x, box_s_,
-                                                       p_.sort == "none" ? "hilbert" : p_.sort));
+                                                       p_.sort == "none" ? "hilbert" : p_.sort,
+                                                       builder_->bin_size()));
     } else {
       permute_atoms(
           atoms_, reorder_permutation<C>(p_, list_, atoms_.n + ghosts_.nghost, local_positions()));
