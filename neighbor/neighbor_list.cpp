@@ -2,6 +2,7 @@
 
 #include <Kokkos_Sort.hpp>
 #include <cmath>
+#include <type_traits>
 
 #include "mdremap/error.hpp"
 
@@ -197,6 +198,14 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms&
         if (final) offset(c) = acc;
         if (c < nc) acc += count(c);
       });
+  int maxbin = 0;
+  Kokkos::parallel_reduce(
+      "Neighbor::bin_max", Kokkos::RangePolicy<ExecSpace>(0, nc),
+      KOKKOS_LAMBDA(const int c, int& mb) {
+        if (count(c) > mb) mb = count(c);
+      },
+      Kokkos::Max<int>(maxbin));
+  bins_.max_count = maxbin;
   if (fill_.extent(0) != static_cast<size_t>(nc))
     fill_ = Kokkos::View<int*>("bin_fill", nc);
   else
@@ -293,42 +302,68 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
     const std::int64_t sj = column_major_ ? n : 1, si = column_major_ ? 1 : maxneigh;
     list.stride_j = sj;
     list.stride_i = si;
-    int maxc = 0;
-    // Threads walk the atoms in cell order: the threads of one cell (a warp on the GPU) scan the
-    // same contiguous candidate runs of xs together, so their loads coincide. Ghost slots idle.
-    Kokkos::parallel_reduce(
-        "Neighbor::build", Kokkos::RangePolicy<ExecSpace>(0, ntotal),
-        KOKKOS_LAMBDA(const int t, int& mc) {
-          const int i = perm(t);
-          if (i >= n) return;
-          const Vec4<T> xi = xs(t);
-          const int c = bin_of(i);
-          const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
-          int cnt = 0;
-          for (int s = 0; s < st.count; ++s) {
-            const int bx = cx + st.off[s][0], by = cy + st.off[s][1], bz = cz + st.off[s][2];
-            if (bx < 0 || bx >= nx || by < 0 || by >= ny || bz < 0 || bz >= nz) continue;
-            const int cell = bx + nx * (by + ny * bz);
-            const bool home = cell == c;
-            const int kend = offset(cell + 1);
-            for (int k = offset(cell); k < kend; ++k) {
-              const Vec4<T>& xj = xs(k);  // by reference: a struct copy spills on CPUs
-              const T dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-              if (dx * dx + dy * dy + dz * dz <= rsq_list) {
-                const int j = perm(k);
-                if (home) {
-                  if (k == t) continue;
-                  // Within the home cell a half list keeps (i, j) when i < owner(j): the image
-                  // pair (owner(j), image of i) in that atom's home cell then fails the test.
-                  if (half && (j < n ? j : owner(j - n)) <= i) continue;
-                }
-                if (cnt < maxneigh) nbrs(cnt * sj + i * si) = j;
-                ++cnt;
-              }
+    // One atom's list: the stencil cells' candidate runs of xs in order, so the list (and the
+    // force sums) do not depend on which thread builds it.
+    auto scan = KOKKOS_LAMBDA(const int t, const int i, const int c)->int {
+      const Vec4<T> xi = xs(t);
+      const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+      int cnt = 0;
+      for (int s = 0; s < st.count; ++s) {
+        const int bx = cx + st.off[s][0], by = cy + st.off[s][1], bz = cz + st.off[s][2];
+        if (bx < 0 || bx >= nx || by < 0 || by >= ny || bz < 0 || bz >= nz) continue;
+        const int cell = bx + nx * (by + ny * bz);
+        const bool home = cell == c;
+        const int kend = offset(cell + 1);
+#ifdef __CUDA_ARCH__
+#pragma unroll 4
+#endif
+        for (int k = offset(cell); k < kend; ++k) {
+          const Vec4<T>& xj = xs(k);  // by reference: a struct copy spills on CPUs
+          const T dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
+          if (dx * dx + dy * dy + dz * dz <= rsq_list) {
+            const int j = perm(k);
+            if (home) {
+              if (k == t) continue;
+              // Within the home cell a half list keeps (i, j) when i < owner(j): the image
+              // pair (owner(j), image of i) in that atom's home cell then fails the test.
+              if (half && (j < n ? j : owner(j - n)) <= i) continue;
             }
+            if (cnt < maxneigh) nbrs(cnt * sj + i * si) = j;
+            ++cnt;
           }
-          counts(i) = cnt;
-          if (cnt > mc) mc = cnt;
+        }
+      }
+      return cnt;
+    };
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>) {
+      // CPU: a thread per atom, atoms in cell order (consecutive atoms share candidate runs).
+      Kokkos::parallel_for(
+          "Neighbor::build", Kokkos::RangePolicy<ExecSpace>(0, ntotal), KOKKOS_LAMBDA(const int t) {
+            const int i = perm(t);
+            if (i < n) counts(i) = scan(t, i, bin_of(i));
+          });
+    } else {
+      // GPU: a warp per cell (w lanes, w >= the fullest cell): its lanes walk the same candidate
+      // runs in lockstep, so each position load is one broadcast and no lane waits for another
+      // cell's loop bounds. A thread per atom in cell order measured 15.3 ms per build at 4M
+      // atoms (H200), the lanes of two cells diverging; Nsight showed 18.5 active lanes per warp.
+      const std::int64_t w = 32 * ((bins_.max_count + 31) / 32);
+      const std::int64_t slots = static_cast<std::int64_t>(bins_.ncells()) * w;
+      Kokkos::parallel_for(
+          "Neighbor::build_cells", Kokkos::RangePolicy<ExecSpace>(0, slots),
+          KOKKOS_LAMBDA(const std::int64_t u) {
+            const int c = static_cast<int>(u / w), a = static_cast<int>(u % w);
+            const int t = offset(c) + a;
+            if (t >= offset(c + 1)) return;
+            const int i = perm(t);
+            if (i < n) counts(i) = scan(t, i, c);
+          });
+    }
+    int maxc = 0;
+    Kokkos::parallel_reduce(
+        "Neighbor::max_count", Kokkos::RangePolicy<ExecSpace>(0, n),
+        KOKKOS_LAMBDA(const int i, int& mc) {
+          if (counts(i) > mc) mc = counts(i);
         },
         Kokkos::Max<int>(maxc));
     list.max_count = maxc;

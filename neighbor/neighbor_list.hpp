@@ -59,6 +59,7 @@ void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const
 struct CellBinning {
   int nbin[3] = {1, 1, 1};
   double size[3] = {0, 0, 0};     // cell edge lengths
+  int max_count = 0;              // atoms in the fullest cell
   Kokkos::View<int*> bin_of;      // n: cell of each atom
   Kokkos::View<int*> bin_count;   // ncells
   Kokkos::View<int*> bin_offset;  // ncells + 1

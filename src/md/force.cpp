@@ -62,7 +62,7 @@ ForceResult LJForce<C, A>::run_half_host(
                          [=](const std::int64_t k) { fc[k] = A(0); });
     auto body = [=](const std::int64_t i, double& e, double& w, auto ev_tag) {
       A* ft = fc + ExecSpace::impl_hardware_thread_id() * stride;
-      lj_half_atom_simd<decltype(ev_tag)::value, C, A>(xd, index + i * si, sj, len[i], lj, i, ft, e,
+      lj_half_atom_host<decltype(ev_tag)::value, C, A>(xd, index + i * si, sj, len[i], lj, i, ft, e,
                                                        w);
     };
     using Static = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>>;
