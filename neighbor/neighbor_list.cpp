@@ -286,10 +286,12 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
     const double expect = 4.18879020479 * rlist_ * rlist_ * rlist_ * rho * (half ? 0.5 : 1.0);
     list.maxneigh = static_cast<int>(expect * 1.25) + 8;
   }
+  // Read-only through the non-coherent cache (LDG.NC on CUDA).
+  using ReadOnly = Kokkos::MemoryTraits<Kokkos::RandomAccess>;
   auto bin_of = bins_.bin_of;
-  auto offset = bins_.bin_offset;
-  auto perm = bins_.permute;
-  auto xs = xs_;
+  Kokkos::View<const int*, ReadOnly> offset = bins_.bin_offset;
+  Kokkos::View<const int*, ReadOnly> perm = bins_.permute;
+  Kokkos::View<const Vec4<T>*, ReadOnly> xs = xs_;
   auto counts = list.counts;
   auto owner = g.owner;
   for (;;) {
@@ -307,6 +309,8 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
     auto scan = KOKKOS_LAMBDA(const int t, const int i, const int c)->int {
       const Vec4<T> xi = xs(t);
       const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+      int* const out = nbrs.data() + i * si;  // entry cnt at out[cnt * sj]: a running offset
+      std::int64_t pos = 0;
       int cnt = 0;
       for (int s = 0; s < st.count; ++s) {
         const int bx = cx + st.off[s][0], by = cy + st.off[s][1], bz = cz + st.off[s][2];
@@ -328,8 +332,9 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
               // pair (owner(j), image of i) in that atom's home cell then fails the test.
               if (half && (j < n ? j : owner(j - n)) <= i) continue;
             }
-            if (cnt < maxneigh) nbrs(cnt * sj + i * si) = j;
+            if (cnt < maxneigh) out[pos] = j;
             ++cnt;
+            pos += sj;
           }
         }
       }

@@ -100,15 +100,16 @@ device() {
   if [[ ,$what, == *,bench,* ]]; then
     for prec in double mixed single; do run_case "bench-$prec" inputs/lj_bench.yaml --precision "$prec" --steps 1000; done
   fi
-  if [[ ,$what, == *,probe,* ]]; then  # neighbour-build cost: cell size, and no rebuilds at all
+  if [[ ,$what, == *,probe,* ]]; then  # neighbour-build cost: cell size, atom order, no rebuilds
     for b in 2.8 1.4; do run_case "probe-single-bin$b" inputs/lj_large.yaml --precision single --set neighbor.bin_size=$b; done
+    for prec in double single; do run_case "probe-$prec-sortcells" inputs/lj_large.yaml --precision $prec --set neighbor.sort=cells; done
     run_case "probe-single-norebuild" inputs/lj_large.yaml --precision single --set neighbor.every=100000
     for f in "$OUT"/probe-*.1.json; do echo "$(basename "$f") rebuild_ms_each $(median rebuild_ms_each "$f")"; done | tee -a "$OUT/bench.txt"
   fi
   if [[ ,$what, == *,ncu,* ]] && command -v ncu >/dev/null; then
     # Kernel durations of setup + one rebuild (20 steps) at 4M atoms, single precision.
     ncu --clock-control none --metrics gpu__time_duration.sum --csv --kernel-name-base demangled \
-      --print-kernel-base demangled -k regex:mdremap --launch-count 400 \
+      --print-kernel-base demangled --launch-count 400 \
       "$bin" md "$repo/inputs/lj_large.yaml" --precision single --steps 20 --quiet >"$OUT/ncu_kernels.csv" 2>"$OUT/ncu.err" || true
     python3 - "$OUT/ncu_kernels.csv" <<'PY' | tee -a "$OUT/bench.txt"
 import csv, re, sys, collections
@@ -120,9 +121,11 @@ scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0}
 tot = collections.defaultdict(float); cnt = collections.Counter()
 for r in rows[1:]:
     k = r[ki]
-    m = re.findall(r"mdremap::(?:[\w]+::)*?(\w+(?:<\w+>)?)(?:<[^()]*>)?\(", k)
+    # Kokkos wraps functors (constant/local-memory launches): name the innermost mdremap class,
+    # function or lambda it carries.
+    m = re.findall(r"(?:neighbor|md|integrators|remap)::((?:\w+(?:<[\w ]+>)?::)*\w+)", k)
     lam = re.findall(r"lambda[^#]*#(\d+)", k)
-    name = (m[-1] if m else k[:50]) + ("#" + lam[-1] if lam else "")
+    name = (m[0] if m else k[:50]) + ("#" + lam[-1] if lam else "")
     tot[name] += float(r[vi].replace(",", "")) * scale.get(r[ui], 1e-6); cnt[name] += 1
 for k, v in sorted(tot.items(), key=lambda kv: -kv[1])[:25]:
     print(f"ncu {k:42s} calls {cnt[k]:4d} total {v:9.3f} ms  mean {v/cnt[k]:8.4f} ms")

@@ -43,7 +43,7 @@ ForceResult LJForce<C, A>::run_half_host(
 #ifdef KOKKOS_ENABLE_OPENMP
   if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) {
     const std::int64_t n = f.extent(0), ntotal = n + ghosts.nghost;
-    const int nthreads = ExecSpace::impl_max_hardware_threads();
+    const int nthreads = Kokkos::OpenMP::impl_max_hardware_threads();
     const std::int64_t stride = 3 * ntotal;
     if (fcopies_.extent(0) < static_cast<size_t>(nthreads * stride))
       fcopies_ = Kokkos::View<A*, Kokkos::HostSpace>(
@@ -58,14 +58,14 @@ ForceResult LJForce<C, A>::run_half_host(
     // Each thread adds into its own copy (the thread id, as Kokkos::ScatterView's duplicated
     // mode uses it); the static schedule makes the split, and so the sums, reproducible.
     Kokkos::parallel_for("ForceLJ::half_host_clear",
-                         Kokkos::RangePolicy<ExecSpace>(0, nthreads * stride),
+                         Kokkos::RangePolicy<Kokkos::OpenMP>(0, nthreads * stride),
                          [=](const std::int64_t k) { fc[k] = A(0); });
     auto body = [=](const std::int64_t i, double& e, double& w, auto ev_tag) {
-      A* ft = fc + ExecSpace::impl_hardware_thread_id() * stride;
+      A* ft = fc + Kokkos::OpenMP::impl_hardware_thread_id() * stride;
       lj_half_atom_host<decltype(ev_tag)::value, C, A>(xd, index + i * si, sj, len[i], lj, i, ft, e,
                                                        w);
     };
-    using Static = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>>;
+    using Static = Kokkos::RangePolicy<Kokkos::OpenMP, Kokkos::Schedule<Kokkos::Static>>;
     if (ev)
       Kokkos::parallel_reduce(
           "ForceLJ::half_host_ev", Static(0, n),

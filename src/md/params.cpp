@@ -261,7 +261,7 @@ MdParams read_md_params(io::Deck& deck) {
   p.list = one_of(nb, "list", "auto", {"auto", "full", "half"});
   p.layout = one_of(nb, "layout", "auto", {"auto", "column", "row"});
   p.bin_size = nb.get<double>("bin_size", 0.0);
-  p.sort = one_of(nb, "sort", "hilbert", {"none", "morton", "hilbert", "cells"});
+  p.sort = one_of(nb, "sort", "auto", {"auto", "none", "morton", "hilbert", "cells"});
   p.sort_every = nb.get<int>("sort_every", 0);
   if (p.sort_every < 0) nb.fail("sort_every", "must not be negative");
   nb.finish();

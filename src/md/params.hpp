@@ -59,11 +59,11 @@ struct MdParams {
   double skin = 0.3;
   int every = 20;
   bool check = false;
-  std::string list = "auto";     // auto | full | half (auto: half on CPU, full on GPU)
-  std::string layout = "auto";   // auto | column | row (auto: row on CPU, column on GPU)
-  double bin_size = 0;           // cell edge; 0: the list cutoff (cutoff + skin)
-  std::string sort = "hilbert";  // none | morton | hilbert | cells (the list cells, x fastest)
-  int sort_every = 0;            // steps between re-sorts (0: at setup only)
+  std::string list = "auto";    // auto | full | half (auto: half on CPU, full on GPU)
+  std::string layout = "auto";  // auto | column | row (auto: row on CPU, column on GPU)
+  double bin_size = 0;          // cell edge; 0: the list cutoff (cutoff + skin)
+  std::string sort = "auto";    // auto | none | morton | hilbert | cells (auto: cells on GPU)
+  int sort_every = 0;           // steps between re-sorts (0: at setup only)
   // run
   std::int64_t steps = 100;
   int thermo = 50;

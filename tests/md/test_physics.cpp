@@ -21,13 +21,17 @@ TEST_P(LammpsReference, Step0ThermoMatchesLammpsInDouble) {
   const auto sets = ref["set"].as<std::vector<std::string>>();
   const double rtol = ref["rtol"].as<double>();
   const auto e = ref["expect"];
-  for (const std::string list : {"full", "half"}) {
+  // Both list kinds, and every atom order (the GPU default is cell order).
+  for (const std::string list_sort : {"full hilbert", "half hilbert", "full cells", "half cells",
+                                      "half none"}) {
+    const auto space = list_sort.find(' ');
     auto s = sets;
-    s.push_back("neighbor.list=" + list);
+    s.push_back("neighbor.list=" + list_sort.substr(0, space));
+    s.push_back("neighbor.sort=" + list_sort.substr(space + 1));
     s.push_back("run.precision=double");
     auto engine = md::create_engine(params(ref["deck"].as<std::string>(), s));
     const ThermoSample t = engine->setup();
-    SCOPED_TRACE(GetParam() + " " + list);
+    SCOPED_TRACE(GetParam() + " " + list_sort);
     EXPECT_LT(rel(t.temp, e["temp"].as<double>()), rtol);
     EXPECT_LT(rel(t.e_pair, e["e_pair"].as<double>()), rtol) << t.e_pair;
     EXPECT_LT(rel(t.etotal, e["etotal"].as<double>()), rtol) << t.etotal;
