@@ -142,18 +142,15 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms&
                                const Box<T>& box) {
   const std::int64_t n = x.extent(0);
   const std::int64_t nlocal = g.nlocal;
-  int m[3], ext[3];
-  T lo[3], inv[3];
+  const auto grid = PeriodicCells<T>::make(box, bin_size_);
+  int ext[3];
   for (int d = 0; d < 3; ++d) {
-    m[d] = std::max(1, static_cast<int>(std::floor(double(box.len[d]) / bin_size_)));
-    bins_.size[d] = double(box.len[d]) / m[d];
+    bins_.size[d] = double(box.len[d]) / grid.m[d];
     ext[d] = static_cast<int>(std::ceil(rlist_ / bins_.size[d] - 1e-12));
-    bins_.nbin[d] = m[d] + 2 * ext[d];
-    lo[d] = box.lo[d];
-    inv[d] = static_cast<T>(m[d] / double(box.len[d]));
+    bins_.nbin[d] = grid.m[d] + 2 * ext[d];
   }
   const int nx = bins_.nbin[0], ny = bins_.nbin[1], nz = bins_.nbin[2];
-  const int mx = m[0], my = m[1], mz = m[2], ex = ext[0], ey = ext[1], ez = ext[2];
+  const int mx = grid.m[0], my = grid.m[1], mz = grid.m[2], ex = ext[0], ey = ext[1], ez = ext[2];
   const int nc = bins_.ncells();
   if (bins_.bin_count.extent(0) != static_cast<size_t>(nc)) {
     bins_.bin_count = Kokkos::View<int*>("bin_count", nc);
@@ -171,17 +168,13 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms&
   auto perm = bins_.permute;
   auto owner = g.owner;
   auto shift = g.shift;
-  const T lx = lo[0], ly = lo[1], lz = lo[2], ix = inv[0], iy = inv[1], iz = inv[2];
   Kokkos::parallel_for(
       "Neighbor::bin_count", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const int i) {
         const int o = i < nlocal ? i : owner(i - nlocal);
         const Vec4<T> p = x(o);
-        int cx = static_cast<int>((p.x - lx) * ix);
-        int cy = static_cast<int>((p.y - ly) * iy);
-        int cz = static_cast<int>((p.z - lz) * iz);
-        cx = (cx < 0 ? 0 : (cx >= mx ? mx - 1 : cx)) + ex;
-        cy = (cy < 0 ? 0 : (cy >= my ? my - 1 : cy)) + ey;
-        cz = (cz < 0 ? 0 : (cz >= mz ? mz - 1 : cz)) + ez;
+        int cx = grid.coord(p.x, 0) + ex;
+        int cy = grid.coord(p.y, 1) + ey;
+        int cz = grid.coord(p.z, 2) + ez;
         if (i >= nlocal) {
           const int s = shift(i - nlocal);
           cx += (s % 3 - 1) * mx;
@@ -198,14 +191,6 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms&
         if (final) offset(c) = acc;
         if (c < nc) acc += count(c);
       });
-  int maxbin = 0;
-  Kokkos::parallel_reduce(
-      "Neighbor::bin_max", Kokkos::RangePolicy<ExecSpace>(0, nc),
-      KOKKOS_LAMBDA(const int c, int& mb) {
-        if (count(c) > mb) mb = count(c);
-      },
-      Kokkos::Max<int>(maxbin));
-  bins_.max_count = maxbin;
   if (fill_.extent(0) != static_cast<size_t>(nc))
     fill_ = Kokkos::View<int*>("bin_fill", nc);
   else
@@ -352,7 +337,15 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
       // runs in lockstep, so each position load is one broadcast and no lane waits for another
       // cell's loop bounds. A thread per atom in cell order measured 15.3 ms per build at 4M
       // atoms (H200), the lanes of two cells diverging; Nsight showed 18.5 active lanes per warp.
-      const std::int64_t w = 32 * ((bins_.max_count + 31) / 32);
+      int maxbin = 0;
+      auto bin_count = bins_.bin_count;
+      Kokkos::parallel_reduce(
+          "Neighbor::bin_max", Kokkos::RangePolicy<ExecSpace>(0, bins_.ncells()),
+          KOKKOS_LAMBDA(const int c, int& mb) {
+            if (bin_count(c) > mb) mb = bin_count(c);
+          },
+          Kokkos::Max<int>(maxbin));
+      const std::int64_t w = 32 * ((maxbin + 31) / 32);
       const std::int64_t slots = static_cast<std::int64_t>(bins_.ncells()) * w;
       Kokkos::parallel_for(
           "Neighbor::build_cells", Kokkos::RangePolicy<ExecSpace>(0, slots),
@@ -419,23 +412,17 @@ Kokkos::View<std::int64_t*> spatial_order(Kokkos::View<const Vec4<T>*> x, const 
   Kokkos::View<std::int64_t*> perm("sort_perm", n);
   if (curve == "cells") {
     if (!(cell_size > 0)) throw Error("spatial_order: cells need a cell size");
-    int m[3];
-    for (int d = 0; d < 3; ++d)
-      m[d] = std::max(1, static_cast<int>(std::floor(double(box.len[d]) / cell_size)));
-    const int mx = m[0], my = m[1], mz = m[2];
+    const auto grid = PeriodicCells<T>::make(box, cell_size);
     Kokkos::parallel_for(
         "Neighbor::cell_keys", Kokkos::RangePolicy<ExecSpace>(0, n),
         KOKKOS_LAMBDA(const std::int64_t i) {
           const Vec4<T> p = x(i);
           const T c[3] = {p.x, p.y, p.z};
-          const int mm[3] = {mx, my, mz};
           std::uint64_t cell = 0;
           for (int d = 2; d >= 0; --d) {
-            T r = (c[d] - box.lo[d]) * box.inv[d];
-            r -= Kokkos::floor(r);
-            int v = static_cast<int>(r * mm[d]);
-            v = v < 0 ? 0 : (v >= mm[d] ? mm[d] - 1 : v);
-            cell = cell * mm[d] + v;
+            T r = c[d] - box.lo[d];  // wrapped first: a sort may come before the wrap
+            r -= box.len[d] * Kokkos::floor(r * box.inv[d]);
+            cell = cell * grid.m[d] + grid.coord(r + box.lo[d], d);
           }
           keys(i) = (cell << 33) | static_cast<std::uint64_t>(i);
           perm(i) = i;

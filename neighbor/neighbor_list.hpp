@@ -2,6 +2,7 @@
 // Verlet neighbour lists built on the device from a cell binning (BRIEF section 4).
 // Storage is column-major, neighbors[j*n + i] for j < counts[i]: the layout the remap papers
 // optimise (thread i's j-th reference is row j). Overflow grows the list, never drops pairs.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -55,11 +56,32 @@ template <class S, class C>
 void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const Box<C>& box,
                       Kokkos::View<Vec4<C>*> xall);
 
+// The cells that tile the periodic box: floor(len / cell_size) per axis (at least 1), of edge
+// len / m. The list builder bins with it and the `cells` atom order sorts by it, so the two agree.
+template <class T>
+struct PeriodicCells {
+  int m[3] = {1, 1, 1};
+  T lo[3] = {}, inv[3] = {};
+  static PeriodicCells make(const Box<T>& box, double cell_size) {
+    PeriodicCells g;
+    for (int d = 0; d < 3; ++d) {
+      g.m[d] = std::max(1, static_cast<int>(double(box.len[d]) / cell_size));
+      g.lo[d] = box.lo[d];
+      g.inv[d] = static_cast<T>(g.m[d] / double(box.len[d]));
+    }
+    return g;
+  }
+  // Cell coordinate along d of a coordinate inside the box (rounding clamped to [0, m-1]).
+  KOKKOS_INLINE_FUNCTION int coord(const T c, const int d) const {
+    const int v = static_cast<int>((c - lo[d]) * inv[d]);
+    return v < 0 ? 0 : (v >= m[d] ? m[d] - 1 : v);
+  }
+};
+
 // Cell binning of the periodic box plus whole ghost cells beyond each face.
 struct CellBinning {
   int nbin[3] = {1, 1, 1};
   double size[3] = {0, 0, 0};     // cell edge lengths
-  int max_count = 0;              // atoms in the fullest cell
   Kokkos::View<int*> bin_of;      // n: cell of each atom
   Kokkos::View<int*> bin_count;   // ncells
   Kokkos::View<int*> bin_offset;  // ncells + 1

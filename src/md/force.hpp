@@ -29,49 +29,32 @@ inline void lj_full_atom_simd(const C* __restrict xd, const int* __restrict idx,
   A fx = 0, fy = 0, fz = 0;
   double ei = 0, wi = 0;
   const C xx = xi.x, xy = xi.y, xz = xi.z;
-  if (lj.ntypes == 1) {  // one type: the coefficients are loop constants
-    const C cs = lj.cutsq[0], c1 = lj.lj1[0], c2 = lj.lj2[0], c3 = lj.lj3[0], c4 = lj.lj4[0];
-    const C off = lj.offset[0];
+  const int ti = static_cast<int>(xi.w) * kMaxTypes;
+  // One type (the common case): k is the constant 0, so the coefficients are loop constants.
+  auto loop = [&](auto one_type) {
 #pragma omp simd reduction(+ : fx, fy, fz, ei, wi)
     for (int jj = 0; jj < cnt; ++jj) {
       const std::int64_t j = 4 * std::int64_t(idx[jj * sj]);
       const C dx = xx - xd[j], dy = xy - xd[j + 1], dz = xz - xd[j + 2];
       const C rsq = dx * dx + dy * dy + dz * dz;
-      if (rsq < cs) {
-        const C r2i = C(1) / rsq;
-        const C r6i = r2i * r2i * r2i;
-        const C fp = r6i * (c1 * r6i - c2) * r2i;
-        fx += fp * dx;
-        fy += fp * dy;
-        fz += fp * dz;
-        if constexpr (EV) {
-          ei += r6i * (c3 * r6i - c4) - off;
-          wi += double(fp) * double(rsq);
-        }
-      }
-    }
-  } else {
-    const int ti = static_cast<int>(xi.w) * kMaxTypes;
-#pragma omp simd reduction(+ : fx, fy, fz, ei, wi)
-    for (int jj = 0; jj < cnt; ++jj) {
-      const std::int64_t j = 4 * std::int64_t(idx[jj * sj]);
-      const C dx = xx - xd[j], dy = xy - xd[j + 1], dz = xz - xd[j + 2];
-      const C rsq = dx * dx + dy * dy + dz * dz;
-      const int k = ti + static_cast<int>(xd[j + 3]);
+      const int k = decltype(one_type)::value ? 0 : ti + static_cast<int>(xd[j + 3]);
       if (rsq < lj.cutsq[k]) {
-        const C r2i = C(1) / rsq;
-        const C r6i = r2i * r2i * r2i;
-        const C fp = r6i * (lj.lj1[k] * r6i - lj.lj2[k]) * r2i;
+        C ep = 0;
+        const C fp = lj.template force<EV>(rsq, k, ep);
         fx += fp * dx;
         fy += fp * dy;
         fz += fp * dz;
         if constexpr (EV) {
-          ei += r6i * (lj.lj3[k] * r6i - lj.lj4[k]) - lj.offset[k];
+          ei += ep;
           wi += double(fp) * double(rsq);
         }
       }
     }
-  }
+  };
+  if (lj.ntypes == 1)
+    loop(std::true_type{});
+  else
+    loop(std::false_type{});
   fxo = fx;
   fyo = fy;
   fzo = fz;
@@ -257,9 +240,8 @@ inline void lj_half_atom_host(const C* __restrict xd, const int* __restrict idx,
     const C rsq = dx * dx + dy * dy + dz * dz;
     const int k = one ? 0 : ti + static_cast<int>(xd[4 * j + 3]);
     if (rsq < lj.cutsq[k]) {
-      const C r2i = C(1) / rsq;
-      const C r6i = r2i * r2i * r2i;
-      const C fp = r6i * (lj.lj1[k] * r6i - lj.lj2[k]) * r2i;
+      C ep = 0;
+      const C fp = lj.template force<EV>(rsq, k, ep);
       fx += fp * dx;
       fy += fp * dy;
       fz += fp * dz;
@@ -267,7 +249,7 @@ inline void lj_half_atom_host(const C* __restrict xd, const int* __restrict idx,
       ft[3 * j + 1] -= A(fp * dy);
       ft[3 * j + 2] -= A(fp * dz);
       if constexpr (EV) {
-        ei += r6i * (lj.lj3[k] * r6i - lj.lj4[k]) - lj.offset[k];
+        ei += ep;
         wi += double(fp) * double(rsq);
       }
     }
