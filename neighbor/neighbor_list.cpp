@@ -13,6 +13,152 @@ struct Stencil {
   int count = 0;
   int off[343][3];  // up to +-3 cells per axis
 };
+
+#if defined(KOKKOS_ENABLE_CUDA)
+// Stencil rows for the candidate-lane kernel: cells (cx + a, cy + b, cz + c), a in [a0, a1], are
+// consecutive in the binning, so each row is one contiguous run of cell-ordered positions.
+struct StencilRows {
+  int count = 0;
+  int b[32], c[32], a0[32], a1[32];
+};
+
+// GPU list build with lanes on candidates. A warp owns one interior cell; its candidates (the
+// stencil rows' runs, concatenated in stencil order) are loaded kWin*32 at a time into registers,
+// one per lane per chunk of 32. For each of the cell's atoms (position and index broadcast by
+// shuffles) each chunk is tested in ten instructions: distance, the home-cell test, one ballot,
+// and the ballot word stored to shared memory. The rows are then decoded with lanes on atoms:
+// entry e of every atom in step e, so the column-major stores of the cell's consecutive atoms
+// coalesce. The list equals the CellAtoms kernel's entry for entry (same candidate order).
+// Measured before it (4M atoms, H200, Nsight): lanes on atoms kept 14.6 of 32 lanes busy and
+// stored every entry as its own 32-byte sector; compacting each ballot into shared-memory rows
+// (popc ranks, a divergent store) took 32 instructions per atom and chunk, 4.3 ms a build.
+template <class T, int kWin, bool Half>
+struct CandidateLaneBuild {
+  using ReadOnly = Kokkos::MemoryTraits<Kokkos::RandomAccess>;
+  using Team = Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kokkos::View<const int*, ReadOnly> offset, perm;
+  Kokkos::View<const Vec4<T>*, ReadOnly> xs;
+  Kokkos::View<int*> counts, nbrs;
+  StencilRows rows;
+  int nx, ny, ex, ey, ez, mx, my;
+  int maxneigh, nchunks;  // nchunks: 32-candidate chunks of the largest stencil
+  std::int64_t sj, si;
+  T rsq;
+
+  // Ballot words (32 atoms x nchunks, odd row stride), candidate indices, run table.
+  static int mask_stride(int nchunks) { return nchunks | 1; }
+  static std::size_t scratch_bytes(int nchunks) {
+    return sizeof(int) * (32 * std::size_t(mask_stride(nchunks)) + 32 * std::size_t(nchunks) + 66);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
+#ifdef __CUDA_ARCH__
+    constexpr unsigned full = 0xffffffffu;
+    const int lane = team.team_rank();
+    const int ms = nchunks | 1;
+    unsigned* const masks = static_cast<unsigned*>(team.team_shmem().get_shmem(
+        sizeof(int) * (32 * std::size_t(ms) + 32 * std::size_t(nchunks) + 66)));
+    int* const jsh = reinterpret_cast<int*>(masks + 32 * ms);
+    int* const rstart = jsh + 32 * nchunks;
+    int* const rpre = rstart + 33;
+    const int lr = team.league_rank();
+    const int cx = lr % mx + ex, cy = (lr / mx) % my + ey, cz = lr / (mx * my) + ez;
+    const int c = cx + nx * (cy + ny * cz);
+    const int t0 = offset(c), nc = offset(c + 1) - t0;
+    if (nc == 0) return;  // uniform over the warp
+    // Runs of the stencil rows and their exclusive prefix sums (a warp scan).
+    int len = 0, start = 0;
+    if (lane < rows.count) {
+      const int rowc = nx * (cy + rows.b[lane] + ny * (cz + rows.c[lane]));
+      start = offset(rowc + cx + rows.a0[lane]);
+      len = offset(rowc + cx + rows.a1[lane] + 1) - start;
+    }
+    int incl = len;
+    for (int d = 1; d < 32; d <<= 1) {
+      const int v = __shfl_up_sync(full, incl, d);
+      if (lane >= d) incl += v;
+    }
+    rstart[lane] = start;
+    rpre[lane] = incl - len;
+    const int total = __shfl_sync(full, incl, 31);  // <= 32 * nchunks (the host's maximum)
+    const int nch_total = (total + 31) / 32;
+    __syncwarp();
+    const int nrows = rows.count;
+    for (int p0 = 0; p0 < nc; p0 += 32) {
+      const int na = nc - p0 < 32 ? nc - p0 : 32;
+      T ax = 0, ay = 0, az = 0;
+      unsigned ai = 0;
+      if (lane < na) {
+        const Vec4<T> p = xs(t0 + p0 + lane);
+        ax = p.x, ay = p.y, az = p.z;
+        ai = static_cast<unsigned>(perm(t0 + p0 + lane));
+      }
+      int r = 0;  // this lane's run, advanced monotonically with its candidate index
+      for (int w0 = 0; w0 < total; w0 += 32 * kWin) {
+        T px[kWin], py[kWin], pz[kWin];
+        unsigned key[kWin];  // j inside the home cell, else the top bit: passes both tests
+#pragma unroll
+        for (int ch = 0; ch < kWin; ++ch) {
+          const int q = w0 + 32 * ch + lane;
+          px[ch] = py[ch] = pz[ch] = T(INFINITY);  // never within the cutoff
+          key[ch] = 0x80000000u;
+          if (q < total) {
+            while (r + 1 < nrows && rpre[r + 1] <= q) ++r;
+            const int k = rstart[r] + q - rpre[r];
+            const Vec4<T> p = xs(k);
+            px[ch] = p.x, py[ch] = p.y, pz[ch] = p.z;
+            const int j = perm(k);
+            if (p0 == 0) jsh[q] = j;
+            key[ch] = (k >= t0 && k < t0 + nc) ? static_cast<unsigned>(j) : 0x80000000u;
+          }
+        }
+        const int nch = nch_total - w0 / 32 < kWin ? nch_total - w0 / 32 : kWin;
+        unsigned* const mw = masks + w0 / 32;
+        for (int a = 0; a < na; ++a) {
+          const T xi = __shfl_sync(full, ax, a), yi = __shfl_sync(full, ay, a),
+                  zi = __shfl_sync(full, az, a);
+          const unsigned ii = __shfl_sync(full, ai, a);
+          unsigned* const ma = mw + a * ms;
+#pragma unroll
+          for (int ch = 0; ch < kWin; ++ch) {
+            if (ch < nch) {
+              const T dx = xi - px[ch], dy = yi - py[ch], dz = zi - pz[ch];
+              // Home cell: a full list drops only the atom itself; a half list keeps j > i.
+              const bool ok =
+                  dx * dx + dy * dy + dz * dz <= rsq && (Half ? key[ch] > ii : key[ch] != ii);
+              ma[ch] = __ballot_sync(full, ok);  // the same word from every lane
+            }
+          }
+        }
+      }
+      __syncwarp();
+      // Decode: lane = atom; entry e of every atom is stored in step e (coalesced rows).
+      int cnt = 0;
+      const unsigned* const mine = masks + lane * ms;
+      if (lane < na)
+        for (int ch = 0; ch < nch_total; ++ch) cnt += __popc(mine[ch]);
+      const int nout = lane < na ? (cnt < maxneigh ? cnt : maxneigh) : 0;
+      const int rowsout = __reduce_max_sync(full, nout);
+      if (lane < na) counts(ai) = cnt;
+      int* const out = nbrs.data() + std::int64_t(ai) * si;
+      int ch = 0;
+      unsigned m = lane < na ? mine[0] : 0u;
+      for (int e = 0; e < rowsout; ++e) {
+        if (e < nout) {
+          while (m == 0u) m = mine[++ch];
+          const int l = __ffs(m) - 1;
+          m &= m - 1u;
+          out[e * sj] = jsh[32 * ch + l];
+        }
+      }
+      __syncwarp();
+    }
+#else
+    (void)team;
+#endif
+  }
+};
+#endif
 }  // namespace
 
 template <class T>
@@ -111,12 +257,12 @@ void build_ghosts(Kokkos::View<const Vec4<T>*> x, std::int64_t nlocal, const Box
 
 template <class S, class C>
 void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const Box<C>& box,
-                      Kokkos::View<Vec4<C>*> xall) {
+                      Kokkos::View<Vec4<C>*> xall, std::int64_t first) {
   const std::int64_t nlocal = g.nlocal;
   auto owner = g.owner;
   auto shift = g.shift;
   Kokkos::parallel_for(
-      "Ghost::update", Kokkos::RangePolicy<ExecSpace>(0, nlocal + g.nghost),
+      "Ghost::update", Kokkos::RangePolicy<ExecSpace>(first, nlocal + g.nghost),
       KOKKOS_LAMBDA(const std::int64_t k) {
         if (k < nlocal) {
           const Vec4<S> p = x(k);
@@ -143,7 +289,7 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms&
   const std::int64_t n = x.extent(0);
   const std::int64_t nlocal = g.nlocal;
   const auto grid = PeriodicCells<T>::make(box, bin_size_);
-  int ext[3];
+  int* const ext = bins_.ext;
   for (int d = 0; d < 3; ++d) {
     bins_.size[d] = double(box.len[d]) / grid.m[d];
     ext[d] = static_cast<int>(std::ceil(rlist_ / bins_.size[d] - 1e-12));
@@ -239,6 +385,7 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
   auto xa = Kokkos::subview(xall, std::make_pair(std::int64_t(0), ntotal));
   bin(xa, g, box);
   const int nx = bins_.nbin[0], ny = bins_.nbin[1], nz = bins_.nbin[2];
+  [[maybe_unused]] const int* const ext = bins_.ext;
   // Stencil: cells whose nearest point to the home cell is inside the list cutoff; for a half
   // list only the home cell and the "upper" half (z, then y, then x offset positive), as LAMMPS's
   // half/bin/newton stencil: each pair of distinct cells is then visited from one side only.
@@ -259,6 +406,25 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
         st.off[st.count][2] = c;
         ++st.count;
       }
+#if defined(KOKKOS_ENABLE_CUDA)
+  // The same stencil as x runs: one row per (b, c), its offsets a contiguous.
+  StencilRows rows;
+  for (int s = 0; s < st.count; ++s) {
+    const int a = st.off[s][0], b = st.off[s][1], c = st.off[s][2];
+    if (rows.count > 0 && rows.b[rows.count - 1] == b && rows.c[rows.count - 1] == c &&
+        rows.a1[rows.count - 1] == a - 1) {
+      rows.a1[rows.count - 1] = a;
+      continue;
+    }
+    if (rows.count == 32) {  // more rows than lanes: the CellAtoms kernel serves it
+      rows.count = 33;
+      break;
+    }
+    rows.b[rows.count] = b, rows.c[rows.count] = c;
+    rows.a0[rows.count] = rows.a1[rows.count] = a;
+    ++rows.count;
+  }
+#endif
   const T rsq_list = static_cast<T>(rlist_ * rlist_);
   const bool half = half_;
   list.n = n;
@@ -333,29 +499,84 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
             if (i < n) counts(i) = scan(t, i, bin_of(i));
           });
     } else {
-      // GPU: a warp per cell (w lanes, w >= the fullest cell): its lanes walk the same candidate
-      // runs in lockstep, so each position load is one broadcast and no lane waits for another
-      // cell's loop bounds. A thread per atom in cell order measured 15.3 ms per build at 4M
-      // atoms (H200), the lanes of two cells diverging; Nsight showed 18.5 active lanes per warp.
-      int maxbin = 0;
-      auto bin_count = bins_.bin_count;
-      Kokkos::parallel_reduce(
-          "Neighbor::bin_max", Kokkos::RangePolicy<ExecSpace>(0, bins_.ncells()),
-          KOKKOS_LAMBDA(const int c, int& mb) {
-            if (bin_count(c) > mb) mb = bin_count(c);
-          },
-          Kokkos::Max<int>(maxbin));
-      const std::int64_t w = 32 * ((maxbin + 31) / 32);
-      const std::int64_t slots = static_cast<std::int64_t>(bins_.ncells()) * w;
-      Kokkos::parallel_for(
-          "Neighbor::build_cells", Kokkos::RangePolicy<ExecSpace>(0, slots),
-          KOKKOS_LAMBDA(const std::int64_t u) {
-            const int c = static_cast<int>(u / w), a = static_cast<int>(u % w);
-            const int t = offset(c) + a;
-            if (t >= offset(c + 1)) return;
-            const int i = perm(t);
-            if (i < n) counts(i) = scan(t, i, c);
-          });
+      last_kernel_ = GpuBuildKernel::CellAtoms;
+#if defined(KOKKOS_ENABLE_CUDA)
+      if (gpu_kernel_ == GpuBuildKernel::CellCandidates && rows.count <= 32) {
+        using Policy = Kokkos::TeamPolicy<ExecSpace>;
+        const int mx = nx - 2 * ext[0], my = ny - 2 * ext[1], mz = nz - 2 * ext[2];
+        const int ex = ext[0], ey = ext[1], ez = ext[2];
+        // The most candidates of any cell sizes the shared memory of every warp.
+        int most = 0;
+        Kokkos::parallel_reduce(
+            "Neighbor::most_candidates", Kokkos::RangePolicy<ExecSpace>(0, mx * my * mz),
+            KOKKOS_LAMBDA(const int u, int& mc) {
+              const int cx = u % mx + ex, cy = (u / mx) % my + ey, cz = u / (mx * my) + ez;
+              int total = 0;
+              for (int r = 0; r < rows.count; ++r) {
+                const int rowc = nx * (cy + rows.b[r] + ny * (cz + rows.c[r]));
+                total += offset(rowc + cx + rows.a1[r] + 1) - offset(rowc + cx + rows.a0[r]);
+              }
+              if (total > mc) mc = total;
+            },
+            Kokkos::Max<int>(most));
+        const int nchunks = std::max(1, (most + 31) / 32);
+        const std::size_t bytes = CandidateLaneBuild<T, 8, false>::scratch_bytes(nchunks);
+        if (bytes <= static_cast<std::size_t>(Policy::scratch_size_max(0))) {
+          last_kernel_ = GpuBuildKernel::CellCandidates;
+          auto run = [&](auto functor) {
+            functor.offset = offset;
+            functor.perm = perm;
+            functor.xs = xs;
+            functor.counts = counts;
+            functor.nbrs = nbrs;
+            functor.rows = rows;
+            functor.nx = nx, functor.ny = ny;
+            functor.ex = ex, functor.ey = ey, functor.ez = ez;
+            functor.mx = mx, functor.my = my;
+            functor.maxneigh = maxneigh;
+            functor.nchunks = nchunks;
+            functor.sj = sj;
+            functor.si = si;
+            functor.rsq = rsq_list;
+            Kokkos::parallel_for(
+                "Neighbor::build_candidates",
+                Policy(mx * my * mz, 32).set_scratch_size(0, Kokkos::PerTeam(bytes)), functor);
+          };
+          // Candidate registers per lane: 4 per chunk, 16 chunks (512 candidates) a window in
+          // float, 8 in double; the bench's cells have about 530.
+          constexpr int kWin = std::is_same_v<T, float> ? 16 : 8;
+          if (half)
+            run(CandidateLaneBuild<T, kWin, true>{});
+          else
+            run(CandidateLaneBuild<T, kWin, false>{});
+        }
+      }
+#endif
+      if (last_kernel_ == GpuBuildKernel::CellAtoms) {
+        // A warp per cell (w lanes, w >= the fullest cell): its lanes walk the same candidate
+        // runs in lockstep, so each position load is one broadcast. A thread per atom in cell
+        // order measured 15.3 ms per build at 4M atoms (H200), the lanes of two cells
+        // diverging; Nsight showed 18.5 active lanes per warp.
+        int maxbin = 0;
+        auto bin_count = bins_.bin_count;
+        Kokkos::parallel_reduce(
+            "Neighbor::bin_max", Kokkos::RangePolicy<ExecSpace>(0, bins_.ncells()),
+            KOKKOS_LAMBDA(const int c, int& mb) {
+              if (bin_count(c) > mb) mb = bin_count(c);
+            },
+            Kokkos::Max<int>(maxbin));
+        const std::int64_t w = 32 * ((maxbin + 31) / 32);
+        const std::int64_t slots = static_cast<std::int64_t>(bins_.ncells()) * w;
+        Kokkos::parallel_for(
+            "Neighbor::build_cells", Kokkos::RangePolicy<ExecSpace>(0, slots),
+            KOKKOS_LAMBDA(const std::int64_t u) {
+              const int c = static_cast<int>(u / w), a = static_cast<int>(u % w);
+              const int t = offset(c) + a;
+              if (t >= offset(c + 1)) return;
+              const int i = perm(t);
+              if (i < n) counts(i) = scan(t, i, c);
+            });
+      }
     }
     int maxc = 0;
     Kokkos::parallel_reduce(
@@ -456,11 +677,14 @@ template void build_ghosts<float>(Kokkos::View<const Vec4<float>*>, std::int64_t
 template void build_ghosts<double>(Kokkos::View<const Vec4<double>*>, std::int64_t,
                                    const Box<double>&, double, GhostAtoms&);
 template void update_positions<double, double>(Kokkos::View<const Vec4<double>*>, const GhostAtoms&,
-                                               const Box<double>&, Kokkos::View<Vec4<double>*>);
+                                               const Box<double>&, Kokkos::View<Vec4<double>*>,
+                                               std::int64_t);
 template void update_positions<double, float>(Kokkos::View<const Vec4<double>*>, const GhostAtoms&,
-                                              const Box<float>&, Kokkos::View<Vec4<float>*>);
+                                              const Box<float>&, Kokkos::View<Vec4<float>*>,
+                                              std::int64_t);
 template void update_positions<float, float>(Kokkos::View<const Vec4<float>*>, const GhostAtoms&,
-                                             const Box<float>&, Kokkos::View<Vec4<float>*>);
+                                             const Box<float>&, Kokkos::View<Vec4<float>*>,
+                                             std::int64_t);
 template class VerletListBuilder<float>;
 template class VerletListBuilder<double>;
 template void wrap_positions<float>(Kokkos::View<Vec4<float>*>, const Box<float>&);

@@ -51,10 +51,11 @@ void build_ghosts(Kokkos::View<const Vec4<T>*> x, std::int64_t nlocal, const Box
                   double rlist, GhostAtoms& g);
 
 // xall[0, nlocal) = convert(x), xall[nlocal + g] = convert(x[owner[g]]) + shift[g] * len:
-// the per-step position update of local and ghost copies in the force precision C.
+// the per-step position update of local and ghost copies in the force precision C, from entry
+// `first` on (nlocal: the ghosts only, where x is the head of xall itself).
 template <class S, class C>
 void update_positions(Kokkos::View<const Vec4<S>*> x, const GhostAtoms& g, const Box<C>& box,
-                      Kokkos::View<Vec4<C>*> xall);
+                      Kokkos::View<Vec4<C>*> xall, std::int64_t first = 0);
 
 // The cells that tile the periodic box: floor(len / cell_size) per axis (at least 1), of edge
 // len / m. The list builder bins with it and the `cells` atom order sorts by it, so the two agree.
@@ -81,6 +82,7 @@ struct PeriodicCells {
 // Cell binning of the periodic box plus whole ghost cells beyond each face.
 struct CellBinning {
   int nbin[3] = {1, 1, 1};
+  int ext[3] = {0, 0, 0};         // ghost cells beyond each face (the interior is [ext, ext+m))
   double size[3] = {0, 0, 0};     // cell edge lengths
   Kokkos::View<int*> bin_of;      // n: cell of each atom
   Kokkos::View<int*> bin_count;   // ncells
@@ -88,6 +90,12 @@ struct CellBinning {
   Kokkos::View<int*> permute;     // n: atoms grouped by cell
   int ncells() const { return nbin[0] * nbin[1] * nbin[2]; }
 };
+
+// GPU list-build kernel. CellCandidates (default): a warp per cell whose lanes take candidates,
+// one ballot per (atom, 32 candidates), the rows staged in shared memory and written coalesced.
+// CellAtoms: a warp per cell whose lanes take the cell's atoms (the earlier kernel, kept to
+// cross-check the new one and for stencils of more than 32 rows). The CPU has one kernel.
+enum class GpuBuildKernel { CellCandidates, CellAtoms };
 
 template <class T>
 class VerletListBuilder {
@@ -109,6 +117,9 @@ class VerletListBuilder {
   double list_cutoff() const { return rlist_; }
   double bin_size() const { return bin_size_; }
   int regrows() const { return regrows_; }
+  void set_gpu_kernel(GpuBuildKernel k) { gpu_kernel_ = k; }
+  // The kernel the last GPU build used (CellAtoms where CellCandidates does not apply).
+  GpuBuildKernel last_gpu_kernel() const { return last_kernel_; }
 
  private:
   double rlist_;
@@ -119,6 +130,8 @@ class VerletListBuilder {
   Kokkos::View<int*> fill_;    // per-cell fill counters, kept between builds
   Kokkos::View<Vec4<T>*> xs_;  // positions in cell order (permute)
   int regrows_ = 0;
+  GpuBuildKernel gpu_kernel_ = GpuBuildKernel::CellCandidates;
+  GpuBuildKernel last_kernel_ = GpuBuildKernel::CellCandidates;
 };
 
 // Wraps positions into [lo, lo+len) along each axis.

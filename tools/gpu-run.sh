@@ -5,8 +5,9 @@
 #   tools/gpu-run.sh device [what]   # on the lent GPU machine (one `device` call, carrying
 #                                    # .bundle): gpu tests + benchmarks, results under $OUT
 #
-# `what` is a comma list of: tests, bench, large, probe, remap, remap-ncu, output (default:
-# tests,bench,large). remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled (CSV, PNG).
+# `what` is a comma list of: tests, bench, large, probe, ncu, ncu-build, ncu-force, remap,
+# remap-ncu, output (default: tests,bench,large); TEST_BINS=test_md narrows the tests.
+# remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled (CSV, PNG).
 # output: lj_1m (1M atoms) for 1000 steps without and with one H5MD frame per 100 steps.
 # The device machine (Ubuntu, CUDA driver) has no yaml-cpp, fmt, VTK or Debian's HDF5 names, so
 # the bundle carries every shared library that is not part of the C runtime or the driver.
@@ -68,7 +69,7 @@ device() {
   if [[ ,$what, == *,tests,* ]]; then
     : >"$OUT/tests.log"
     # One process per test, so a crash names its test and the others still run.
-    for t in "$repo"/.bundle/bin/test_*; do
+    for t in "$repo"/.bundle/bin/${TEST_BINS:-test_*}; do
       for name in $("$t" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}'); do
         if (cd "$repo" && "$t" --gtest_filter="$name" >"$OUT/one.log" 2>&1); then
           echo "PASS $(basename "$t") $name" | tee -a "$OUT/tests.log"
@@ -90,11 +91,12 @@ device() {
       "$bin" md "$repo/$deck" --quiet --summary "$OUT/$name.$r.json" "$@" >/dev/null
       files+=("$OUT/$name.$r.json")
     done
-    printf '%-28s atoms %-8s step %.4g atom-steps/s | force-only %.4g | ms/step force %.3f neigh %.3f integ %.3f other %.3f\n' "$name" \
+    printf '%-28s atoms %-8s step %.4g atom-steps/s | force-only %.4g | ms/step force %.3f neigh %.3f integ %.3f other %.3f | rebuild %.3f ms\n' "$name" \
       "$(median atoms "${files[@]}")" "$(median atom_steps_per_s "${files[@]}")" \
       "$(median force_atom_steps_per_s "${files[@]}")" \
       "$(median time_split_ms_per_step.force "${files[@]}")" "$(median time_split_ms_per_step.neighbor "${files[@]}")" \
-      "$(median time_split_ms_per_step.integrate "${files[@]}")" "$(median time_split_ms_per_step.other "${files[@]}")" |
+      "$(median time_split_ms_per_step.integrate "${files[@]}")" "$(median time_split_ms_per_step.other "${files[@]}")" \
+      "$(median rebuild_ms_each "${files[@]}")" |
       tee -a "$OUT/bench.txt"
   }
   if [[ ,$what, == *,bench,* ]]; then
@@ -123,13 +125,25 @@ for r in rows[1:]:
     k = r[ki]
     # Kokkos wraps functors (constant/local-memory launches): name the innermost mdremap class,
     # function or lambda it carries.
-    m = re.findall(r"(?:neighbor|md|integrators|remap)::((?:\w+(?:<[\w ]+>)?::)*\w+)", k)
+    m = re.findall(r"(?:neighbor|md|integrators|remap)::(?:\(anonymous namespace\)::)?((?:\w+(?:<[\w ]+>)?::)*\w+)", k)
     lam = re.findall(r"lambda[^#]*#(\d+)", k)
     name = (m[0] if m else k[:50]) + ("#" + lam[-1] if lam else "")
     tot[name] += float(r[vi].replace(",", "")) * scale.get(r[ui], 1e-6); cnt[name] += 1
 for k, v in sorted(tot.items(), key=lambda kv: -kv[1])[:25]:
     print(f"ncu {k:42s} calls {cnt[k]:4d} total {v:9.3f} ms  mean {v/cnt[k]:8.4f} ms")
 PY
+  fi
+  if [[ ,$what, == *,ncu-build,* ]] && command -v ncu >/dev/null; then
+    # One GPU list build in detail (4M atoms, single precision): the setup's build.
+    ncu --clock-control none --set full --kernel-name-base demangled -k 'regex:CandidateLaneBuild|build_cells' --launch-count 1 \
+      "$bin" md "$repo/inputs/lj_large.yaml" --precision single --steps 0 --quiet >"$OUT/ncu-build.txt" 2>&1 || true
+    grep -E "Duration|Throughput|Ipc|Active Threads|Registers|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles|Stall|Shared Memory Configuration|Dynamic Shared" "$OUT/ncu-build.txt" | head -60 | tee -a "$OUT/bench.txt" || true
+  fi
+  if [[ ,$what, == *,ncu-force,* ]] && command -v ncu >/dev/null; then
+    # One force kernel in detail (4M atoms, single precision, the first step's).
+    ncu --clock-control none --set full --kernel-name-base demangled -k 'regex:LJFullKernel' --launch-skip 1 --launch-count 1 \
+      "$bin" md "$repo/inputs/lj_large.yaml" --precision single --steps 2 --quiet >"$OUT/ncu-force.txt" 2>&1 || true
+    grep -E "Duration|Throughput|Ipc|Active Threads|Registers|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles|Hit Rate|Block Size|Grid Size" "$OUT/ncu-force.txt" | head -40 | tee -a "$OUT/bench.txt" || true
   fi
   if [[ ,$what, == *,large,* ]]; then
     for prec in double mixed single; do run_case "large-$prec" inputs/lj_large.yaml --precision "$prec"; done

@@ -334,6 +334,22 @@ class Simulation final : public MdEngine {
   // Force-kernel positions: local atoms (converted to C) followed by their periodic ghosts.
   void pack_gather_positions() {
     const size_t need = atoms_.n + ghosts_.nghost;
+    if constexpr (std::is_same_v<S, C>) {
+      // Storage and force precision agree (double, single): the local positions are the head
+      // of the force kernel's array itself, so a step rewrites only the ghost images (a 4M-atom
+      // single-precision step copied 64 MB for nothing). A sort replaces atoms_.x; the next
+      // call then moves it back into a fresh array.
+      if (atoms_.x.data() != xg_.data() || xg_.extent(0) < need) {
+        Kokkos::View<Vec4<C>*> all(Kokkos::view_alloc("x_all", Kokkos::WithoutInitializing),
+                                   need + need / 8);
+        const auto local = std::make_pair(std::int64_t(0), atoms_.n);
+        Kokkos::deep_copy(Kokkos::subview(all, local), atoms_.x);
+        xg_ = all;
+        atoms_.x = Kokkos::subview(all, local);
+      }
+      neighbor::update_positions<S, C>(atoms_.x, ghosts_, box_c_, xg_, atoms_.n);
+      return;
+    }
     if (xg_.extent(0) < need)
       xg_ = Kokkos::View<Vec4<C>*>(Kokkos::view_alloc("x_all", Kokkos::WithoutInitializing),
                                    need + need / 8);

@@ -3,6 +3,7 @@
 
 #include <random>
 #include <set>
+#include <type_traits>
 
 #include "md/md_test_util.hpp"
 #include "mdremap/error.hpp"
@@ -122,6 +123,65 @@ TEST(NeighborList, OverflowGrowsInsteadOfDropping) {
   check_against_brute_force<double>(kCases[4], 7, 3);
   check_against_brute_force<double>(kCases[5], 8, 3);
   check_against_brute_force<double>(kCases[7], 9, 3);
+}
+
+// The GPU's two list kernels (lanes on candidates, lanes on atoms) build the same lists entry for
+// entry: same candidate order. Dense random boxes with cells over 32 atoms (several passes per
+// cell), full and half, both layouts, and a list that has to grow.
+template <class T>
+void check_gpu_kernels_agree(double L, int n, bool half, bool column_major, int maxneigh0,
+                             std::uint64_t seed) {
+  const double rlist = 2.8;
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(0.0, L);
+  Kokkos::View<Vec4<T>*> x("x", n);
+  auto hx = Kokkos::create_mirror_view(x);
+  for (int i = 0; i < n; ++i) hx(i) = Vec4<T>{T(u(gen)), T(u(gen)), T(u(gen)), T(0)};
+  Kokkos::deep_copy(x, hx);
+  const double lo[3] = {0, 0, 0}, len[3] = {L, L, L};
+  const auto box = Box<T>::make(lo, len);
+  neighbor::GhostAtoms g;
+  neighbor::build_ghosts<T>(x, n, box, rlist, g);
+  Kokkos::View<Vec4<T>*> xall("xall", n + g.nghost);
+  neighbor::update_positions<T, T>(x, g, box, xall);
+  auto build = [&](neighbor::GpuBuildKernel k) {
+    neighbor::VerletListBuilder<T> b(rlist, half, column_major, rlist);
+    b.set_gpu_kernel(k);
+    neighbor::NeighborList list;
+    list.maxneigh = maxneigh0;
+    b.build(xall, g, box, list);
+    EXPECT_EQ(b.last_gpu_kernel(), k);
+    if (maxneigh0 > 0) EXPECT_GT(b.regrows(), 0);
+    return list;
+  };
+  const auto a = build(neighbor::GpuBuildKernel::CellCandidates);
+  const auto b = build(neighbor::GpuBuildKernel::CellAtoms);
+  ASSERT_EQ(a.maxneigh, b.maxneigh);
+  ASSERT_EQ(a.max_count, b.max_count);
+  auto ca = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.counts);
+  auto cb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.counts);
+  auto na = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.neighbors);
+  auto nb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.neighbors);
+  std::int64_t entries = 0;
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(ca(i), cb(i)) << "atom " << i;
+    for (int k = 0; k < ca(i); ++k) ASSERT_EQ(na(a.slot(k, i)), nb(b.slot(k, i))) << i << " " << k;
+    entries += ca(i);
+  }
+  EXPECT_GT(entries, std::int64_t(n) * (half ? 20 : 40));
+}
+
+TEST(NeighborList, GpuKernelsBuildTheSameLists) {
+  if (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>)
+    GTEST_SKIP() << "one list kernel on the host";
+  // Density 1.6: cells of 2.8 hold about 35 atoms, so some cells need two passes of 32.
+  for (bool half : {false, true})
+    for (bool cm : {true, false}) {
+      check_gpu_kernels_agree<float>(22.0, 17000, half, cm, 0, 11 + half + 2 * cm);
+      check_gpu_kernels_agree<double>(22.0, 17000, half, cm, 0, 21 + half + 2 * cm);
+    }
+  check_gpu_kernels_agree<float>(22.0, 17000, false, true, 5, 31);
+  check_gpu_kernels_agree<double>(16.9, 4000, true, true, 5, 32);
 }
 
 TEST(NeighborList, BoxBelowTwiceTheListCutoffIsRejected) {
