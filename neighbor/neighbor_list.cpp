@@ -45,10 +45,11 @@ struct CandidateLaneBuild {
   std::int64_t sj, si;
   T rsq;
 
-  // Ballot words (32 atoms x nchunks, odd row stride), candidate indices, run table.
-  static int mask_stride(int nchunks) { return nchunks | 1; }
-  static std::size_t scratch_bytes(int nchunks) {
-    return sizeof(int) * (32 * std::size_t(mask_stride(nchunks)) + 32 * std::size_t(nchunks) + 66);
+  // The pass's atoms (positions, indices), ballot words (32 atoms x nchunks, odd row stride),
+  // candidate indices, run table.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int nchunks) {
+    return 32 + 32 * sizeof(Vec4<T>) +
+           sizeof(int) * (32 + 32 * std::size_t(nchunks | 1) + 32 * std::size_t(nchunks) + 66);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
@@ -56,8 +57,10 @@ struct CandidateLaneBuild {
     constexpr unsigned full = 0xffffffffu;
     const int lane = team.team_rank();
     const int ms = nchunks | 1;
-    unsigned* const masks = static_cast<unsigned*>(team.team_shmem().get_shmem(
-        sizeof(int) * (32 * std::size_t(ms) + 32 * std::size_t(nchunks) + 66)));
+    Vec4<T>* const apos =
+        static_cast<Vec4<T>*>(team.team_shmem().get_shmem_aligned(scratch_bytes(nchunks), 32));
+    unsigned* const aidx = reinterpret_cast<unsigned*>(apos + 32);
+    unsigned* const masks = aidx + 32;
     int* const jsh = reinterpret_cast<int*>(masks + 32 * ms);
     int* const rstart = jsh + 32 * nchunks;
     int* const rpre = rstart + 33;
@@ -86,23 +89,27 @@ struct CandidateLaneBuild {
     const int nrows = rows.count;
     for (int p0 = 0; p0 < nc; p0 += 32) {
       const int na = nc - p0 < 32 ? nc - p0 : 32;
-      T ax = 0, ay = 0, az = 0;
       unsigned ai = 0;
       if (lane < na) {
-        const Vec4<T> p = xs(t0 + p0 + lane);
-        ax = p.x, ay = p.y, az = p.z;
+        apos[lane] = xs(t0 + p0 + lane);
         ai = static_cast<unsigned>(perm(t0 + p0 + lane));
+        aidx[lane] = ai;
       }
+      __syncwarp();
       int r = 0;  // this lane's run, advanced monotonically with its candidate index
-      for (int w0 = 0; w0 < total; w0 += 32 * kWin) {
+      // Windows of at most kWin chunks, balanced (17 chunks and kWin 8: 6, 6, 5).
+      const int nwin = (nch_total + kWin - 1) / kWin;
+      const int wch = (nch_total + nwin - 1) / nwin;
+      for (int c0 = 0; c0 < nch_total; c0 += wch) {
+        const int nch = nch_total - c0 < wch ? nch_total - c0 : wch;
         T px[kWin], py[kWin], pz[kWin];
         unsigned key[kWin];  // j inside the home cell, else the top bit: passes both tests
 #pragma unroll
         for (int ch = 0; ch < kWin; ++ch) {
-          const int q = w0 + 32 * ch + lane;
+          const int q = 32 * (c0 + ch) + lane;
           px[ch] = py[ch] = pz[ch] = T(INFINITY);  // never within the cutoff
           key[ch] = 0x80000000u;
-          if (q < total) {
+          if (ch < nch && q < total) {
             while (r + 1 < nrows && rpre[r + 1] <= q) ++r;
             const int k = rstart[r] + q - rpre[r];
             const Vec4<T> p = xs(k);
@@ -112,17 +119,15 @@ struct CandidateLaneBuild {
             key[ch] = (k >= t0 && k < t0 + nc) ? static_cast<unsigned>(j) : 0x80000000u;
           }
         }
-        const int nch = nch_total - w0 / 32 < kWin ? nch_total - w0 / 32 : kWin;
-        unsigned* const mw = masks + w0 / 32;
+        unsigned* const mw = masks + c0;
         for (int a = 0; a < na; ++a) {
-          const T xi = __shfl_sync(full, ax, a), yi = __shfl_sync(full, ay, a),
-                  zi = __shfl_sync(full, az, a);
-          const unsigned ii = __shfl_sync(full, ai, a);
+          const Vec4<T> xi = apos[a];  // broadcast reads
+          const unsigned ii = aidx[a];
           unsigned* const ma = mw + a * ms;
 #pragma unroll
           for (int ch = 0; ch < kWin; ++ch) {
             if (ch < nch) {
-              const T dx = xi - px[ch], dy = yi - py[ch], dz = zi - pz[ch];
+              const T dx = xi.x - px[ch], dy = xi.y - py[ch], dz = xi.z - pz[ch];
               // Home cell: a full list drops only the atom itself; a half list keeps j > i.
               const bool ok =
                   dx * dx + dy * dy + dz * dz <= rsq && (Half ? key[ch] > ii : key[ch] != ii);
@@ -134,21 +139,23 @@ struct CandidateLaneBuild {
       __syncwarp();
       // Decode: lane = atom; entry e of every atom is stored in step e (coalesced rows).
       int cnt = 0;
-      const unsigned* const mine = masks + lane * ms;
+      const unsigned* mine = masks + lane * ms;
       if (lane < na)
         for (int ch = 0; ch < nch_total; ++ch) cnt += __popc(mine[ch]);
       const int nout = lane < na ? (cnt < maxneigh ? cnt : maxneigh) : 0;
       const int rowsout = __reduce_max_sync(full, nout);
       if (lane < na) counts(ai) = cnt;
-      int* const out = nbrs.data() + std::int64_t(ai) * si;
-      int ch = 0;
-      unsigned m = lane < na ? mine[0] : 0u;
-      for (int e = 0; e < rowsout; ++e) {
+      int* out = nbrs.data() + std::int64_t(ai) * si;
+      const int* jc = jsh;  // this lane's current chunk of candidate indices
+      unsigned m = lane < na ? *mine : 0u;
+      for (int e = 0; e < rowsout; ++e, out += sj) {
         if (e < nout) {
-          while (m == 0u) m = mine[++ch];
-          const int l = __ffs(m) - 1;
+          while (m == 0u) {
+            m = *++mine;
+            jc += 32;
+          }
+          *out = jc[__ffs(m) - 1];
           m &= m - 1u;
-          out[e * sj] = jsh[32 * ch + l];
         }
       }
       __syncwarp();
@@ -542,9 +549,9 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
                 "Neighbor::build_candidates",
                 Policy(mx * my * mz, 32).set_scratch_size(0, Kokkos::PerTeam(bytes)), functor);
           };
-          // Candidate registers per lane: 4 per chunk, 16 chunks (512 candidates) a window in
-          // float, 8 in double; the bench's cells have about 530.
-          constexpr int kWin = std::is_same_v<T, float> ? 16 : 8;
+          // Candidate registers per lane: 4 (float) or 7 (double) per chunk, 8 chunks (256
+          // candidates) a window; the bench's cells have about 530.
+          constexpr int kWin = 8;
           if (half)
             run(CandidateLaneBuild<T, kWin, true>{});
           else
