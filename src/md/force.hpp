@@ -284,8 +284,10 @@ struct LJHalfKernel {
 // into its own force copy covering local and ghost slots, so the partner update needs neither
 // atomics nor an owner lookup. A second pass sums the copies and folds each ghost slot into its
 // owner in a fixed order. The loop stays scalar: GCC's AVX-512 masked gather/scatter form of it
-// measured 30% slower on the bench (18.9 vs 13.7 ms per step, one thread); this form is 8-11%
-// faster than the Kokkos::ScatterView kernel (LJHalfKernel) in interleaved runs.
+// measured 30% slower on the bench (18.9 vs 13.7 ms per step, one thread), and so did a split
+// form (an `omp simd` loop computing a chunk's pair forces into a buffer, then a scalar loop
+// subtracting them from the partners: 14.5-17.1 against 12.5-15.5 ms, interleaved runs). This
+// form is 8-11% faster than the Kokkos::ScatterView kernel (LJHalfKernel) in interleaved runs.
 template <bool EV, class C, class A>
 inline void lj_half_atom_host(const C* __restrict xd, const int* __restrict idx,
                               const std::int64_t sj, const int cnt, const LJTable<C>& lj,
