@@ -20,15 +20,24 @@ struct Stencil {
 struct StencilRows {
   int count = 0;
   int b[32], c[32], a0[32], a1[32];
+  // Row r's run [begin, end) of cell-ordered positions around cell (cx, cy, cz).
+  template <class Offsets>
+  KOKKOS_INLINE_FUNCTION void run(const Offsets& offset, const int nx, const int ny, const int cx,
+                                  const int cy, const int cz, const int r, int& begin,
+                                  int& end) const {
+    const int row = cx + nx * (cy + b[r] + ny * (cz + c[r]));
+    begin = offset(row + a0[r]);
+    end = offset(row + a1[r] + 1);
+  }
 };
 
 // GPU list build with lanes on candidates. A warp owns one interior cell; its candidates (the
 // stencil rows' runs, concatenated in stencil order) are loaded kWin*32 at a time into registers,
-// one per lane per chunk of 32. For each of the cell's atoms (position and index broadcast by
-// shuffles) each chunk is tested in ten instructions: distance, the home-cell test, one ballot,
-// and the ballot word stored to shared memory. The rows are then decoded with lanes on atoms:
-// entry e of every atom in step e, so the column-major stores of the cell's consecutive atoms
-// coalesce. The list equals the CellAtoms kernel's entry for entry (same candidate order).
+// one per lane per chunk of 32. For each of the cell's atoms (position and index broadcast from
+// shared memory) each chunk is tested in ten instructions: distance, the home-cell test, one
+// ballot, and the ballot word stored to shared memory. The rows are then decoded with lanes on
+// atoms: entry e of every atom in step e, so the column-major stores of the cell's consecutive
+// atoms coalesce. The list equals the CellAtoms kernel's entry for entry (same candidate order).
 // Measured before it (4M atoms, H200, Nsight): lanes on atoms kept 14.6 of 32 lanes busy and
 // stored every entry as its own 32-byte sector; compacting each ballot into shared-memory rows
 // (popc ranks, a divergent store) took 32 instructions per atom and chunk, 4.3 ms a build.
@@ -72,9 +81,9 @@ struct CandidateLaneBuild {
     // Runs of the stencil rows and their exclusive prefix sums (a warp scan).
     int len = 0, start = 0;
     if (lane < rows.count) {
-      const int rowc = nx * (cy + rows.b[lane] + ny * (cz + rows.c[lane]));
-      start = offset(rowc + cx + rows.a0[lane]);
-      len = offset(rowc + cx + rows.a1[lane] + 1) - start;
+      int end;
+      rows.run(offset, nx, ny, cx, cy, cz, lane, start, end);
+      len = end - start;
     }
     int incl = len;
     for (int d = 1; d < 32; d <<= 1) {
@@ -520,8 +529,9 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
               const int cx = u % mx + ex, cy = (u / mx) % my + ey, cz = u / (mx * my) + ez;
               int total = 0;
               for (int r = 0; r < rows.count; ++r) {
-                const int rowc = nx * (cy + rows.b[r] + ny * (cz + rows.c[r]));
-                total += offset(rowc + cx + rows.a1[r] + 1) - offset(rowc + cx + rows.a0[r]);
+                int begin, end;
+                rows.run(offset, nx, ny, cx, cy, cz, r, begin, end);
+                total += end - begin;
               }
               if (total > mc) mc = total;
             },

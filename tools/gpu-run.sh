@@ -133,17 +133,20 @@ for k, v in sorted(tot.items(), key=lambda kv: -kv[1])[:25]:
     print(f"ncu {k:42s} calls {cnt[k]:4d} total {v:9.3f} ms  mean {v/cnt[k]:8.4f} ms")
 PY
   fi
+  # One kernel in detail (Nsight's full set) on the 4M-atom deck in single precision:
+  # ncu_detail NAME KERNEL-REGEX SKIP STEPS; the summary lines go to bench.txt.
+  ncu_detail() {
+    ncu --clock-control none --set full --kernel-name-base demangled -k "regex:$2" --launch-skip "$3" \
+      --launch-count 1 "$bin" md "$repo/inputs/lj_large.yaml" --precision single --steps "$4" --quiet \
+      >"$OUT/ncu-$1.txt" 2>&1 || true
+    grep -E "Duration|Throughput|Ipc|Active Threads|Registers|Occupancy|Block Limit|Warp Cycles|Hit Rate|Block Size|Grid Size|Shared Memory Configuration|Dynamic Shared" \
+      "$OUT/ncu-$1.txt" | head -60 | tee -a "$OUT/bench.txt" || true
+  }
   if [[ ,$what, == *,ncu-build,* ]] && command -v ncu >/dev/null; then
-    # One GPU list build in detail (4M atoms, single precision): the setup's build.
-    ncu --clock-control none --set full --kernel-name-base demangled -k 'regex:CandidateLaneBuild|build_cells' --launch-count 1 \
-      "$bin" md "$repo/inputs/lj_large.yaml" --precision single --steps 0 --quiet >"$OUT/ncu-build.txt" 2>&1 || true
-    grep -E "Duration|Throughput|Ipc|Active Threads|Registers|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles|Stall|Shared Memory Configuration|Dynamic Shared" "$OUT/ncu-build.txt" | head -60 | tee -a "$OUT/bench.txt" || true
+    ncu_detail build 'CandidateLaneBuild|build_cells' 0 0  # the setup's list build
   fi
   if [[ ,$what, == *,ncu-force,* ]] && command -v ncu >/dev/null; then
-    # One force kernel in detail (4M atoms, single precision, the first step's).
-    ncu --clock-control none --set full --kernel-name-base demangled -k 'regex:LJFullKernel' --launch-skip 1 --launch-count 1 \
-      "$bin" md "$repo/inputs/lj_large.yaml" --precision single --steps 2 --quiet >"$OUT/ncu-force.txt" 2>&1 || true
-    grep -E "Duration|Throughput|Ipc|Active Threads|Registers|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles|Hit Rate|Block Size|Grid Size" "$OUT/ncu-force.txt" | head -40 | tee -a "$OUT/bench.txt" || true
+    ncu_detail force LJFullKernel 1 2  # the first step's force kernel
   fi
   if [[ ,$what, == *,large,* ]]; then
     for prec in double mixed single; do run_case "large-$prec" inputs/lj_large.yaml --precision "$prec"; done

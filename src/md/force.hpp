@@ -94,33 +94,36 @@ KOKKOS_INLINE_FUNCTION void lj_full_atom(const Access& nb, const Kokkos::View<co
   A fx = 0, fy = 0, fz = 0;
   double ei = 0, wi = 0;
   const int cnt = nb.count(i);
+  // One atom type (the common case): the coefficients are loop constants and the neighbour's
+  // type is never decoded.
+  auto pair = [&](const auto& xj, auto one_type) {
+    const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
+    const C rsq = dx * dx + dy * dy + dz * dz;
+    C ep = 0;
+    const int k = decltype(one_type)::value ? 0 : ti + static_cast<int>(xj.w);
+    const C fp = lj.template eval<EV>(rsq, k, ep);
+    fx += fp * dx;
+    fy += fp * dy;
+    fz += fp * dz;
+    if constexpr (EV) {
+      ei += ep;
+      wi += double(fp) * double(rsq);
+    }
+  };
+  auto loop = [&](auto one_type) {
 #ifdef __CUDA_ARCH__
-  if constexpr (IsPlainGather<Access>::value) {
-    // The plain gather on the GPU, software-pipelined: the next kBatch list entries are loaded
-    // while the current batch's positions are gathered and summed, so each thread keeps several
-    // index loads in flight (the list streams from DRAM, read once: cache-streaming loads that
-    // leave L1/L2 to the positions). Same sums in the same order as the loop below: the forces
-    // are bit-identical. Nsight before it (4M atoms, single, H200): 32 cycles between a warp's
-    // instructions, mostly waiting on the index load, with DRAM at 28% of its bandwidth. A
-    // batch of 8 measured slower than 4 (0.85 against 0.74 ms: registers, occupancy).
-    constexpr int kBatch = 4;
-    const int* const idx = nb.index.data() + i * nb.stride_t;
-    const std::int64_t sj = nb.stride_j;
-    auto pair = [&](const Vec4<C>& xj, auto one_type) {
-      const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-      const C rsq = dx * dx + dy * dy + dz * dz;
-      C ep = 0;
-      const int k = decltype(one_type)::value ? 0 : ti + static_cast<int>(xj.w);
-      const C fp = lj.template eval<EV>(rsq, k, ep);
-      fx += fp * dx;
-      fy += fp * dy;
-      fz += fp * dz;
-      if constexpr (EV) {
-        ei += ep;
-        wi += double(fp) * double(rsq);
-      }
-    };
-    auto loop = [&](auto one_type) {
+    if constexpr (IsPlainGather<Access>::value) {
+      // The plain gather on the GPU, software-pipelined: the next kBatch list entries are
+      // loaded while the current batch's positions are gathered and summed, so each thread
+      // keeps several index loads in flight (the list streams from DRAM, read once:
+      // cache-streaming loads that leave L1/L2 to the positions). Same sums in the same order
+      // as the plain loop: the forces are bit-identical. Nsight before it (4M atoms, single,
+      // H200): 32 cycles between a warp's instructions, mostly waiting on the index load, with
+      // DRAM at 28% of its bandwidth. A batch of 8 measured slower than 4 (0.85 against
+      // 0.74 ms: registers, occupancy).
+      constexpr int kBatch = 4;
+      const int* const idx = nb.index.data() + i * nb.stride_t;
+      const std::int64_t sj = nb.stride_j;
       const int full = cnt - cnt % kBatch;
       int next[kBatch];
       if (full > 0)
@@ -140,39 +143,11 @@ KOKKOS_INLINE_FUNCTION void lj_full_atom(const Access& nb, const Kokkos::View<co
         for (int u = 0; u < kBatch; ++u) pair(xj[u], one_type);
       }
       for (int j = full; j < cnt; ++j) pair(nb.data(__ldcs(idx + j * sj)), one_type);
-    };
-    if (lj.ntypes == 1)
-      loop(std::true_type{});
-    else
-      loop(std::false_type{});
-    f(i, 0) = fx;
-    f(i, 1) = fy;
-    f(i, 2) = fz;
-    if constexpr (EV) {
-      e += 0.5 * ei;
-      w += 0.5 * wi;
+      return;
     }
-    return;
-  }
 #endif
-  // One atom type (the common case): the coefficients are loop constants and the neighbour's
-  // type is never decoded.
-  auto loop = [&](auto one_type) {
-    for (int j = 0; j < cnt; ++j) {
-      const auto& xj = nb(j, i);  // a reference where the accessor has one: no copy on CPUs
-      const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-      const C rsq = dx * dx + dy * dy + dz * dz;
-      C ep = 0;
-      const int k = decltype(one_type)::value ? 0 : ti + static_cast<int>(xj.w);
-      const C fp = lj.template eval<EV>(rsq, k, ep);
-      fx += fp * dx;
-      fy += fp * dy;
-      fz += fp * dz;
-      if constexpr (EV) {
-        ei += ep;
-        wi += double(fp) * double(rsq);
-      }
-    }
+    // nb(j, i) is a reference where the accessor has one: no copy on CPUs.
+    for (int j = 0; j < cnt; ++j) pair(nb(j, i), one_type);
   };
   if (lj.ntypes == 1)
     loop(std::true_type{});
