@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "mdremap/avx512.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::neighbor {
@@ -174,6 +175,75 @@ struct CandidateLaneBuild {
 #endif
   }
 };
+#endif
+#ifdef MDREMAP_HOST_AVX512
+// The stencil as rows on the host: cells (cx + a, cy + b, cz + c), a in [a0, a1], are
+// consecutive in the binning, so a row is one contiguous run of cell-ordered positions.
+struct HostRows {
+  int count = 0;
+  int b[49], c[49], a0[49], a1[49];  // at most 7 x 7 rows (+-3 cells)
+};
+
+// One atom's list on the host with lanes on candidates: 8 (double) or 16 (float) cell-ordered
+// positions per step are tested at once, and the hits' indices packed (AVX-512 compress) and
+// stored in one masked store. The candidates are the stencil rows' runs in stencil order, as the
+// scalar scan takes them, so the list is the same entry for entry. Measured on the bench deck
+// (32,000 atoms, full list, one thread): 83-99 ms per build with the scalar scan.
+template <class T>
+int scan_rows_avx512(const T* __restrict soa, const std::int64_t bs, const int* __restrict pm,
+                     const int* offset, const int* owner, const std::int64_t n, const int t,
+                     const int i, const int c, const HostRows& rows, const int nx, const int ny,
+                     const int nz, const T rsq_list, const bool half, int* out,
+                     const std::int64_t sj, const int maxneigh) {
+  using L = std::conditional_t<std::is_same_v<T, double>, avx512::F64, avx512::F32>;
+  using V = typename L::V;
+  using M = typename L::M;
+  using I = typename L::I;
+  const T *sx = soa, *sy = soa + bs, *sz = soa + 2 * bs;
+  const V xx = L::set1(sx[t]), xy = L::set1(sy[t]), xz = L::set1(sz[t]);
+  const V rl = L::set1(rsq_list);
+  const int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+  const int hb = offset[c], he = offset[c + 1];
+  int cnt = 0;
+  for (int r = 0; r < rows.count; ++r) {
+    const int by = cy + rows.b[r], bz = cz + rows.c[r];
+    if (by < 0 || by >= ny || bz < 0 || bz >= nz) continue;
+    const int ax0 = std::max(cx + rows.a0[r], 0), ax1 = std::min(cx + rows.a1[r], nx - 1);
+    if (ax0 > ax1) continue;
+    const int base = nx * (by + ny * bz);
+    const int end = offset[base + ax1 + 1];
+    for (int k = offset[base + ax0]; k < end; k += L::W) {
+      const M m = L::tail(end - k);
+      const V dx = L::sub(xx, L::load(m, sx + k));
+      const V dy = L::sub(xy, L::load(m, sy + k));
+      const V dz = L::sub(xz, L::load(m, sz + k));
+      M hit = L::le(m, L::fmadd(dz, dz, L::fmadd(dy, dy, L::mul(dx, dx))), rl);
+      if (k < he && k + L::W > hb) {
+        // Home-cell lanes: not the atom itself; a half list keeps (i, j) when i < owner(j).
+        for (unsigned bits = hit; bits != 0; bits &= bits - 1) {
+          const int l = __builtin_ctz(bits), kk = k + l;
+          if (kk < hb || kk >= he) continue;
+          const int j = pm[kk];
+          if (kk == t || (half && (j < n ? j : owner[j - n]) <= i))
+            hit &= static_cast<M>(~(1u << l));
+        }
+      }
+      if (hit == 0) continue;
+      const int pc = __builtin_popcount(static_cast<unsigned>(hit));
+      const I packed = L::compress(hit, L::load_idx(m, pm + k));
+      if (sj == 1 && cnt + pc <= maxneigh) {
+        L::store_first(out + cnt, pc, packed);
+      } else {  // column-major, or the row is full: entry by entry, never past maxneigh
+        alignas(64) int tmp[L::W];
+        L::store_first(tmp, pc, packed);
+        for (int q = 0; q < pc; ++q)
+          if (cnt + q < maxneigh) out[(cnt + q) * sj] = tmp[q];
+      }
+      cnt += pc;
+    }
+  }
+  return cnt;
+}
 #endif
 }  // namespace
 
@@ -386,6 +456,21 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms&
   Kokkos::parallel_for(
       "Neighbor::bin_gather", Kokkos::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const int k) { xs(k) = x(perm(k)); });
+#ifdef MDREMAP_HOST_AVX512
+  // The same positions as x, y, z blocks for the host build: its candidate test then loads
+  // 8 or 16 coordinates at once instead of gathering them from Vec4 records (38.9 -> ? ms).
+  if (xsoa_.extent(0) < static_cast<size_t>(3 * n))
+    xsoa_ = Kokkos::View<T*>(Kokkos::view_alloc("bin_xsoa", Kokkos::WithoutInitializing),
+                             3 * (n + n / 8));
+  const std::int64_t bs = xsoa_.extent(0) / 3;
+  T* const soa = xsoa_.data();
+  Kokkos::parallel_for("Neighbor::bin_soa", Kokkos::RangePolicy<ExecSpace>(0, n), [=](const int k) {
+    const Vec4<T>& p = xs(k);
+    soa[k] = p.x;
+    soa[bs + k] = p.y;
+    soa[2 * bs + k] = p.z;
+  });
+#endif
 }
 
 template <class T>
@@ -509,11 +594,41 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
     };
     if constexpr (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>) {
       // CPU: a thread per atom, atoms in cell order (consecutive atoms share candidate runs).
+#ifdef MDREMAP_HOST_AVX512
+      HostRows hr;
+      for (int s = 0; s < st.count; ++s) {
+        const int a = st.off[s][0], b = st.off[s][1], c = st.off[s][2];
+        const int q = hr.count - 1;
+        if (q >= 0 && hr.b[q] == b && hr.c[q] == c && hr.a1[q] == a - 1) {
+          hr.a1[q] = a;
+          continue;
+        }
+        hr.b[hr.count] = b, hr.c[hr.count] = c, hr.a0[hr.count] = hr.a1[hr.count] = a;
+        ++hr.count;
+      }
+      const T* soa = xsoa_.data();
+      const std::int64_t bs = xsoa_.extent(0) / 3;
+      const int* pm = perm.data();
+      const int* off = offset.data();
+      const int* own = owner.data();
+      const int* bo = bin_of.data();
+      int* cts = counts.data();
+      int* nbd = nbrs.data();
+      Kokkos::parallel_for("Neighbor::build_avx512", Kokkos::RangePolicy<ExecSpace>(0, ntotal),
+                           [=, &hr](const int t) {
+                             const int i = pm[t];
+                             if (i < n)
+                               cts[i] = scan_rows_avx512<T>(soa, bs, pm, off, own, n, t, i, bo[i],
+                                                            hr, nx, ny, nz, rsq_list, half,
+                                                            nbd + i * si, sj, maxneigh);
+                           });
+#else
       Kokkos::parallel_for(
           "Neighbor::build", Kokkos::RangePolicy<ExecSpace>(0, ntotal), KOKKOS_LAMBDA(const int t) {
             const int i = perm(t);
             if (i < n) counts(i) = scan(t, i, bin_of(i));
           });
+#endif
     } else {
       last_kernel_ = GpuBuildKernel::CellAtoms;
 #if defined(KOKKOS_ENABLE_CUDA)

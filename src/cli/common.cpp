@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "mdremap/avx512.hpp"
 #include "mdremap/error.hpp"
 
 #ifdef KOKKOS_ENABLE_CUDA
@@ -76,6 +77,13 @@ nlohmann::json build_info() {
   j["vtk"] = MDREMAP_HAS_VTK != 0;
   j["compiler"] = __VERSION__;
   j["build_type"] = MDREMAP_BUILD_TYPE;
+  // The host's AVX-512 loops (full-list LJ sum and list build): compiled in where the compiler
+  // targets AVX-512; otherwise the portable loops run.
+#ifdef MDREMAP_HOST_AVX512
+  j["host_simd"] = "avx512";
+#else
+  j["host_simd"] = "portable";
+#endif
 #ifdef KOKKOS_ENABLE_CUDA
   int dev = 0;
   cudaDeviceProp prop{};

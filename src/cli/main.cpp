@@ -112,6 +112,9 @@ int main(int argc, char** argv) {
       fmt::print("  VTK output     {}\n", j["vtk"].get<bool>() ? "yes" : "no (built without VTK)");
       fmt::print("  compiler       {} ({})\n", j["compiler"].get<std::string>(),
                  j["build_type"].get<std::string>());
+      fmt::print("  host loops     {}\n", j["host_simd"].get<std::string>() == "avx512"
+                                              ? "AVX-512 (full-list force and list build)"
+                                              : "portable (no AVX-512 at compile time)");
       if (!info_summary.empty()) mdremap::cli::write_summary(info_summary, j);
       return 0;
     }
