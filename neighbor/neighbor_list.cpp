@@ -458,7 +458,8 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms&
       KOKKOS_LAMBDA(const int k) { xs(k) = x(perm(k)); });
 #ifdef MDREMAP_HOST_AVX512
   // The same positions as x, y, z blocks for the host build: its candidate test then loads
-  // 8 or 16 coordinates at once instead of gathering them from Vec4 records (38.9 -> 35.4 ms per bench build, one thread).
+  // 8 or 16 coordinates at once instead of gathering them from Vec4 records (38.9 -> 35.4 ms per
+  // bench build, one thread).
   if (xsoa_.extent(0) < static_cast<size_t>(3 * n))
     xsoa_ = Kokkos::View<T*>(Kokkos::view_alloc("bin_xsoa", Kokkos::WithoutInitializing),
                              3 * (n + n / 8));
@@ -603,6 +604,8 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
           hr.a1[q] = a;
           continue;
         }
+        if (hr.count == 49)  // bin_size >= (cutoff + skin) / 3 (params.cpp) bounds the stencil
+          throw Error("neighbor list: stencil of more than 7 x 7 rows");
         hr.b[hr.count] = b, hr.c[hr.count] = c, hr.a0[hr.count] = hr.a1[hr.count] = a;
         ++hr.count;
       }
