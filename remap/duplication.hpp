@@ -13,9 +13,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "mdremap/remap/remap_cache.hpp"
+#include "remap/cached_strategy.hpp"
 #include "remap/chunk_pipeline.hpp"
-#include "remap/strategy.hpp"
 
 namespace mdremap::remap {
 
@@ -47,9 +46,12 @@ struct DupRemapKernel {
 };
 
 template <class T>
-class DuplicationStrategy final : public RemapStrategy<T> {
+class DuplicationStrategy final : public CachedRemapStrategy<T> {
+  using CachedRemapStrategy<T>::data_;
+  using CachedRemapStrategy<T>::cache_;
+
  public:
-  explicit DuplicationStrategy(const RemapOptions& o) : RemapStrategy<T>(o) {
+  explicit DuplicationStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {
     if (o.chunks < 1 || o.streams < 1) throw Error("dup: chunks and streams must be at least 1");
     if (!(o.dup_fraction > 0.0 && o.dup_fraction <= 1.0))
       throw Error("dup: dup_fraction must be in (0, 1]");
@@ -72,15 +74,7 @@ class DuplicationStrategy final : public RemapStrategy<T> {
     else
       Kokkos::deep_copy(dup_, T{});
     pipe_.configure(this->opt_.streams, chunks());
-    cache_.clear();  // new index arrays: every reordered chunk is stale
-    Kokkos::fence();
-    plan_ms_ += ms_since(timer);
-    ++plans_;
-  }
-
-  void set_data(Kokkos::View<const T*> data, bool changed) override {
-    if (changed || data.data() != data_.data()) cache_.invalidate_all();
-    data_ = data;
+    this->finish_plan(timer);
   }
 
   void remap_now() override {
@@ -121,22 +115,15 @@ class DuplicationStrategy final : public RemapStrategy<T> {
   }
 
   RemapReport report() const override {
-    RemapReport r;
-    r.strategy = name();
+    RemapReport r = this->cached_report();
     r.extra_bytes = static_cast<std::int64_t>(dup_.extent(0) * sizeof(T));
     r.remapped_chunks = remapped_;
-    r.cache_hits = cache_.hits();
-    r.cache_misses = cache_.misses();
-    r.invalidations = cache_.invalidations();
     r.chunks = chunks();
     r.streams = this->opt_.streams;
     r.rows = pv_.rows;
     r.dup_rows = dup_rows_;
-    r.plan_ms = plan_ms_;
-    r.plans = plans_;
     return r;
   }
-  const RemapCache& cache() const { return cache_; }
   int chunks() const { return static_cast<int>(chunk_begin_.size()) - 1; }
 
  private:
@@ -166,15 +153,11 @@ class DuplicationStrategy final : public RemapStrategy<T> {
   }
 
   PatternView pv_;
-  Kokkos::View<const T*> data_;
   Kokkos::View<T*> dup_;
   int dup_rows_ = 0;
   std::vector<std::int64_t> chunk_begin_{0, 0};
   ChunkPipeline pipe_;
-  RemapCache cache_;
   std::int64_t remapped_ = 0;
-  double plan_ms_ = 0;
-  int plans_ = 0;
 };
 
 }  // namespace mdremap::remap

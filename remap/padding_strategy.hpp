@@ -7,8 +7,7 @@
 // every reference follows the one pattern (seed 001 §3.3 "Limitation", §4 "Applicability"), and
 // refuses otherwise. Outputs are produced in the new thread order (thread_perm() maps back).
 #include "mdremap/remap/padding.hpp"
-#include "mdremap/remap/remap_cache.hpp"
-#include "remap/strategy.hpp"
+#include "remap/cached_strategy.hpp"
 
 namespace mdremap::remap {
 
@@ -25,9 +24,12 @@ struct PaddedAccess {
 };
 
 template <class T>
-class PaddingStrategy final : public RemapStrategy<T> {
+class PaddingStrategy final : public CachedRemapStrategy<T> {
+  using CachedRemapStrategy<T>::data_;
+  using CachedRemapStrategy<T>::cache_;
+
  public:
-  explicit PaddingStrategy(const RemapOptions& o) : RemapStrategy<T>(o) {
+  explicit PaddingStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {
     if (o.reference_patterns != 1)
       throw Error("padding does not apply to " + o.kernel + ": it has " +
                   std::to_string(o.reference_patterns) +
@@ -54,14 +56,7 @@ class PaddingStrategy final : public RemapStrategy<T> {
     q_elems_ = static_cast<std::int64_t>(plan_.q.size());
     plan_.q.clear();
     plan_.q.shrink_to_fit();
-    cache_.clear();
-    Kokkos::fence();
-    plan_ms_ += ms_since(timer);
-    ++plans_;
-  }
-  void set_data(Kokkos::View<const T*> data, bool changed) override {
-    if (changed || data.data() != data_.data()) cache_.invalidate_all();
-    data_ = data;
+    this->finish_plan(timer);
   }
   void remap_now() override {
     fill();
@@ -86,19 +81,13 @@ class PaddingStrategy final : public RemapStrategy<T> {
     return count_transactions(q);
   }
   RemapReport report() const override {
-    RemapReport r;
-    r.strategy = name();
+    RemapReport r = this->cached_report();
     r.extra_bytes = static_cast<std::int64_t>(plan_.newdata_src.size() * sizeof(T)) +
                     q_elems_ * static_cast<std::int64_t>(sizeof(int));
     r.remapped_chunks = remapped_;
-    r.cache_hits = cache_.hits();
-    r.cache_misses = cache_.misses();
-    r.invalidations = cache_.invalidations();
     r.rows = pv_.rows;
     r.holes = plan_.holes;
     r.duplicates = plan_.duplicates;
-    r.plan_ms = plan_ms_;
-    r.plans = plans_;
     return r;
   }
   // new -> old thread order of the outputs.
@@ -126,14 +115,10 @@ class PaddingStrategy final : public RemapStrategy<T> {
 
   PatternView pv_;
   PaddingPlan plan_;
-  Kokkos::View<const T*> data_;
   Kokkos::View<T*> newdata_;
   Kokkos::View<const int*> q_, src_, lenp_;
   std::int64_t q_elems_ = 0;
-  RemapCache cache_;
   std::int64_t remapped_ = 0;
-  double plan_ms_ = 0;
-  int plans_ = 0;
 };
 
 }  // namespace mdremap::remap

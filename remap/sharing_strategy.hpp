@@ -8,9 +8,8 @@
 // re-packing the data (the remap) runs on the device whenever the data changed.
 #include <memory>
 
-#include "mdremap/remap/remap_cache.hpp"
 #include "mdremap/remap/sharing.hpp"
-#include "remap/strategy.hpp"
+#include "remap/cached_strategy.hpp"
 
 namespace mdremap::remap {
 
@@ -74,10 +73,13 @@ struct SharingTeamKernel {
 };
 
 template <class T>
-class SharingStrategy final : public RemapStrategy<T> {
+class SharingStrategy final : public CachedRemapStrategy<T> {
+  using CachedRemapStrategy<T>::data_;
+  using CachedRemapStrategy<T>::cache_;
+
  public:
   using Policy = Kokkos::TeamPolicy<Kokkos::DefaultExecutionSpace>;
-  explicit SharingStrategy(const RemapOptions& o) : RemapStrategy<T>(o) {
+  explicit SharingStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {
     if (o.block_threads < 1) throw Error("sharing: block threads must be at least 1");
   }
   std::string name() const override { return "sharing"; }
@@ -106,15 +108,7 @@ class SharingStrategy final : public RemapStrategy<T> {
     packed_ = Kokkos::View<T*>("Remap::sharing_packed", plan_.packed_elems);
     plan_.local.clear();  // on the device now; the host copy of R*T ints is not needed
     plan_.local.shrink_to_fit();
-    cache_.clear();
-    Kokkos::fence();
-    plan_ms_ += ms_since(timer);
-    ++plans_;
-  }
-
-  void set_data(Kokkos::View<const T*> data, bool changed) override {
-    if (changed || data.data() != data_.data()) cache_.invalidate_all();
-    data_ = data;
+    this->finish_plan(timer);
   }
 
   void remap_now() override {
@@ -148,23 +142,17 @@ class SharingStrategy final : public RemapStrategy<T> {
     return count_sharing_transactions(plan_, sizeof(T));
   }
   RemapReport report() const override {
-    RemapReport r;
-    r.strategy = name();
+    RemapReport r = this->cached_report();
     // The packed copy and the local index array (the original index stays allocated).
     r.extra_bytes = plan_.packed_elems * static_cast<std::int64_t>(sizeof(T)) +
                     static_cast<std::int64_t>(local_.extent(0) * sizeof(int));
     r.remapped_chunks = remapped_;
-    r.cache_hits = cache_.hits();
-    r.cache_misses = cache_.misses();
-    r.invalidations = cache_.invalidations();
     r.rows = pv_.rows;
     r.blocks = plan_.blocks();
     r.splits = plan_.splits;
     r.max_block_set = plan_.max_block_set;
     r.packed_elems = plan_.packed_elems;
     r.dup_elems = plan_.dup_elems;
-    r.plan_ms = plan_ms_;
-    r.plans = plans_;
     return r;
   }
   const SharingPlan& sharing_plan() const { return plan_; }
@@ -196,14 +184,10 @@ class SharingStrategy final : public RemapStrategy<T> {
 
   PatternView pv_;
   SharingPlan plan_;
-  Kokkos::View<const T*> data_;
   Kokkos::View<T*> packed_;
   Kokkos::View<const std::int64_t*> block_begin_, block_pos_;
   Kokkos::View<const int*> block_sizes_, packed_src_, local_;
-  RemapCache cache_;
   std::int64_t remapped_ = 0;
-  double plan_ms_ = 0;
-  int plans_ = 0;
 };
 
 }  // namespace mdremap::remap

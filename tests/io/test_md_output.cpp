@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "h5_test_util.hpp"
 #include "io/background_writer.hpp"
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
@@ -31,6 +32,11 @@
 namespace mdremap::md {
 namespace {
 
+using io::test::H5;
+using io::test::read_all;
+using io::test::read_attr;
+using io::test::read_string_attr;
+using io::test::shape;
 using io::test::TempDir;
 
 // 864 atoms, Langevin so forces carry thermostat terms; 40 steps, frames every 10.
@@ -74,65 +80,6 @@ Result run(const Case& c, bool finish = true) {
   if (finish) out.finish();
   r.frames = out.frames();
   return r;
-}
-
-// Minimal HDF5 C API readers; failures become test failures.
-struct H5 {
-  hid_t id;
-  herr_t (*closer)(hid_t);
-  ~H5() {
-    if (id >= 0) closer(id);
-  }
-};
-
-std::vector<hsize_t> shape(hid_t file, const std::string& path) {
-  H5 set{H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose};
-  EXPECT_GE(set.id, 0) << path;
-  if (set.id < 0) return {};
-  H5 space{H5Dget_space(set.id), H5Sclose};
-  std::vector<hsize_t> dims(H5Sget_simple_extent_ndims(space.id));
-  H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
-  return dims;
-}
-
-template <class T>
-std::vector<T> read_all(hid_t file, const std::string& path, hid_t mem_type) {
-  H5 set{H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose};
-  EXPECT_GE(set.id, 0) << path;
-  if (set.id < 0) return {};
-  H5 space{H5Dget_space(set.id), H5Sclose};
-  std::vector<T> out(H5Sget_simple_extent_npoints(space.id));
-  EXPECT_GE(H5Dread(set.id, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), 0) << path;
-  return out;
-}
-
-template <class T>
-std::vector<T> read_attr(hid_t file, const std::string& obj, const std::string& name,
-                         hid_t mem_type) {
-  H5 attr{H5Aopen_by_name(file, obj.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
-  EXPECT_GE(attr.id, 0) << obj << "@" << name;
-  if (attr.id < 0) return {};
-  H5 space{H5Aget_space(attr.id), H5Sclose};
-  std::vector<T> out(H5Sget_simple_extent_npoints(space.id));
-  H5Aread(attr.id, mem_type, out.data());
-  return out;
-}
-
-std::vector<std::string> read_string_attr(hid_t file, const std::string& obj,
-                                          const std::string& name) {
-  H5 attr{H5Aopen_by_name(file, obj.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
-  EXPECT_GE(attr.id, 0) << obj << "@" << name;
-  if (attr.id < 0) return {};
-  H5 type{H5Aget_type(attr.id), H5Tclose};
-  H5 space{H5Aget_space(attr.id), H5Sclose};
-  const std::size_t width = H5Tget_size(type.id);
-  const auto count = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.id));
-  std::vector<char> buf(width * count + 1, '\0');
-  H5Aread(attr.id, type.id, buf.data());
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < count; ++i)
-    out.emplace_back(buf.data() + i * width, strnlen(buf.data() + i * width, width));
-  return out;
 }
 
 std::string read_string_dataset(hid_t file, const std::string& path) {

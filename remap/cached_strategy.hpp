@@ -1,0 +1,49 @@
+#pragma once
+// What the strategies that keep a remapped copy (dup, padding, sharing) share: the data array the
+// copy is made from, the remap cache over it (seed 000 §5.2: a copy stays valid while its source
+// data is unchanged), and the planning time and count for the report.
+#include "mdremap/remap/remap_cache.hpp"
+#include "remap/strategy.hpp"
+
+namespace mdremap::remap {
+
+template <class T>
+class CachedRemapStrategy : public RemapStrategy<T> {
+ public:
+  using RemapStrategy<T>::RemapStrategy;
+  void set_data(Kokkos::View<const T*> data, bool changed) override {
+    if (changed || data.data() != data_.data()) cache_.invalidate_all();
+    data_ = data;
+  }
+  const RemapCache& cache() const { return cache_; }
+
+ protected:
+  // The end of plan(): new index arrays make every cached copy stale. Fences, so that the time
+  // covers the device work the plan launched.
+  void finish_plan(const Kokkos::Timer& timer) {
+    cache_.clear();
+    Kokkos::fence();
+    plan_ms_ += ms_since(timer);
+    ++plans_;
+  }
+  // A report with this class's fields filled in.
+  RemapReport cached_report() const {
+    RemapReport r;
+    r.strategy = this->name();
+    r.cache_hits = cache_.hits();
+    r.cache_misses = cache_.misses();
+    r.invalidations = cache_.invalidations();
+    r.plan_ms = plan_ms_;
+    r.plans = plans_;
+    return r;
+  }
+
+  Kokkos::View<const T*> data_;
+  RemapCache cache_;
+
+ private:
+  double plan_ms_ = 0;
+  int plans_ = 0;
+};
+
+}  // namespace mdremap::remap
