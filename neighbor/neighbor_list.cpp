@@ -15,12 +15,29 @@ struct Stencil {
   int off[343][3];  // up to +-3 cells per axis
 };
 
-#if defined(KOKKOS_ENABLE_CUDA)
-// Stencil rows for the candidate-lane kernel: cells (cx + a, cy + b, cz + c), a in [a0, a1], are
-// consecutive in the binning, so each row is one contiguous run of cell-ordered positions.
+// The stencil as rows: cells (cx + a, cy + b, cz + c), a in [a0, a1], are consecutive in the
+// binning, so each row is one contiguous run of cell-ordered positions. kMax rows at most: 32 for
+// the GPU candidate-lane kernel (a row per lane), 49 (7 x 7, +-3 cells) on the host.
+template <int kMax>
 struct StencilRows {
   int count = 0;
-  int b[32], c[32], a0[32], a1[32];
+  int b[kMax], c[kMax], a0[kMax], a1[kMax];
+  // Merges the stencil's offsets (a fastest) into rows; false when they need more than kMax.
+  bool build(const Stencil& st) {
+    count = 0;
+    for (int s = 0; s < st.count; ++s) {
+      const int a = st.off[s][0], bb = st.off[s][1], cc = st.off[s][2];
+      const int q = count - 1;
+      if (q >= 0 && b[q] == bb && c[q] == cc && a1[q] == a - 1) {
+        a1[q] = a;
+        continue;
+      }
+      if (count == kMax) return false;
+      b[count] = bb, c[count] = cc, a0[count] = a1[count] = a;
+      ++count;
+    }
+    return true;
+  }
   // Row r's run [begin, end) of cell-ordered positions around cell (cx, cy, cz).
   template <class Offsets>
   KOKKOS_INLINE_FUNCTION void run(const Offsets& offset, const int nx, const int ny, const int cx,
@@ -32,6 +49,7 @@ struct StencilRows {
   }
 };
 
+#if defined(KOKKOS_ENABLE_CUDA)
 // GPU list build with lanes on candidates. A warp owns one interior cell; its candidates (the
 // stencil rows' runs, concatenated in stencil order) are loaded kWin*32 at a time into registers,
 // one per lane per chunk of 32. For each of the cell's atoms (position and index broadcast from
@@ -49,7 +67,7 @@ struct CandidateLaneBuild {
   Kokkos::View<const int*, ReadOnly> offset, perm;
   Kokkos::View<const Vec4<T>*, ReadOnly> xs;
   Kokkos::View<int*> counts, nbrs;
-  StencilRows rows;
+  StencilRows<32> rows;
   int nx, ny, ex, ey, ez, mx, my;
   int maxneigh, nchunks;  // nchunks: 32-candidate chunks of the largest stencil
   std::int64_t sj, si;
@@ -177,13 +195,6 @@ struct CandidateLaneBuild {
 };
 #endif
 #ifdef MDREMAP_HOST_AVX512
-// The stencil as rows on the host: cells (cx + a, cy + b, cz + c), a in [a0, a1], are
-// consecutive in the binning, so a row is one contiguous run of cell-ordered positions.
-struct HostRows {
-  int count = 0;
-  int b[49], c[49], a0[49], a1[49];  // at most 7 x 7 rows (+-3 cells)
-};
-
 // One atom's list on the host with lanes on candidates: 8 (double) or 16 (float) cell-ordered
 // positions per step are tested at once, and the hits' indices packed (AVX-512 compress) and
 // stored in one masked store. The candidates are the stencil rows' runs in stencil order, as the
@@ -194,8 +205,8 @@ struct HostRows {
 template <class T>
 int scan_rows_avx512(const T* __restrict soa, const std::int64_t bs, const int* __restrict pm,
                      const int* offset, const int* owner, const std::int64_t n, const int t,
-                     const int i, const int c, const HostRows& rows, const int nx, const int ny,
-                     const int nz, const T rsq_list, const bool half, int* out,
+                     const int i, const int c, const StencilRows<49>& rows, const int nx,
+                     const int ny, const int nz, const T rsq_list, const bool half, int* out,
                      const std::int64_t sj, const int maxneigh) {
   using L = std::conditional_t<std::is_same_v<T, double>, avx512::F64, avx512::F32>;
   using V = typename L::V;
@@ -449,6 +460,23 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms&
           perm(q + 1) = v;
         }
       });
+#ifdef MDREMAP_HOST_AVX512
+  // Positions in cell order as x, y, z blocks: the host's AVX-512 build (the only reader on
+  // this path) loads 8 or 16 coordinates at once instead of gathering them from Vec4 records
+  // (38.9 -> 35.4 ms per bench build, one thread).
+  if (xsoa_.extent(0) < static_cast<size_t>(3 * n))
+    xsoa_ = Kokkos::View<T*>(Kokkos::view_alloc("bin_xsoa", Kokkos::WithoutInitializing),
+                             3 * (n + n / 8));
+  const std::int64_t bs = xsoa_.extent(0) / 3;
+  T* const soa = xsoa_.data();
+  Kokkos::parallel_for("Neighbor::bin_gather", Kokkos::RangePolicy<ExecSpace>(0, n),
+                       [=](const int k) {
+                         const Vec4<T> p = x(perm(k));
+                         soa[k] = p.x;
+                         soa[bs + k] = p.y;
+                         soa[2 * bs + k] = p.z;
+                       });
+#else
   // Positions in cell order: a cell's candidates are one contiguous run of xs.
   if (xs_.extent(0) < static_cast<size_t>(n))
     xs_ =
@@ -457,21 +485,6 @@ void VerletListBuilder<T>::bin(Kokkos::View<const Vec4<T>*> x, const GhostAtoms&
   Kokkos::parallel_for(
       "Neighbor::bin_gather", Kokkos::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const int k) { xs(k) = x(perm(k)); });
-#ifdef MDREMAP_HOST_AVX512
-  // The same positions as x, y, z blocks for the host build: its candidate test then loads
-  // 8 or 16 coordinates at once instead of gathering them from Vec4 records (38.9 -> 35.4 ms per
-  // bench build, one thread).
-  if (xsoa_.extent(0) < static_cast<size_t>(3 * n))
-    xsoa_ = Kokkos::View<T*>(Kokkos::view_alloc("bin_xsoa", Kokkos::WithoutInitializing),
-                             3 * (n + n / 8));
-  const std::int64_t bs = xsoa_.extent(0) / 3;
-  T* const soa = xsoa_.data();
-  Kokkos::parallel_for("Neighbor::bin_soa", Kokkos::RangePolicy<ExecSpace>(0, n), [=](const int k) {
-    const Vec4<T>& p = xs(k);
-    soa[k] = p.x;
-    soa[bs + k] = p.y;
-    soa[2 * bs + k] = p.z;
-  });
 #endif
 }
 
@@ -510,23 +523,9 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
         ++st.count;
       }
 #if defined(KOKKOS_ENABLE_CUDA)
-  // The same stencil as x runs: one row per (b, c), its offsets a contiguous.
-  StencilRows rows;
-  for (int s = 0; s < st.count; ++s) {
-    const int a = st.off[s][0], b = st.off[s][1], c = st.off[s][2];
-    if (rows.count > 0 && rows.b[rows.count - 1] == b && rows.c[rows.count - 1] == c &&
-        rows.a1[rows.count - 1] == a - 1) {
-      rows.a1[rows.count - 1] = a;
-      continue;
-    }
-    if (rows.count == 32) {  // more rows than lanes: the CellAtoms kernel serves it
-      rows.count = 33;
-      break;
-    }
-    rows.b[rows.count] = b, rows.c[rows.count] = c;
-    rows.a0[rows.count] = rows.a1[rows.count] = a;
-    ++rows.count;
-  }
+  // More rows than lanes: the CellAtoms kernel serves it.
+  StencilRows<32> rows;
+  const bool rows_fit = rows.build(st);
 #endif
   const T rsq_list = static_cast<T>(rlist_ * rlist_);
   const bool half = half_;
@@ -597,19 +596,9 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
     if constexpr (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>) {
       // CPU: a thread per atom, atoms in cell order (consecutive atoms share candidate runs).
 #ifdef MDREMAP_HOST_AVX512
-      HostRows hr;
-      for (int s = 0; s < st.count; ++s) {
-        const int a = st.off[s][0], b = st.off[s][1], c = st.off[s][2];
-        const int q = hr.count - 1;
-        if (q >= 0 && hr.b[q] == b && hr.c[q] == c && hr.a1[q] == a - 1) {
-          hr.a1[q] = a;
-          continue;
-        }
-        if (hr.count == 49)  // bin_size >= (cutoff + skin) / 3 (params.cpp) bounds the stencil
-          throw Error("neighbor list: stencil of more than 7 x 7 rows");
-        hr.b[hr.count] = b, hr.c[hr.count] = c, hr.a0[hr.count] = hr.a1[hr.count] = a;
-        ++hr.count;
-      }
+      StencilRows<49> hr;
+      if (!hr.build(st))  // bin_size >= (cutoff + skin) / 3 (params.cpp) bounds the stencil
+        throw Error("neighbor list: stencil of more than 7 x 7 rows");
       const T* soa = xsoa_.data();
       const std::int64_t bs = xsoa_.extent(0) / 3;
       const int* pm = perm.data();
@@ -636,7 +625,7 @@ void VerletListBuilder<T>::build(Kokkos::View<const Vec4<T>*> xall, const GhostA
     } else {
       last_kernel_ = GpuBuildKernel::CellAtoms;
 #if defined(KOKKOS_ENABLE_CUDA)
-      if (gpu_kernel_ == GpuBuildKernel::CellCandidates && rows.count <= 32) {
+      if (gpu_kernel_ == GpuBuildKernel::CellCandidates && rows_fit) {
         using Policy = Kokkos::TeamPolicy<ExecSpace>;
         const int mx = nx - 2 * ext[0], my = ny - 2 * ext[1], mz = nz - 2 * ext[2];
         const int ex = ext[0], ey = ext[1], ez = ext[2];

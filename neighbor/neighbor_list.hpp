@@ -129,7 +129,7 @@ class VerletListBuilder {
   CellBinning bins_;
   Kokkos::View<int*> fill_;    // per-cell fill counters, kept between builds
   Kokkos::View<Vec4<T>*> xs_;  // positions in cell order (permute)
-  Kokkos::View<T*> xsoa_;      // host AVX-512 build: x, y, z of xs_ as three blocks
+  Kokkos::View<T*> xsoa_;      // instead of xs_ in host AVX-512 builds: x, y, z as three blocks
   int regrows_ = 0;
   GpuBuildKernel gpu_kernel_ = GpuBuildKernel::CellCandidates;
   GpuBuildKernel last_kernel_ = GpuBuildKernel::CellCandidates;

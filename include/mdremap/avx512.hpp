@@ -69,6 +69,11 @@ struct F32 {
   static V maskz_div(M m, V a, V b) { return _mm512_maskz_div_ps(m, a, b); }
   static V maskz_sub(M m, V a, V b) { return _mm512_maskz_sub_ps(m, a, b); }
   static M lt(M m, V a, V b) { return _mm512_mask_cmp_ps_mask(m, a, b, _CMP_LT_OQ); }
+  // Lanes 0-7 and 8-15 widened to doubles.
+  static __m512d lo_pd(V v) { return _mm512_cvtps_pd(_mm512_castps512_ps256(v)); }
+  static __m512d hi_pd(V v) {
+    return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+  }
   static M le(M m, V a, V b) { return _mm512_mask_cmp_ps_mask(m, a, b, _CMP_LE_OQ); }
   static I compress(M m, I v) { return _mm512_maskz_compress_epi32(m, v); }
   static void store_first(int* p, int count, I v) {

@@ -81,23 +81,16 @@ KOKKOS_INLINE_FUNCTION void lj_full_atom(const Access& nb, const Kokkos::View<co
   if constexpr (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace> &&
                 IsPlainGather<Access>::value) {
     A fx, fy, fz;
+    const C* xd = reinterpret_cast<const C*>(nb.data.data());
+    const int* row = nb.index.data() + i * nb.stride_t;
 #ifdef MDREMAP_HOST_AVX512
-    if (nb.stride_j == 1) {  // row-major: the row's indices are contiguous
-      const C* xd = reinterpret_cast<const C*>(nb.data.data());
-      const int* row = nb.index.data() + i * nb.stride_t;
-      if (lj.ntypes == 1)
-        avx512::lj_full_atom<EV, true, C, A>(xd, row, nb.count(i), lj, x(i), fx, fy, fz, e, w);
-      else
-        avx512::lj_full_atom<EV, false, C, A>(xd, row, nb.count(i), lj, x(i), fx, fy, fz, e, w);
-      f(i, 0) = fx;
-      f(i, 1) = fy;
-      f(i, 2) = fz;
-      return;
-    }
+    if (nb.stride_j == 1 && lj.ntypes == 1)  // row-major: the row's indices are contiguous
+      avx512::lj_full_atom<EV, true, C, A>(xd, row, nb.count(i), lj, x(i), fx, fy, fz, e, w);
+    else if (nb.stride_j == 1)
+      avx512::lj_full_atom<EV, false, C, A>(xd, row, nb.count(i), lj, x(i), fx, fy, fz, e, w);
+    else
 #endif
-    lj_full_atom_simd<EV, C, A>(reinterpret_cast<const C*>(nb.data.data()),
-                                nb.index.data() + i * nb.stride_t, nb.stride_j, nb.count(i), lj,
-                                x(i), fx, fy, fz, e, w);
+      lj_full_atom_simd<EV, C, A>(xd, row, nb.stride_j, nb.count(i), lj, x(i), fx, fy, fz, e, w);
     f(i, 0) = fx;
     f(i, 1) = fy;
     f(i, 2) = fz;

@@ -31,6 +31,7 @@ template <>
 struct Acc<double, F64> {  // double lanes into double
   __m512d s = _mm512_setzero_pd();
   void add(__m512d v) { s = _mm512_add_pd(s, v); }
+  void add_product(__m512d a, __m512d b) { add(_mm512_mul_pd(a, b)); }
   double sum() const { return _mm512_reduce_add_pd(s); }
 };
 template <>
@@ -43,9 +44,13 @@ template <>
 struct Acc<double, F32> {  // float lanes widened into two double accumulators
   __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
   void add(__m512 v) {
-    lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
-    hi = _mm512_add_pd(
-        hi, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))));
+    lo = _mm512_add_pd(lo, F32::lo_pd(v));
+    hi = _mm512_add_pd(hi, F32::hi_pd(v));
+  }
+  // a * b in double, as the scalar loop's double(a) * double(b).
+  void add_product(__m512 a, __m512 b) {
+    lo = _mm512_fmadd_pd(F32::lo_pd(a), F32::lo_pd(b), lo);
+    hi = _mm512_fmadd_pd(F32::hi_pd(a), F32::hi_pd(b), hi);
   }
   double sum() const { return _mm512_reduce_add_pd(_mm512_add_pd(lo, hi)); }
 };
@@ -99,18 +104,7 @@ inline void lj_full_atom(const C* __restrict xd, const int* __restrict idx, cons
     fz.add(L::mul(fp, dz));
     if constexpr (EV) {
       ei.add(L::maskz_sub(in, L::mul(r6i, L::fmsub(c3, r6i, c4)), off));
-      if constexpr (std::is_same_v<C, double>)
-        wi.add(L::mul(fp, rsq));
-      else {  // the virial in double, as the scalar loop: double(fp) * double(rsq)
-        const __m512d flo = _mm512_cvtps_pd(_mm512_castps512_ps256(fp));
-        const __m512d fhi =
-            _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(fp), 1)));
-        const __m512d rlo = _mm512_cvtps_pd(_mm512_castps512_ps256(rsq));
-        const __m512d rhi =
-            _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(rsq), 1)));
-        wi.lo = _mm512_fmadd_pd(flo, rlo, wi.lo);
-        wi.hi = _mm512_fmadd_pd(fhi, rhi, wi.hi);
-      }
+      wi.add_product(fp, rsq);
     }
   }
   fxo = fx.sum();

@@ -59,7 +59,7 @@ struct MdParams {
   double skin = 0.3;
   int every = 20;
   bool check = false;
-  std::string list = "auto";    // auto | full | half (auto: half on CPU, full on GPU)
+  std::string list = "auto";    // auto | full | half (auto: full; half on CPUs without AVX-512)
   std::string layout = "auto";  // auto | column | row (auto: row on CPU, column on GPU)
   double bin_size = 0;          // cell edge; 0: the list cutoff (cutoff + skin)
   std::string sort = "auto";    // auto | none | morton | hilbert | cells (auto: cells on GPU)
