@@ -45,7 +45,7 @@ ThreadClustering LabelPropagationClustering::cluster(const IrregularPattern& p) 
   // Row-major sweeps read the index contiguously (rows-by-threads storage).
   for (int j = 0; j < p.rows; ++j)
     for (std::int64_t t = 0; t < T; ++t)
-      if (j < p.len[t]) ++roff[p.index[static_cast<std::size_t>(j) * T + t] + 1];
+      if (j < p.len[t]) ++roff[p.at(j, t) + 1];
   std::partial_sum(roff.begin(), roff.end(), roff.begin());
   if (T > std::numeric_limits<std::int32_t>::max())
     throw Error("labelprop: more than 2^31 threads are not supported");
@@ -54,9 +54,7 @@ ThreadClustering LabelPropagationClustering::cluster(const IrregularPattern& p) 
     std::vector<std::int64_t> fill(roff.begin(), roff.end() - 1);
     for (int j = 0; j < p.rows; ++j)
       for (std::int64_t t = 0; t < T; ++t)
-        if (j < p.len[t])
-          readers[fill[p.index[static_cast<std::size_t>(j) * T + t]]++] =
-              static_cast<std::int32_t>(t);
+        if (j < p.len[t]) readers[fill[p.at(j, t)]++] = static_cast<std::int32_t>(t);
   }
 
   // Seed nodes: a random order of the threads that read anything; seeds are taken from its front.
@@ -112,7 +110,7 @@ ThreadClustering LabelPropagationClustering::cluster(const IrregularPattern& p) 
         if (label[t] >= 0 || p.len[t] == 0) continue;
         tmp.clear();
         for (int j = 0; j < p.len[t]; ++j) {
-          const std::int32_t l = elem_label[p.index[static_cast<std::size_t>(j) * T + t]];
+          const std::int32_t l = elem_label[p.at(j, t)];
           if (l >= 0) tmp.push_back(l);
         }
         const std::int32_t l = majority(tmp);

@@ -20,7 +20,7 @@ std::vector<std::int32_t> frequency_rank(const IrregularPattern& p) {
   std::int64_t order = 0;
   for (std::int64_t t = 0; t < T; ++t)
     for (int j = 0; j < p.len[t]; ++j) {
-      const std::int32_t e = p.index[static_cast<std::size_t>(j) * T + t];
+      const std::int32_t e = p.at(j, t);
       if (freq[e]++ == 0) first[e] = order;
       ++order;
     }
@@ -42,7 +42,7 @@ ThreadPermutation regroup(const IrregularPattern& p, const std::vector<std::int3
   std::iota(perm.begin(), perm.end(), 0);
   constexpr std::int64_t kInactive = std::numeric_limits<std::int64_t>::max();
   auto key = [&](std::int64_t t, int j) -> std::int64_t {
-    return j < p.len[t] ? rank[p.index[static_cast<std::size_t>(j) * T + t]] : kInactive;
+    return j < p.len[t] ? rank[p.at(j, t)] : kInactive;
   };
   std::stable_sort(perm.begin(), perm.end(), [&](std::int64_t a, std::int64_t b) {
     for (int j = 0; j < p.rows; ++j) {
@@ -107,7 +107,7 @@ PaddingPlan make_padding_plan(const IrregularPattern& p, const PaddingOptions& o
       for (std::int64_t nt = w0; nt < w1; ++nt) {
         const std::int64_t t = perm[nt];
         if (j >= p.len[t]) continue;
-        const std::int32_t e = p.index[static_cast<std::size_t>(j) * T + t];
+        const std::int32_t e = p.at(j, t);
         if (seen[e] != unit) {
           seen[e] = unit;
           uniq.push_back(e);
@@ -138,8 +138,8 @@ PaddingPlan make_padding_plan(const IrregularPattern& p, const PaddingOptions& o
       for (std::int64_t nt = w0; nt < w1; ++nt) {
         const std::int64_t t = perm[nt];
         if (j >= p.len[t]) continue;
-        const std::size_t at = static_cast<std::size_t>(j) * T;
-        plan.q[at + nt] = static_cast<std::int32_t>(slot_of[p.index[at + t]]);
+        plan.q[static_cast<std::size_t>(j) * T + nt] =
+            static_cast<std::int32_t>(slot_of[p.at(j, t)]);
       }
     }
   }

@@ -19,7 +19,7 @@ std::int64_t count_unique(const IrregularPattern& p, const std::vector<std::int6
   for (std::int64_t i = b; i < e; ++i) {
     const std::int64_t t = order[i];
     for (int j = 0; j < p.len[t]; ++j) {
-      const std::int32_t x = p.index[static_cast<std::size_t>(j) * T + t];
+      const std::int32_t x = p.at(j, t);
       if (stamp[x] != mark) {
         stamp[x] = mark;
         ++n;
@@ -86,7 +86,7 @@ DataPermutation remap_data_by_partition(const IrregularPattern& p,
   for (std::int64_t q = 0; q < nparts; ++q)
     for (std::int64_t t = part_begin[q]; t < part_begin[q + 1]; ++t)
       for (int j = 0; j < p.len[t]; ++j) {
-        const std::int32_t e = p.index[static_cast<std::size_t>(j) * T + t];
+        const std::int32_t e = p.at(j, t);
         if (last_part[e] != q) {
           last_part[e] = q;
           ++nparts_of[e];
@@ -109,7 +109,7 @@ DataPermutation remap_data_by_partition(const IrregularPattern& p,
     for (std::int64_t q : ranked)
       for (std::int64_t t = part_begin[q]; t < part_begin[q + 1]; ++t)
         for (int j = 0; j < p.len[t]; ++j) {
-          const std::int32_t e = p.index[static_cast<std::size_t>(j) * T + t];
+          const std::int32_t e = p.at(j, t);
           if ((nparts_of[e] > 1) == boundary && old_to_new[e] < 0) old_to_new[e] = next++;
         }
   };
@@ -145,7 +145,7 @@ CacheFitPartition partition_cache_fit(const IrregularPattern& p, const Partition
       continue;
     }
     double sum = 0.0;
-    for (int j = 0; j < p.len[t]; ++j) sum += p.index[static_cast<std::size_t>(j) * T + t];
+    for (int j = 0; j < p.len[t]; ++j) sum += p.at(j, t);
     key[2 * t] = static_cast<double>(t);
     key[2 * t + 1] = p.len[t] > 0 ? sum / p.len[t] : 0.0;
   }
@@ -207,7 +207,7 @@ CacheFitPartition partition_cache_fit(const IrregularPattern& p, const Partition
   for (std::int64_t q = 0; q < out.parts(); ++q)
     for (std::int64_t t = out.part_begin[q]; t < out.part_begin[q + 1]; ++t)
       for (int j = 0; j < permuted.len[t]; ++j) {
-        const std::int32_t x = permuted.index[static_cast<std::size_t>(j) * T + t];
+        const std::int32_t x = permuted.at(j, t);
         if (last[x] != q) {
           last[x] = q;
           if (parts_of[x]++ == 0) ++referenced;

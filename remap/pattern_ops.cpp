@@ -1,5 +1,6 @@
 #include "mdremap/remap/pattern_ops.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "mdremap/error.hpp"
@@ -13,14 +14,24 @@ void validate_pattern(const IrregularPattern& p) {
   if (static_cast<std::int64_t>(p.len.size()) != p.threads)
     throw Error(what + "len has " + std::to_string(p.len.size()) +
                 " entries, expected threads = " + std::to_string(p.threads));
-  if (static_cast<std::int64_t>(p.index.size()) != p.threads * p.rows)
+  if (p.csr()) {
+    if (static_cast<std::int64_t>(p.offset.size()) != p.threads + 1 || p.offset.front() != 0 ||
+        p.offset.back() != static_cast<std::int64_t>(p.index.size()))
+      throw Error(what + "CSR offsets must be threads+1 = " + std::to_string(p.threads + 1) +
+                  " entries from 0 to index size " + std::to_string(p.index.size()));
+  } else if (static_cast<std::int64_t>(p.index.size()) != p.threads * p.rows) {
     throw Error(what + "index has " + std::to_string(p.index.size()) +
                 " entries, expected rows*threads = " + std::to_string(p.threads * p.rows));
+  }
   for (std::int64_t t = 0; t < p.threads; ++t) {
     const int n = p.len[t];
     if (n < 0 || n > p.rows)
       throw Error(what + "len[" + std::to_string(t) + "] = " + std::to_string(n) +
                   " is outside [0, rows = " + std::to_string(p.rows) + "]");
+    if (p.csr() && p.offset[t + 1] - p.offset[t] != n)
+      throw Error(what + "CSR row " + std::to_string(t) + " holds " +
+                  std::to_string(p.offset[t + 1] - p.offset[t]) + " entries but len says " +
+                  std::to_string(n));
     for (int j = 0; j < n; ++j) {
       const std::int32_t e = p.at(j, t);
       if (e < 0 || e >= p.data_count)
@@ -74,6 +85,13 @@ IrregularPattern apply_thread_permutation(const IrregularPattern& p,
   IrregularPattern q = p;
   const std::int64_t T = p.threads;
   for (std::int64_t nt = 0; nt < T; ++nt) q.len[nt] = p.len[new_to_old[nt]];
+  if (p.csr()) {
+    for (std::int64_t nt = 0; nt < T; ++nt) q.offset[nt + 1] = q.offset[nt] + q.len[nt];
+    for (std::int64_t nt = 0; nt < T; ++nt)
+      std::copy_n(p.index.begin() + p.offset[new_to_old[nt]], q.len[nt],
+                  q.index.begin() + q.offset[nt]);
+    return q;
+  }
   for (int j = 0; j < p.rows; ++j) {
     const std::size_t row = static_cast<std::size_t>(j) * T;
     for (std::int64_t nt = 0; nt < T; ++nt) q.index[row + nt] = p.index[row + new_to_old[nt]];
@@ -90,7 +108,7 @@ IrregularPattern apply_data_permutation(const IrregularPattern& p,
   const std::int64_t T = p.threads;
   for (std::int64_t t = 0; t < T; ++t)
     for (int j = 0; j < p.len[t]; ++j) {
-      std::int32_t& e = q.index[static_cast<std::size_t>(j) * T + t];
+      std::int32_t& e = q.index[q.pos(j, t)];
       if (e < 0 || e >= p.data_count)
         throw Error("apply_data_permutation: active index entry " + std::to_string(e) +
                     " is outside [0, data_count)");

@@ -23,7 +23,7 @@ void unique_set(const IrregularPattern& p, std::int64_t t0, std::int64_t t1,
   const std::int64_t T = p.threads;
   for (std::int64_t t = t0; t < t1; ++t)
     for (int j = 0; j < p.len[t]; ++j) {
-      const std::int32_t e = p.index[static_cast<std::size_t>(j) * T + t];
+      const std::int32_t e = p.at(j, t);
       if (stamp[e] != mark) {
         stamp[e] = mark;
         set.push_back(e);
@@ -61,7 +61,7 @@ SharingPlan make_sharing_plan(const IrregularPattern& p, const SharingOptions& o
     }
     for (std::int64_t t = t0; t < t1; ++t)
       for (int j = 0; j < p.len[t]; ++j) {
-        const std::size_t at = static_cast<std::size_t>(j) * T + t;
+        const std::size_t at = p.pos(j, t);
         plan.local[at] = static_cast<std::int32_t>(pos_in_set[p.index[at]]);
       }
     // seed 001 Fig. 5: "pad dummy values to outputArray for memory segment alignment".
@@ -128,7 +128,7 @@ std::vector<std::int64_t> block_working_sets(const IrregularPattern& p,
       std::int64_t n = 0;
       for (std::int64_t t = b * block_threads; t < std::min(T, (b + 1) * block_threads); ++t)
         for (int j = 0; j < p.len[t]; ++j) {
-          const std::int32_t e = p.index[static_cast<std::size_t>(j) * T + t];
+          const std::int32_t e = p.at(j, t);
           if (stamp[e] != b) {
             stamp[e] = b;
             ++n;

@@ -56,7 +56,8 @@ void check_args(const IrregularPattern& p, int segment_bytes, int warp_size) {
                 "), warp_size (" + std::to_string(warp_size) + ") and elem_bytes (" +
                 std::to_string(p.elem_bytes) + ") must all be > 0");
   if (static_cast<std::int64_t>(p.len.size()) != p.threads ||
-      static_cast<std::int64_t>(p.index.size()) != p.threads * p.rows)
+      (!p.csr() && static_cast<std::int64_t>(p.index.size()) != p.threads * p.rows) ||
+      (p.csr() && static_cast<std::int64_t>(p.offset.size()) != p.threads + 1))
     throw Error("transaction count: pattern has len/index sizes inconsistent with threads/rows");
 }
 
@@ -134,9 +135,8 @@ std::int64_t count_any(const IrregularPattern& p, int segment_bytes, int warp_si
 }
 
 struct GatherAddr {
-  const std::int32_t* index;
-  std::int64_t T;
-  std::int64_t operator()(int j, std::int64_t t) const { return index[j * T + t]; }
+  const IrregularPattern& p;
+  std::int64_t operator()(int j, std::int64_t t) const { return p.at(j, t); }
 };
 struct DuplicatedAddr {
   std::int64_t T;
@@ -147,12 +147,12 @@ struct DuplicatedAddr {
 
 TransactionCount count_transactions(const IrregularPattern& p, int warp_size) {
   check_args(p, 32, warp_size);
-  return count_core(p, warp_size, 32, Pow2Segment{5}, 2, GatherAddr{p.index.data(), p.threads});
+  return count_core(p, warp_size, 32, Pow2Segment{5}, 2, GatherAddr{p});
 }
 
 std::int64_t count_segments(const IrregularPattern& p, int segment_bytes, int warp_size) {
   check_args(p, segment_bytes, warp_size);
-  return count_any(p, segment_bytes, warp_size, GatherAddr{p.index.data(), p.threads});
+  return count_any(p, segment_bytes, warp_size, GatherAddr{p});
 }
 
 TransactionCount count_transactions_duplicated(const IrregularPattern& p, int warp_size) {
