@@ -6,7 +6,7 @@
 
 #include "mdremap/error.hpp"
 
-#include "remap/omp.hpp"
+#include "omp.hpp"
 
 namespace mdremap::remap {
 

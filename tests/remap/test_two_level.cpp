@@ -12,7 +12,7 @@
 #include "mdremap/remap/pattern_ops.hpp"
 #include "mdremap/remap/transactions.hpp"
 #include "mdremap/remap/two_level.hpp"
-#include "remap/two_level.hpp"
+#include "mdremap/remap/two_level_remap.hpp"
 
 using namespace mdremap;
 using namespace mdremap::remap;
