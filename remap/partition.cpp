@@ -364,8 +364,8 @@ CacheFitPartition partition_cache_fit(const IrregularPattern& p, const Partition
         "partition: coarsened bisection needs max_levels, unrefined_levels, "
         "refine_passes >= 0, imbalance in [0, 1), max_vertex_scan and first_level_refs "
         ">= 1");
-  if (T + D > std::numeric_limits<std::int32_t>::max())
-    throw Error("partition: threads + data_count must stay below 2^31");
+  if (!kd && T + D > std::numeric_limits<std::int32_t>::max())
+    throw Error("partition: coarsened bisection needs threads + data_count below 2^31");
 
   const WorkItems w(p, edges);
   const std::int64_t n = w.count();

@@ -148,7 +148,7 @@ TEST(TwoLevel, FlattenCsrStoresOnlyReferences) {
   const IrregularPattern c = flatten(p);
   EXPECT_EQ(c.rows, 5000);
   EXPECT_EQ(c.index.size(), 999u + 5000u);
-  EXPECT_EQ(c.at(4999, 7), 4999);
+  EXPECT_EQ(c.at(4998, 7), 4999);  // inner[1 + 4998]
   EXPECT_EQ(c.at(0, 8), 0);
   EXPECT_EQ(flatten(p, PatternLayout::rows_by_threads).index.size(), 5000u * 1000u);
 }
