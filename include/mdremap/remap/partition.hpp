@@ -22,13 +22,17 @@
 //  - k-d tiling: points split at the median (quickselect) of their widest coordinate; an edge is
 //    the point (thread, element) of the sparse-matrix view; a thread is its given coordinates (3
 //    floats, e.g. an atom position) or (thread id, mean element id);
-//  - coarsened bisection (Algorithm 4, after SPAC's multilevel scheme): entities (sets of edges;
-//    at the finest level an edge, or a thread's edges) are merged with their heaviest neighbour
-//    (most shared vertices) level by level, the coarsest graph is bisected by greedy graph growing
-//    (the GGGP of Karypis & Kumar's multilevel scheme, balanced by edge count), and the split is
+//  - coarsened bisection (Algorithm 4, after the multilevel SPAC of Li et al., seed 002 refs
+//    [24-26]): entities (sets of edges; at the finest level up to first_level_refs references of
+//    one thread, or a whole thread) are merged with their heaviest neighbour (most shared
+//    vertices) level by level, the coarsest graph is bisected by greedy graph growing (GGGP,
+//    Karypis & Kumar, SIAM J. Sci. Comput. 20(1), 1998), balanced by edge count, and the split is
 //    projected back, refined by positive-gain boundary moves except at the finest
 //    `unrefined_levels` levels (seed 002 §4.1: skipping the last five to seven refinement levels
-//    costs little locality and saves most of the partition time).
+//    costs little locality and saves most of the partition time). It follows connectivity, so it
+//    wins where ids carry no locality; it costs O(references * min(readers, max_vertex_scan)) per
+//    level, which is heavy for dense two-hop graphs (MD neighbour lists: use k-d tiling on the
+//    positions there).
 #include <cstdint>
 #include <string>
 #include <vector>
