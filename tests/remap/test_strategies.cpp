@@ -397,7 +397,7 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
       o.chunks = variant ? 5 : 1;
       o.streams = variant ? 3 : 1;
       o.dup_fraction = variant ? 0.3 : 1.0;
-      o.smem_bytes = variant ? 96 * 16 : 0;  // sharing: force splits
+      o.smem_bytes = variant ? 256 * 16 : 0;  // sharing: force splits (thread 17 alone: 200)
       o.path = variant ? GatherPath::Global : GatherPath::ReadOnly;
       auto s = make_strategy<Elem>(mode, o);
       s->plan(pv, s->needs_host_pattern() ? &host : nullptr);

@@ -13,23 +13,37 @@
 
 namespace mdremap::remap {
 
-template <class T>
-struct PaddedAccess {
-  Kokkos::View<const T*> newdata;
-  Kokkos::View<const int*> q;           // Q[j*T + nt]
-  Kokkos::View<const int*> len;         // len of the old thread, in the new order
-  Kokkos::View<const double*> weights;  // W laid out like Q (empty without weights)
+// Q (and the weights with it) is laid out like the thread-permuted pattern: rows-by-threads
+// Q[j*T + nt], or CSR Q[qstart[nt] + j] with the permuted lengths' prefix sums.
+template <PatternLayout L>
+struct PaddedPos {
+  Kokkos::View<const std::int64_t*> qstart;  // Offsets only
   std::int64_t threads = 0;
-  KOKKOS_INLINE_FUNCTION int count(const std::int64_t nt) const { return len(nt); }
-  KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t nt) const {
-    return newdata(q(j * threads + nt));
-  }
-  KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t nt) const {
-    return weights(j * threads + nt);
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(const int j, const std::int64_t nt) const {
+    if constexpr (L == PatternLayout::Strided)
+      return j * threads + nt;
+    else
+      return qstart(nt) + j;
   }
 };
 
-// W'[j*T + nt] = W[pos(j, perm[nt])]: the weights follow their references into the new order.
+template <class T, PatternLayout L>
+struct PaddedAccess {
+  Kokkos::View<const T*> newdata;
+  Kokkos::View<const int*> q;
+  Kokkos::View<const int*> len;         // len of the old thread, in the new order
+  Kokkos::View<const double*> weights;  // W laid out like Q (empty without weights)
+  PaddedPos<L> qpos;
+  KOKKOS_INLINE_FUNCTION int count(const std::int64_t nt) const { return len(nt); }
+  KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t nt) const {
+    return newdata(q(qpos(j, nt)));
+  }
+  KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t nt) const {
+    return weights(qpos(j, nt));
+  }
+};
+
+// W'[qpos(j, nt)] = W[pos(j, perm[nt])]: the weights follow their references into the new order.
 template <PatternLayout L>
 struct PaddedWeightKernel {
   Kokkos::View<double*> out;
@@ -37,11 +51,10 @@ struct PaddedWeightKernel {
   Kokkos::View<const int*> len;
   Kokkos::View<const std::int64_t*> perm;
   PatternPos<L> pos;
-  std::int64_t threads = 0;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
-    const int j = static_cast<int>(k / threads);
-    const std::int64_t t = perm(k % threads);
-    out(k) = j < len(t) ? w(pos(j, t)) : 0.0;
+  PaddedPos<L> qpos;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t nt) const {
+    const std::int64_t t = perm(nt);
+    for (int j = 0; j < len(t); ++j) out(qpos(j, nt)) = w(pos(j, t));
   }
 };
 
@@ -80,8 +93,16 @@ class PaddingStrategy final : public CachedRemapStrategy<T> {
     Kokkos::Timer timer;
     pv_ = pv;
     plan_ = make_padding_plan(*host, options());
-    std::vector<int> lenp(host->threads);
-    for (std::int64_t nt = 0; nt < host->threads; ++nt) lenp[nt] = host->len[plan_.thread_perm[nt]];
+    const std::int64_t nthreads = host->threads;
+    std::vector<int> lenp(nthreads);
+    for (std::int64_t nt = 0; nt < nthreads; ++nt) lenp[nt] = host->len[plan_.thread_perm[nt]];
+    if (host->csr()) {
+      std::vector<std::int64_t> qstart(nthreads + 1, 0);
+      for (std::int64_t nt = 0; nt < nthreads; ++nt) qstart[nt + 1] = qstart[nt] + lenp[nt];
+      qstart_ = upload("Remap::padding_qstart", qstart);
+    } else {
+      qstart_ = {};
+    }
     q_ = upload("Remap::padding_q", plan_.q);
     src_ = upload("Remap::padding_src", plan_.newdata_src);
     lenp_ = upload("Remap::padding_len", lenp);
@@ -93,17 +114,19 @@ class PaddingStrategy final : public CachedRemapStrategy<T> {
       Kokkos::View<double*> w("Remap::padding_weights", q_elems_);
       const auto policy =
           Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-              0, q_elems_);
+              0, nthreads);
       if (pv.layout == PatternLayout::Offsets)
-        Kokkos::parallel_for("Remap::padding_weights", policy,
-                             PaddedWeightKernel<PatternLayout::Offsets>{
-                                 w, pv.weight, pv.len, perm_,
-                                 PatternPos<PatternLayout::Offsets>::of(pv), pv.threads});
+        Kokkos::parallel_for(
+            "Remap::padding_weights", policy,
+            PaddedWeightKernel<PatternLayout::Offsets>{
+                w, pv.weight, pv.len, perm_, PatternPos<PatternLayout::Offsets>::of(pv),
+                PaddedPos<PatternLayout::Offsets>{qstart_, nthreads}});
       else
-        Kokkos::parallel_for("Remap::padding_weights", policy,
-                             PaddedWeightKernel<PatternLayout::Strided>{
-                                 w, pv.weight, pv.len, perm_,
-                                 PatternPos<PatternLayout::Strided>::of(pv), pv.threads});
+        Kokkos::parallel_for(
+            "Remap::padding_weights", policy,
+            PaddedWeightKernel<PatternLayout::Strided>{
+                w, pv.weight, pv.len, perm_, PatternPos<PatternLayout::Strided>::of(pv),
+                PaddedPos<PatternLayout::Strided>{qstart_, nthreads}});
       weights_ = w;
     }
     plan_.q.clear();
@@ -123,17 +146,17 @@ class PaddingStrategy final : public CachedRemapStrategy<T> {
   void compute_only(const Body& body, bool ev, Sums& sums) {
     check_layout<Body>(pv_, kName);
     ++this->executions_;
-    launch_range("Remap::padding_compute", Kokkos::DefaultExecutionSpace(), body,
-                 PaddedAccess<T>{newdata_, q_, lenp_, weights_, pv_.threads}, 0, pv_.threads, ev,
-                 sums);
+    constexpr PatternLayout L = body_layout_v<Body>;
+    launch_range(
+        "Remap::padding_compute", Kokkos::DefaultExecutionSpace(), body,
+        PaddedAccess<T, L>{newdata_, q_, lenp_, weights_, PaddedPos<L>{qstart_, pv_.threads}}, 0,
+        pv_.threads, ev, sums);
   }
   TransactionCount model_transactions(const IrregularPattern& host) const override {
-    IrregularPattern q = apply_thread_permutation(host, plan_.thread_perm);
+    PaddingPlan plan = plan_;  // Q lives on the device only
     auto hq = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q_);
-    q.offset.clear();  // Q is rows-by-threads whatever the input layout
-    q.index.assign(hq.data(), hq.data() + hq.extent(0));
-    q.data_count = static_cast<std::int64_t>(plan_.newdata_src.size());
-    return count_transactions(q);
+    plan.q.assign(hq.data(), hq.data() + hq.extent(0));
+    return count_transactions(padded_pattern(host, plan));
   }
   RemapReport report() const override {
     RemapReport r = this->cached_report();
@@ -182,7 +205,7 @@ class PaddingStrategy final : public CachedRemapStrategy<T> {
   PaddingPlan plan_;
   Kokkos::View<T*> newdata_;
   Kokkos::View<const int*> q_, src_, lenp_;
-  Kokkos::View<const std::int64_t*> perm_;
+  Kokkos::View<const std::int64_t*> perm_, qstart_;
   Kokkos::View<const double*> weights_;
   std::int64_t q_elems_ = 0;
   std::int64_t remapped_ = 0;
