@@ -5,13 +5,13 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "mdremap/remap/gather_path.hpp"
+
 namespace mdremap::remap {
 
-// Memory path for the gathered data (seed 003 Algorithm 3): plain global loads, the read-only
-// data cache (Kokkos RandomAccess on const data: __ldg / LDG.CONSTANT on CUDA), or texture
-// objects (remap/texture.hpp; CUDA builds only). Algorithm 3 picks texture for read-only data
-// with random (non-coalesced) access: the neighbour gather.
-enum class GatherPath { Global, ReadOnly, Texture };
+// Memory path for the gathered data (GatherPath, gather_path.hpp; seed 003 Algorithm 3): plain
+// global loads, the read-only data cache, or texture objects (remap/texture.hpp). Which one an
+// app's reference needs is computed from its index arrays by select_memory (memory_selection.hpp).
 
 template <class T, GatherPath Path>
 struct GatherTraits {
