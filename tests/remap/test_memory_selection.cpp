@@ -131,6 +131,20 @@ TEST(MemorySelection, CoalescedLinearReadIsGlobal) {
   EXPECT_EQ(d.path, GatherPath::Global);
   EXPECT_TRUE(d.honoured);
   EXPECT_FALSE(d.suggests_sharing);
+
+  // Reverse linear (element 255 - t) fills the same aligned segments: coalesced (seed 003
+  // §4.2.1 counts it). Stride 2 spreads a warp over 256 B: 2 segments against 1.
+  const ReferenceClass rev =
+      select_memory({thread_indexed("y", 256, 4, 255, -1)}, options(256)).references[0];
+  EXPECT_EQ(rev.pattern, "reverse linear");
+  EXPECT_DOUBLE_EQ(rev.segments_per_load, 1.0);
+  EXPECT_EQ(rev.space, MemorySpace::Global);
+  const ReferenceClass s2 =
+      select_memory({thread_indexed("y", 512, 4, 0, 2)}, options(256)).references[0];
+  EXPECT_EQ(s2.pattern, "non-unit stride 2");
+  EXPECT_DOUBLE_EQ(s2.segments_per_load, 2.0);
+  EXPECT_FALSE(s2.coalesced);
+  EXPECT_EQ(s2.space, MemorySpace::Texture);
 }
 
 TEST(MemorySelection, ShiftedReadNotOnASegmentIsTexture) {
