@@ -5,24 +5,11 @@
 #include <cstdint>
 #include <string>
 
+#include "mdremap/remap/gather_path.hpp"
+
 namespace mdremap::remap {
 
-// Memory path for the gathered data (seed 003 Algorithm 3): plain global loads, the read-only
-// data cache (Kokkos RandomAccess on const data: __ldg / LDG.CONSTANT on CUDA), or texture
-// objects (texture.hpp; CUDA builds only).
-enum class GatherPath { Global, ReadOnly, Texture };
-
-inline const char* to_string(GatherPath p) {
-  switch (p) {
-    case GatherPath::Global:
-      return "global";
-    case GatherPath::ReadOnly:
-      return "readonly";
-    case GatherPath::Texture:
-      return "texture";
-  }
-  return "?";
-}
+inline const char* to_string(GatherPath p) { return gather_path_name(p); }
 
 // The executions of one run of the app's kernel, as `auto` predicts them (seed 001 §4): MD runs
 // `executions` force evaluations and re-plans at every neighbour-list build (`plan_every` steps);
