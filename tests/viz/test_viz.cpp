@@ -94,7 +94,7 @@ TEST(ComparePlot, OneBarGroupPerMode) {
   const std::string png = dir.file("compare.png");
   std::string out;
   ASSERT_EQ(run(quoted(kMdremap) + " compare " + quoted(kSource + "/inputs/lj_melt.yaml") +
-                    " --modes gather,dup,auto --steps 5 --warmup 5 --repeats 2" +
+                    " --modes gather,dup,auto --steps 10 --rounds 1 --repeats 2" +
                     " --set system.lattice.cells=[6,6,6] --plot " + quoted(png),
                 dir.file("compare.log"), out),
             0)
