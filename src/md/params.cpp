@@ -284,7 +284,7 @@ MdParams read_md_params(io::Deck& deck) {
   auto rm = root.section("remap");
   p.remap = one_of(rm, "mode", "gather", remap::strategy_names());
   p.reorder = one_of(rm, "reorder", "none", {"none", "spatial", "labelprop", "partition"});
-  p.gather_path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture"});
+  p.gather_path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture", "auto"});
   p.remap_chunks = rm.get<int>("chunks", p.remap_chunks);
   if (p.remap_chunks < 1) rm.fail("chunks", "must be at least 1");
   p.remap_streams = rm.get<int>("streams", p.remap_streams);

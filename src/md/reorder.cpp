@@ -36,6 +36,7 @@ remap::RemapOptions remap_options(const MdParams& p) {
   o.streams = p.remap_streams;
   o.dup_fraction = p.dup_fraction;
   o.cache = p.remap_cache;
+  // auto (seed 003 Algorithm 3) is decided from the first neighbour list (md/memory_paths.hpp).
   o.path = p.gather_path == "global"    ? remap::GatherPath::Global
            : p.gather_path == "texture" ? remap::GatherPath::Texture
                                         : remap::GatherPath::ReadOnly;
