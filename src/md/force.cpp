@@ -154,6 +154,7 @@ RemapStats PairForce<C, A>::stats(bool with_transactions) const {
   if (with_transactions && pv_.threads > 0) {
     const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
     st.tx = s_->model_transactions(host);
+    st.all = s_->model_breakdown(host);
     st.have_tx = true;
   }
   return st;

@@ -347,7 +347,8 @@ class ForceProbe {
 
 struct RemapStats {
   remap::RemapReport report;
-  remap::TransactionCount tx;  // modelled, one force evaluation
+  remap::TransactionCount tx;  // modelled, one force evaluation: the data loads
+  remap::TransactionBreakdown all;  // every load of the reference (index, lengths included)
   bool have_tx = false;
   // Fenced time the engine spent in the strategy so far (plans and force evaluations, setup
   // included): what auto's whole-run prediction is compared with.
