@@ -204,6 +204,30 @@ PY
       done
     done
   fi
+  if [[ ,$what, == *,sass,* ]] && command -v cuobjdump >/dev/null; then
+    # Issue 10 item 7: does the readonly path emit read-only loads (LDG.E...CONSTANT) in the force
+    # kernels, double (32-byte records) and single? Counts per kernel, raw SASS of the two kept.
+    cuobjdump -sass "$bin" >"$OUT/sass-all.txt" 2>&1 || true
+    python3 - "$OUT/sass-all.txt" "$OUT/sass-readonly.txt" <<'PY' | tee -a "$OUT/bench.txt"
+import re, subprocess, sys
+text = open(sys.argv[1]).read()
+funcs = re.split(r"\n\s*Function : ", text)
+out = open(sys.argv[2], "w")
+for f in funcs[1:]:
+    name = f.split("\n", 1)[0].strip()
+    dem = subprocess.run(["cu++filt", name], capture_output=True, text=True).stdout.strip() if name else name
+    if "LJFullBody" not in dem or "RangeCompute" not in dem or "GatherAccess" not in dem or "DupDataAccess" in dem:
+        continue
+    path = "readonly" if "GatherPath)1" in dem else "global" if "GatherPath)0" in dem else "other"
+    prec = "double" if "LJFullBody<double" in dem else "single" if "LJFullBody<float, float" in dem else "mixed"
+    ldg = re.findall(r"\bLDG\.E[.\w]*", f)
+    const = [l for l in ldg if "CONSTANT" in l]
+    print(f"sass {prec:6s} path {path:8s}: {len(ldg)} global loads, {len(const)} read-only ({sorted(set(const))}); others {sorted(set(l for l in ldg if 'CONSTANT' not in l))}")
+    if path == "readonly" and prec in ("double", "single"):
+        out.write(f"==== {dem}\n{f[:60000]}\n")
+PY
+    rm -f "$OUT/sass-all.txt"
+  fi
   if [[ ,$what, == *,remap,* ]]; then  # issue 10: the remap strategies side by side, float
     local cmp=("$bin" compare --precision single --steps "${REMAP_STEPS:-100}" --rounds "${REMAP_ROUNDS:-3}" --repeats 5 --quiet)
     local all=gather,dup,sharing,auto
