@@ -356,9 +356,11 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
   const std::int64_t T = pv.threads;
   const int B = so.block_threads;
   const std::int64_t nblocks = (T + B - 1) / B;
-  const std::int64_t cap = so.capacity_elems > 0
-                               ? so.capacity_elems
-                               : std::numeric_limits<std::int32_t>::max() / 2;  // no limit
+  // No block's set can exceed its references or the data: capacity beyond that is no limit.
+  const std::int64_t most =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(pv.data_count, std::int64_t{B} * pv.rows));
+  const std::int64_t cap =
+      so.capacity_elems > 0 ? std::min<std::int64_t>(so.capacity_elems, most) : most;
   const ClassRule rule = make_rule(o, cap);
 
   Refs r;
@@ -441,13 +443,17 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
         team_policy(nblocks, o.team_granule).set_scratch_size(cp.level, Kokkos::PerTeam(bytes)),
         cp);
   };
-  const std::int64_t first_limit = first < need ? first * 3 / 4 - team : cap;
+  const std::int64_t first_limit = first < need ? std::min(cap, first * 3 / 4 - team) : cap;
   if (first_limit >= 1) {
     count_pass(first, first_limit, false);
+    ++d.count_rounds;
   } else {
     Kokkos::deep_copy(head(w.status, nblocks), int(kUndecided));
   }
-  if (first_limit < cap) count_pass(need, cap, true);
+  if (first_limit < cap) {
+    count_pass(need, cap, true);
+    ++d.count_rounds;
+  }
 
   // Prefix sums over the blocks place the sub-blocks and their sets; the summary collects the
   // totals, the largest set, the splits and one counter per launch class.

@@ -46,6 +46,7 @@ struct DeviceSharingPlan {
   std::int64_t threads = 0, data_count = 0;
   int rows = 0, elem_bytes = 0;
   std::int64_t blocks = 0, splits = 0, max_block_set = 0, packed_elems = 0, dup_elems = 0;
+  int count_rounds = 0;  // pass-1 launches: 2 when a first round in level-0 scratch left blocks
   bool planned = false;
 };
 
