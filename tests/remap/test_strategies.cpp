@@ -299,8 +299,9 @@ TEST(RemapCostModel, ShortAndLongHorizonsChooseDifferently) {
 }
 
 // A 100-step run re-planned every 20 steps where the only cheap execution needs an expensive
-// plan: auto must not pick it. Sharing's plan on a shuffled pattern is a host pass over every
-// reference, so at a horizon of 1 execution its plans alone exceed the gather's whole run.
+// plan: auto must not pick it. Sharing's plan (two passes over every reference, a hash set and a
+// sort per block) costs far more than one gather, so at a horizon of 1 execution its plans alone
+// exceed the gather's whole run.
 TEST(RemapStrategies, AutoDoesNotProfileACandidateWhosePlansExceedTheBestRun) {
   Fixture fx(make_shuffled_lattice(24, 9).pattern);  // 13,824 threads
   RemapOptions o;
@@ -324,7 +325,7 @@ TEST(RemapStrategies, AutoDoesNotProfileACandidateWhosePlansExceedTheBestRun) {
     if (p.name == "padding") EXPECT_NE(p.note.find("does not apply"), std::string::npos);
     if (p.name != "sharing") continue;
     saw_sharing = true;
-    // One execution of the gather takes microseconds; sharing's host plan takes far longer.
+    // One execution of the gather takes microseconds; sharing's plan takes far longer.
     EXPECT_FALSE(p.profiled);
     EXPECT_NE(p.note.find("not profiled"), std::string::npos) << p.note;
   }
