@@ -8,7 +8,6 @@
 # `what` is a comma list of: tests, bench, large, probe, ncu, ncu-build, ncu-force, remap,
 # remap-ncu, output (default: tests,bench,large); TEST_BINS=test_md narrows the tests.
 # remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled (CSV, PNG).
-# sharing-plan: sharing's plan time per list rebuild at 1M and 4M atoms (tools/sharing-plan-bench.sh).
 # output: lj_1m (1M atoms) for 1000 steps without and with one H5MD frame per 100 steps.
 # The device machine (Ubuntu, CUDA driver) has no yaml-cpp, fmt, VTK or Debian's HDF5 names, so
 # the bundle carries every shared library that is not part of the C runtime or the driver.
@@ -167,10 +166,6 @@ PY
     "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --csv "$OUT/remap-4m-sorted.csv" | tee -a "$OUT/remap.txt"
     "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --shuffle --csv "$OUT/remap-4m-shuffled.csv" | tee -a "$OUT/remap.txt"
     (cd "$OUT" && tar czf remap.tgz remap-*.csv && rm -f remap-*.csv)
-  fi
-  if [[ ,$what, == *,sharing-plan,* ]]; then  # issue 10 item 5: plan time per rebuild
-    "$repo/tools/sharing-plan-bench.sh" "$bin" "$OUT/sharing-plan" | tee -a "$OUT/bench.txt"
-    (cd "$OUT" && tar czf sharing-plan.tgz sharing-plan && rm -rf sharing-plan)
   fi
   if [[ ,$what, == *,remap-ncu,* ]]; then  # L1 sectors / requests of the force kernels, 1M atoms
     for m in gather dup sharing; do
