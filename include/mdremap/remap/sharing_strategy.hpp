@@ -222,6 +222,12 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
     if (!plan_.planned) return {};
     return count_sharing_transactions(to_host(plan_, false), sizeof(T));
   }
+  // The local indices live on the device only; the count needs their layout, not their values.
+  TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
+    SharingPlan plan = to_host(plan_, false);
+    plan.local.assign(host.index.size(), 0);
+    return count_breakdown_sharing(host, plan, transaction_model(pv_));
+  }
   RemapReport report() const override {
     RemapReport r = this->cached_report();
     // The packed copy and what the planner keeps on the device (local indices, packed sources,
