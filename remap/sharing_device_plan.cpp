@@ -416,7 +416,9 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
   const std::int64_t max0 = Team::scratch_size_max(0);
   std::int64_t fit = 16;
   while (4 * (2 * fit + 2) <= max0) fit *= 2;
-  std::int64_t first = std::min(need, o.first_round_slots > 0 ? o.first_round_slots : fit);
+  if (o.first_round_slots > 0)
+    for (fit = 16; fit < o.first_round_slots;) fit *= 2;  // a power of two, at least 16
+  const std::int64_t first = std::min(need, fit);
   CountPass cp;
   cp.r = r;
   cp.threads = T;
@@ -437,8 +439,10 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
     const std::size_t bytes = sizeof(int) * (slots + 2);
     cp.level = static_cast<std::int64_t>(bytes) <= max0 ? 0 : 1;
     if (cp.level == 1 && static_cast<std::int64_t>(bytes) > Team::scratch_size_max(1))
-      throw Error("sharing: a block's hash set (" + std::to_string(bytes) +
-                  " bytes) exceeds the team scratch; lower --smem or the block threads");
+      throw Error(
+          "sharing: a block's hash set (" + std::to_string(bytes) +
+          " bytes) exceeds the team scratch; give a block less shared memory (smem_bytes) or "
+          "fewer threads");
     Kokkos::parallel_for(
         "Remap::sharing_plan_count",
         team_policy(nblocks, o.team_granule).set_scratch_size(cp.level, Kokkos::PerTeam(bytes)),

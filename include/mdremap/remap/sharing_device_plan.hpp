@@ -60,8 +60,9 @@ struct SharingDevicePlanOptions {
   // An extra scratch-class boundary: the most a portable team may stage (Kokkos' team scratch
   // limit), so that sets under it are never rounded up past it; 0 = none.
   std::int64_t scratch_break = 0;
-  // Hash slots pass 1 tries in level-0 scratch first; 0 = as many as fit. A block whose set
-  // cannot be decided with them is planned again with level-1 scratch (tests force this path).
+  // Hash slots pass 1 tries first (rounded to a power of two); 0 = as many as fit the level-0
+  // scratch. A block whose set cannot be decided with them is planned again with a set for the
+  // full capacity, in level-1 scratch where level 0 is too small (tests force this path).
   std::int64_t first_round_slots = 0;
 };
 
