@@ -6,9 +6,11 @@
 #                                    # .bundle): gpu tests + benchmarks, results under $OUT
 #
 # `what` is a comma list of: tests, bench, large, probe, ncu, ncu-build, ncu-force, remap,
-# remap-ncu, output (default: tests,bench,large); TEST_BINS=test_md narrows the tests.
+# remap-ncu, output, cg (default: tests,bench,large); TEST_BINS=test_md narrows the tests.
 # remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled (CSV, PNG).
 # output: lj_1m (1M atoms) for 1000 steps without and with one H5MD frame per 100 steps.
+# cg: tools/cg-bench.sh (every CG SpMV variant, cuSPARSE and CuPy on the Table 7 stand-ins and
+# the large case; cg.txt, cg.csv, cg-summaries.tgz).
 # The device machine (Ubuntu, CUDA driver) has no yaml-cpp, fmt, VTK or Debian's HDF5 names, so
 # the bundle carries every shared library that is not part of the C runtime or the driver.
 set -euo pipefail
@@ -28,7 +30,7 @@ bundle() {
   cp "${bins[@]}" .bundle/bin/
   # Every resolved dependency except the C runtime, libstdc++/libgcc and the CUDA driver.
   ldd "${bins[@]}" | awk '/=> \// {print $3}' | sort -u |
-    grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*)\.so' |
+    grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*|libcusparse|libnvJitLink)\.so' |
     while read -r lib; do cp -L "$lib" .bundle/lib/; done
   strip --strip-unneeded .bundle/bin/* 2>/dev/null || true
   # The device call carries at most 64 MiB: travel compressed (about 5x smaller).
@@ -59,7 +61,8 @@ device() {
     python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
       "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
   fi
-  export LD_LIBRARY_PATH=$repo/.bundle/lib:${LD_LIBRARY_PATH:-}
+  # cuSPARSE (CG's anchor) is the device's own, never carried (BRIEF section 11).
+  export LD_LIBRARY_PATH=$repo/.bundle/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
   export MDREMAP_SOURCE_DIR=$repo
   export OUT=${OUT:-$repo/out}
   mkdir -p "$OUT"
@@ -196,6 +199,9 @@ print(f"output overhead (1M atoms, 1000 steps, H5MD every 100): loop {rate0:.4g}
       f"wall incl. setup and last write {wall0:.3f} -> {wall1:.3f} s "
       f"(+{100 * (wall1 / wall0 - 1):.1f}%); limit 10%")
 PY
+  fi
+  if [[ ,$what, == *,cg,* ]]; then
+    "$here/cg-bench.sh" "$bin" "$OUT" | tee -a "$OUT/bench.txt"
   fi
   # Keep the transfer within 8 files: pack the per-run summaries.
   (cd "$OUT" && tar czf summaries.tgz ./*.json && rm -f ./*.json)

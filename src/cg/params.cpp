@@ -95,6 +95,8 @@ CgParams read_cg_params(io::Deck& deck) {
   p.solver.max_iterations = s.get<long long>("max_iterations", 20000);
   if (p.solver.max_iterations < 0) s.fail("max_iterations", "must not be negative");
   p.solver.jacobi = one_of(s, "preconditioner", "none", {"none", "jacobi"}) == "jacobi";
+  p.solve_repeats = s.get<int>("repeats", 1);
+  if (p.solve_repeats < 1) s.fail("repeats", "must be at least 1");
   s.finish();
 
   auto k = root.section("spmv");

@@ -6,7 +6,8 @@
 //             bandwidth, density, seed (the generator's own); permute, permute_seed
 //   rhs:      file (b as a Matrix Market array; default b = A x*)
 //   solution: file (x*, to report the error), or kind random|ones and seed (generated x*)
-//   solver:   tolerance, max_iterations, preconditioner none|jacobi
+//   solver:   tolerance, max_iterations, preconditioner none|jacobi, repeats (solves timed; the
+//             median is reported)
 //   spmv:     kernel csr-thread|csr-warp|cusparse, vector_length (csr-warp lanes, 0 = auto),
 //             timing_repeats (SpMVs timed after the solve)
 #include <cstdint>
@@ -31,6 +32,7 @@ struct CgParams {
   CgOptions solver;
   SpmvOptions spmv;
   int timing_repeats = 20;
+  int solve_repeats = 1;
 };
 
 CgParams read_cg_params(io::Deck& deck);
