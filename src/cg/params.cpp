@@ -111,6 +111,7 @@ CgParams read_cg_params(io::Deck& deck) {
     k.fail("vector_length", "must be 0 (auto) or a power of two <= 32");
   p.timing_repeats = k.get<int>("timing_repeats", p.timing_repeats);
   if (p.timing_repeats < 0) k.fail("timing_repeats", "must not be negative");
+  p.transactions = k.get<bool>("transactions", p.transactions);
   k.finish();
   root.finish();
   return p;

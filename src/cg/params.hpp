@@ -9,7 +9,7 @@
 //   solver:   tolerance, max_iterations, preconditioner none|jacobi, repeats (solves timed; the
 //             median is reported)
 //   spmv:     kernel csr-thread|csr-warp|cusparse, vector_length (csr-warp lanes, 0 = auto),
-//             timing_repeats (SpMVs timed after the solve)
+//             timing_repeats (SpMVs timed after the solve), transactions (model them: true)
 #include <cstdint>
 #include <string>
 
@@ -33,6 +33,7 @@ struct CgParams {
   SpmvOptions spmv;
   int timing_repeats = 20;
   int solve_repeats = 1;
+  bool transactions = true;
 };
 
 CgParams read_cg_params(io::Deck& deck);

@@ -18,6 +18,7 @@
 #include "cg/solver.hpp"
 #include "cg/spmv.hpp"
 #include "cg/system.hpp"
+#include "cg/transactions.hpp"
 #include "cli/common.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
@@ -181,6 +182,8 @@ int run_cg(const CgCommandOptions& o) {
   const double gbs = spmv_ms > 0 ? bytes / (spmv_ms * 1e-3) / 1e9 : 0.0;
   const double per_it_ms = r.iterations > 0 ? 1e3 * r.loop_seconds / r.iterations : 0.0;
 
+  cg::SpmvTransactions tx;
+  if (p.transactions) tx = cg::csr_thread_transactions(sys.a);
   const std::string err_text = have_xstar ? fmt::format("{:.3e}", rel_err) : "unknown (no x*)";
   if (!o.quiet) {
     fmt::print(
@@ -197,6 +200,11 @@ int run_cg(const CgCommandOptions& o) {
           "SpMV {}: {:.4g} ms, {:.1f} GB/s (minimum traffic {:.1f} MB: matrix, x and y "
           "once)\n",
           op->name(), spmv_ms, gbs, bytes / 1e6);
+    if (p.transactions)
+      fmt::print(
+          "Modelled transactions per SpMV (thread per row; 32 B / 128 B segments): x gathers "
+          "{} / {}, with the col, val and rowptr loads {} / {}\n",
+          tx.data.seg32, tx.data.seg128, tx.total().seg32, tx.total().seg128);
   } else {
     fmt::print(
         "cg: {} rows, {} iterations, {}, relative residual {:.3e}, error {}, {:.4g} ms per "
@@ -230,6 +238,15 @@ int run_cg(const CgCommandOptions& o) {
     j["spmv"] = {{"kernel", op->name()}, {"describe", op->describe()},
                  {"time_ms", spmv_ms},   {"gbytes_per_s", gbs},
                  {"bytes", bytes},       {"timing_repeats", p.timing_repeats}};
+    if (p.transactions) {
+      auto txj = [](const remap::TransactionCount& c) {
+        return nlohmann::json{{"warp_loads", c.loads}, {"seg32", c.seg32}, {"seg128", c.seg128}};
+      };
+      j["transactions"] = {
+          {"model", "csr thread per row, 32-lane warps"},
+          {"data", txj(tx.data)},
+          {"with_index", tx.index_counted ? txj(tx.total()) : nlohmann::json(nullptr)}};
+    }
     j["setup"] = {{"matrix_seconds", sys.matrix_seconds}, {"device_seconds", setup_s}};
     j["wall_seconds"] = wall.seconds();
     j["deck"] = deck.resolved_yaml();

@@ -12,6 +12,7 @@
 #include "cg/csr.hpp"
 #include "cg/device_csr.hpp"
 #include "cg/spmv.hpp"
+#include "cg/transactions.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::cg {
@@ -154,6 +155,36 @@ TEST(CgSpmv, AutoVectorLengthFollowsTheMeanRow) {
   EXPECT_EQ(auto_vector_length(DeviceCsr::upload(seven)), 8);
   const HostCsr hundred = random_matrix(64, 100000, 1, lens(64, 100));
   EXPECT_EQ(auto_vector_length(DeviceCsr::upload(hundred)), 32);
+}
+
+}  // namespace
+}  // namespace mdremap::cg
+
+namespace mdremap::cg {
+namespace {
+
+// Hand-counted segments (seed 001 §2.1) for one warp of 32 single-entry rows.
+TEST(CgTransactions, CountsTheThreadPerRowLoads) {
+  std::vector<std::int32_t> r(32), c(32), spread(32);
+  std::vector<double> v(32, 1.0);
+  for (int t = 0; t < 32; ++t) {
+    r[t] = t;
+    c[t] = t;
+    spread[t] = 16 * t;  // every lane in its own 128-byte segment of x
+  }
+  const auto seq = csr_thread_transactions(coo_to_csr(32, 32, r, c, v));
+  EXPECT_EQ(seq.data.loads, 1);
+  EXPECT_EQ(seq.data.seg32, 8);  // 32 x 8 B contiguous
+  EXPECT_EQ(seq.data.seg128, 2);
+  // col (128 B: 4 / 1), val (256 B: 8 / 2), rowptr[t] (256 B: 8 / 2) and rowptr[t+1] (bytes
+  // 8..263: 9 / 3).
+  EXPECT_EQ(seq.index.seg32, 4 + 8 + 8 + 9);
+  EXPECT_EQ(seq.index.seg128, 1 + 2 + 2 + 3);
+  const auto sc = csr_thread_transactions(coo_to_csr(32, 512, r, spread, v));
+  EXPECT_EQ(sc.data.seg32, 32);
+  EXPECT_EQ(sc.data.seg128, 32);
+  EXPECT_EQ(sc.index.seg32, seq.index.seg32);
+  EXPECT_EQ(sc.total().seg32, 32 + seq.index.seg32);
 }
 
 }  // namespace
