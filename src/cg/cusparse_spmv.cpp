@@ -26,18 +26,23 @@ struct DotsAfterSpmv {
   }
 };
 
+// Row offsets as int32 (a free function: nvcc allows no device lambda in a constructor).
+Kokkos::View<int*> offsets32(Kokkos::View<const std::int64_t*> src) {
+  Kokkos::View<int*> dst(Kokkos::view_alloc("cg::cusparse_rowptr32", Kokkos::WithoutInitializing),
+                         src.extent(0));
+  Kokkos::parallel_for(
+      "CG::rowptr32", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, src.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) { dst(i) = static_cast<int>(src(i)); });
+  return dst;
+}
+
 class CusparseSpmv final : public CgSpmv {
  public:
   explicit CusparseSpmv(const DeviceCsr& a) : a_(a) {
     // 32-bit row offsets and columns, as CuPy's csr_matrix holds them.
     if (a.nnz > std::numeric_limits<int>::max())
       throw Error("cusparse: the anchor uses 32-bit row offsets (at most 2^31-1 entries)");
-    rowptr32_ = Kokkos::View<int*>("cg::cusparse_rowptr32", a.rows + 1);
-    auto src = a.rowptr;
-    auto dst = rowptr32_;
-    Kokkos::parallel_for(
-        "CG::rowptr32", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, a.rows + 1),
-        KOKKOS_LAMBDA(const std::int64_t i) { dst(i) = static_cast<int>(src(i)); });
+    rowptr32_ = offsets32(a.rowptr);
     x0_ = Kokkos::View<double*>("cg::cusparse_x0", a.cols);
     y0_ = Kokkos::View<double*>("cg::cusparse_y0", a.rows);
     Kokkos::fence();
