@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "remap/device_pattern.hpp"
+#include "mdremap/remap/device_pattern.hpp"
 
 namespace mdremap::cg {
 

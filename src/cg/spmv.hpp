@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cg/device_csr.hpp"
-#include "remap/device_pattern.hpp"
+#include "mdremap/remap/device_pattern.hpp"
 
 namespace mdremap::cg {
 

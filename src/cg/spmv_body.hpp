@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "cg/device_csr.hpp"
-#include "remap/device_pattern.hpp"
+#include "mdremap/remap/device_pattern.hpp"
 
 namespace mdremap::cg {
 
