@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mdremap/remap/registry.hpp"
+
 namespace mdremap::cg {
 
 namespace {
@@ -113,6 +115,51 @@ CgParams read_cg_params(io::Deck& deck) {
   if (p.timing_repeats < 0) k.fail("timing_repeats", "must not be negative");
   p.transactions = k.get<bool>("transactions", p.transactions);
   k.finish();
+
+  auto rm = root.section("remap");
+  p.spmv.remap = one_of(rm, "mode", "gather", remap::strategy_names());
+  if (p.spmv.remap != "gather" && p.spmv.kernel != "csr-thread")
+    rm.fail("mode", fmt::format("remap mode '{}' needs spmv.kernel csr-thread ('{}' runs its own "
+                                "gather)",
+                                p.spmv.remap, p.spmv.kernel));
+  p.reorder = one_of(rm, "reorder", "none", {"none", "labelprop", "partition"});
+  auto& o = p.spmv.remap_opt;
+  const std::string path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture"});
+  o.path = path == "global"    ? remap::GatherPath::Global
+           : path == "texture" ? remap::GatherPath::Texture
+                               : remap::GatherPath::ReadOnly;
+#if !defined(KOKKOS_ENABLE_CUDA)
+  if (path == "texture")
+    rm.fail("gather_path",
+            "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary runs on "
+            "a CPU backend: use readonly or global");
+#endif
+  // One chunk: dup copies CG's references once (seed 000 §6.3.1), so there is no remap to overlap.
+  o.chunks = rm.get<int>("chunks", 1);
+  if (o.chunks < 1) rm.fail("chunks", "must be at least 1");
+  o.streams = rm.get<int>("streams", o.streams);
+  if (o.streams < 1 || o.streams > 32) rm.fail("streams", "must be 1..32");
+  o.dup_fraction = rm.get<double>("dup_fraction", o.dup_fraction);
+  if (!(o.dup_fraction > 0 && o.dup_fraction <= 1)) rm.fail("dup_fraction", "must be in (0, 1]");
+  o.cache = rm.get<bool>("cache", o.cache);
+  o.block_threads = rm.get<int>("block", o.block_threads);
+  if (o.block_threads < 1 || o.block_threads > 1024) rm.fail("block", "must be 1..1024");
+  o.smem_bytes = rm.get<long long>("smem_bytes", o.smem_bytes);
+  if (o.smem_bytes < 0) rm.fail("smem_bytes", "must not be negative (0 = device maximum)");
+  o.profile_steps = rm.get<int>("profile_steps", o.profile_steps);
+  if (o.profile_steps < 1) rm.fail("profile_steps", "must be at least 1");
+  p.partition_bytes = rm.get<long long>("partition_bytes", 0);
+  if (p.partition_bytes < 0) rm.fail("partition_bytes", "must not be negative (0 = half the L2)");
+  // CG plans once and runs up to max_iterations SpMVs: what auto predicts over.
+  o.horizon.executions = p.solver.max_iterations;
+  o.horizon.plan_every = 0;
+  o.data_changes = true;
+  try {
+    check_remap_mode(p.spmv.remap, o);
+  } catch (const Error& e) {
+    rm.fail("mode", e.what());
+  }
+  rm.finish();
   root.finish();
   return p;
 }

@@ -10,6 +10,9 @@
 //             median is reported)
 //   spmv:     kernel csr-thread|csr-warp|cusparse, vector_length (csr-warp lanes, 0 = auto),
 //             timing_repeats (SpMVs timed after the solve), transactions (model them: true)
+//   remap:    mode (the registry's strategies), reorder none|labelprop|partition, gather_path,
+//             chunks, streams, dup_fraction, cache, block, smem_bytes, profile_steps,
+//             partition_bytes
 #include <cstdint>
 #include <string>
 
@@ -34,6 +37,8 @@ struct CgParams {
   int timing_repeats = 20;
   int solve_repeats = 1;
   bool transactions = true;
+  std::string reorder = "none";      // symmetric permutation of the system before the solve
+  std::int64_t partition_bytes = 0;  // reorder partition: cache-fit part size; 0 = half the L2
 };
 
 CgParams read_cg_params(io::Deck& deck);

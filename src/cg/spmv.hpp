@@ -1,7 +1,8 @@
 #pragma once
-// The SpMV kernels CG can run (BRIEF section 6, `--spmv`): our CSR kernels, thread per row
-// (`csr-thread`) and lanes per row (`csr-warp`, a warp or part of one per row), both running the
-// SpmvBody compute body; and cuSPARSE's CSR SpMV (`cusparse`, CUDA builds), the anchor.
+// The SpMV kernels CG can run (BRIEF section 6): the SpmvBody compute body served by a remap
+// strategy chosen by name (`--remap gather|dup|sharing|throttle|auto`, the registry's names; a
+// thread per row), the same body with a warp or part of one per row (`--spmv csr-warp`, the gather
+// only), and cuSPARSE's CSR SpMV (`--spmv cusparse`, CUDA builds), the anchor.
 #include <Kokkos_Core.hpp>
 #include <memory>
 #include <string>
@@ -9,12 +10,17 @@
 
 #include "cg/device_csr.hpp"
 #include "mdremap/remap/device_pattern.hpp"
+#include "mdremap/remap/options.hpp"
+#include "mdremap/remap/report.hpp"
+#include "mdremap/remap/transactions.hpp"
 
 namespace mdremap::cg {
 
 struct SpmvOptions {
   std::string kernel = "csr-thread";  // csr-thread | csr-warp | cusparse
   int vector_length = 0;  // csr-warp: lanes per row (power of 2, <= 32); 0 = from the mean row
+  std::string remap = "gather";  // csr-thread: the remap strategy (registry name)
+  remap::RemapOptions remap_opt;
 };
 
 class CgSpmv {
@@ -28,6 +34,17 @@ class CgSpmv {
   // iteration's one host synchronisation).
   virtual remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                                   Kokkos::View<double*> w) = 0;
+  // The remap strategy's report (csr-thread), nothing for csr-warp and cusparse.
+  virtual bool has_report() const { return false; }
+  virtual remap::RemapReport report() const { return {}; }
+  // One remap on its own (fenced), measured at set-up: dup's reference copy (then served from
+  // the cache), or the per-execution packing of strategies whose copy follows x.
+  virtual double remap_ms() const { return 0; }
+  // The x loads of one SpMV as modelled from the host pattern (seed 001 §2.1) by the strategy.
+  virtual bool models_transactions() const { return false; }
+  virtual remap::TransactionCount model_transactions(const remap::IrregularPattern&) const {
+    return {};
+  }
 };
 
 const std::vector<std::string>& spmv_kernel_names();
@@ -35,9 +52,19 @@ const std::vector<std::string>& spmv_kernel_names();
 bool have_cusparse();
 // Lanes per row for csr-warp: the smallest power of two >= the mean row length, in [2, 32].
 int auto_vector_length(const DeviceCsr& a);
+// The CSR SpMV's irregular reference for the remap layer: thread t = row t, index = col (Offsets
+// layout, start = rowptr), weight = val, data = x.
+remap::PatternView spmv_pattern_view(const DeviceCsr& a);
 
-// Throws mdremap::Error for an unknown kernel, a vector length that is not a power of two <= 32,
-// or cusparse in a build without CUDA.
+// What the remap layer is told about CG's SpMV kernel (its reference patterns and name, for
+// applicability and messages); make_spmv applies it to SpmvOptions::remap_opt.
+void describe_cg_kernel(remap::RemapOptions& o);
+// Throws mdremap::Error naming the reason when the strategy does not apply to CG's SpMV.
+void check_remap_mode(const std::string& mode, remap::RemapOptions o);
+
+// Throws mdremap::Error for an unknown kernel or strategy, a strategy that does not apply, a
+// vector length that is not a power of two <= 32, cusparse in a build without CUDA, or a remap
+// strategy other than gather with csr-warp or cusparse.
 std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o);
 
 }  // namespace mdremap::cg

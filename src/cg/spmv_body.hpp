@@ -1,11 +1,10 @@
 #pragma once
 // The SpMV as a remap-layer compute body (BRIEF section 5: CSR SpMV's x[col[rowptr[t] + j]] is an
 // irregular reference A[P[j][t]] with thread t = row t, data A = x, weight = val): written once,
-// run by any accessor that offers count(t), a(j, t) (the data element) and a.weight(j, t) (the
-// coefficient stored like the index), and by the lane-parallel (warp per row) kernel below.
-//
-// CsrGatherAccess is the plain CSR gather (seed 000 §6.3.1's original kernel: row_ptr, then
-// col_ind and val); strategies of the remap layer supply other accessors with the same calls.
+// run by every remap strategy through its accessor (count(t), a(j, t): the data element,
+// a.weight(j, t): the coefficient stored like the index), and by the lane-parallel (warp per row)
+// kernel below through CsrGatherAccess, the plain CSR gather (seed 000 §6.3.1's original kernel:
+// row_ptr, then col_ind and val).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -36,7 +35,9 @@ struct CsrGatherAccess {
 };
 
 // What a row does with its sum. StoreRow: y(t) = (A x)_t; with EV, s0 = sum over rows of y.
+// Besides the gather it writes only its own row (remap contract: one reference pattern).
 struct StoreRow {
+  static constexpr int kReferencePatterns = 1;
   Kokkos::View<double*> y;
   template <bool EV>
   KOKKOS_INLINE_FUNCTION void finish(const std::int64_t t, const double sum, Sums2& s) const {
@@ -47,7 +48,10 @@ struct StoreRow {
 
 // The CG iteration's SpMV w = A u with its two dot products fused in (Chronopoulos-Gear CG needs
 // both right after the SpMV): s0 = w . u, s1 = r . u. Unpreconditioned, u is r and s1 = r . r.
+// It also reads u(t) and r(t) of its own row: a second reference pattern, so strategies that
+// regroup threads (padding, seed 001 §3.3) do not apply to it.
 struct CgRow {
+  static constexpr int kReferencePatterns = 2;
   Kokkos::View<double*> w;
   Kokkos::View<const double*> u, r;
   template <bool EV>
@@ -61,10 +65,12 @@ struct CgRow {
   }
 };
 
-// The compute body (remap contract): thread t sums weight(j, t) * a(j, t) over its row.
+// The compute body (remap contract): thread t sums weight(j, t) * a(j, t) over its row, reading
+// the CSR pattern (Offsets layout: col[rowptr[t] + j]).
 template <class Finish>
 struct SpmvBody {
-  static constexpr int kReferencePatterns = 1;  // one reference pattern: padding applies
+  static constexpr remap::PatternLayout kLayout = remap::PatternLayout::Offsets;
+  static constexpr int kReferencePatterns = Finish::kReferencePatterns;
   Finish fin;
   template <bool EV, class Access>
   KOKKOS_INLINE_FUNCTION void thread(const std::int64_t t, const Access& a, Sums2& s) const {
@@ -74,35 +80,6 @@ struct SpmvBody {
     fin.template finish<EV>(t, sum, s);
   }
 };
-
-// Thread per row over [0, rows): body.thread(t, a). With ev the reduce blocks (it is the CG
-// iteration's one host synchronisation).
-template <class Body, class Access>
-struct RowRange {
-  Body body;
-  Access acc;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
-    Sums2 s;
-    body.template thread<false>(t, acc, s);
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, Sums2& s) const {
-    body.template thread<true>(t, acc, s);
-  }
-};
-
-template <class Body, class Access>
-void run_thread_per_row(const char* label, const Body& body, const Access& acc, std::int64_t rows,
-                        bool ev, Sums2& sums) {
-  Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>> policy(0, rows);
-  RowRange<Body, Access> k{body, acc};
-  if (ev) {
-    Sums2 s;
-    Kokkos::parallel_reduce(label, policy, k, Kokkos::Sum<Sums2>(s));
-    sums += s;
-  } else {
-    Kokkos::parallel_for(label, policy, k);
-  }
-}
 
 // Lanes per row (warp / team per row, the CSR-vector kernel): `rows_per_team` rows per team, one
 // team thread per row, its `vector_length` lanes splitting the row's entries and reducing the sum;

@@ -19,6 +19,7 @@ struct LinearSystem {
   std::vector<std::int32_t> natural;  // old (natural) row of each row; empty: not permuted
   std::string source;                 // "generator NAME" or "file PATH"
   double matrix_seconds = 0;          // generating or reading (and permuting) the matrix
+  double reorder_seconds = 0;         // remap.reorder: planning and applying it
 };
 
 // Reads or generates everything; bad files are InputErrors naming file and line.

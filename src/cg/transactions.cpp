@@ -1,8 +1,6 @@
 #include "cg/transactions.hpp"
 
-#include <algorithm>
-#include <limits>
-#include <numeric>
+#include "mdremap/remap/transaction_breakdown.hpp"
 
 namespace mdremap::cg {
 
@@ -19,24 +17,29 @@ remap::IrregularPattern spmv_pattern(const HostCsr& a) {
   return p;
 }
 
-SpmvTransactions csr_thread_transactions(const HostCsr& a) {
+SpmvTransactions csr_transactions(const HostCsr& a) {
+  remap::TransactionModel m;
+  m.index_bytes = 4;   // col: int32
+  m.length_bytes = 8;  // rowptr: int64
+  m.weight_bytes = 8;  // val: double
+  const auto b = remap::count_breakdown_gather(spmv_pattern(a), m);
   SpmvTransactions out;
+  out.data = b.data;
+  out.index = b.index;
+  out.index += b.weights;
+  out.index += b.lengths;
+  return out;
+}
+
+SpmvTransactions ell_transactions(const HostCsr& a) {
   remap::IrregularPattern p = spmv_pattern(a);
-  out.data = remap::count_transactions(p);
-  if (a.nnz() > std::numeric_limits<std::int32_t>::max()) {
-    out.index_counted = false;
-    return out;
-  }
-  // col[k] and val[k] for k = rowptr[t] + j: the same pattern over the entry arrays themselves.
-  std::iota(p.index.begin(), p.index.end(), 0);
-  p.data_count = a.nnz();
-  p.elem_bytes = 4;
-  out.index = remap::count_transactions(p);
-  p.elem_bytes = 8;
-  out.index += remap::count_transactions(p);
-  // rowptr[t] and rowptr[t + 1]: two coalesced loads of consecutive 8-byte entries.
-  out.index += remap::count_contiguous_transactions(0, a.rows, 8);
-  out.index += remap::count_contiguous_transactions(1, a.rows, 8);
+  SpmvTransactions out;
+  out.data = remap::count_transactions(p);  // x through the copied index: the same elements
+  p.elem_bytes = 4;                         // col'
+  out.index = remap::count_transactions_duplicated(p);
+  p.elem_bytes = 8;  // val'
+  out.index += remap::count_transactions_duplicated(p);
+  out.index += remap::count_contiguous_transactions(0, a.rows, 4);  // len[t]
   return out;
 }
 

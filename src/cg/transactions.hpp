@@ -1,7 +1,11 @@
 #pragma once
 // The papers' memory metric for CG's SpMV (seed 001 §2.1, seed 000 §3.1 and Table 4): distinct
-// 32- and 128-byte segments per warp-load, from the real CSR arrays, for the thread-per-row CSR
-// kernel (a warp = 32 consecutive rows; load j of lane t reads x[col[rowptr[t] + j]]).
+// 32- and 128-byte segments per warp-load, from the real CSR arrays, for the two layouts the
+// thread-per-row kernel reads (a warp = 32 consecutive rows):
+//  - CSR (gather, cuSPARSE's layout): lane t's load j reads col[rowptr[t]+j], val[rowptr[t]+j]
+//    (scattered across the warp) and x[col[...]], after its bounds rowptr[t], rowptr[t+1];
+//  - ELL, seed 000's reordered val/col_ind (dup of the references): col'[j*T+t] and val'[j*T+t]
+//    coalesced, len[t], and the same x gathers.
 #include "cg/csr.hpp"
 #include "mdremap/remap/pattern.hpp"
 #include "mdremap/remap/transactions.hpp"
@@ -14,8 +18,7 @@ remap::IrregularPattern spmv_pattern(const HostCsr& a);
 
 struct SpmvTransactions {
   remap::TransactionCount data;   // the x gathers alone
-  remap::TransactionCount index;  // col and val loads (rowptr[t], rowptr[t+1]) of the same lanes
-  bool index_counted = true;      // false past 2^31 entries (positions are 32-bit in patterns)
+  remap::TransactionCount index;  // column indices, values and row bounds of the same lanes
   remap::TransactionCount total() const {
     remap::TransactionCount t = data;
     t += index;
@@ -23,6 +26,7 @@ struct SpmvTransactions {
   }
 };
 
-SpmvTransactions csr_thread_transactions(const HostCsr& a);
+SpmvTransactions csr_transactions(const HostCsr& a);
+SpmvTransactions ell_transactions(const HostCsr& a);
 
 }  // namespace mdremap::cg

@@ -23,6 +23,9 @@
 #include "io/deck.hpp"
 #include "io/paths.hpp"
 #include "mdremap/error.hpp"
+#include "mdremap/median.hpp"
+#include "mdremap/remap/registry.hpp"
+#include "mdremap/remap/report.hpp"
 
 namespace mdremap::cli {
 
@@ -37,6 +40,12 @@ void add_cg_command(CLI::App& app, CgCommandOptions& o) {
   cg->add_option("--solution", o.solution,
                  "Known solution x*, Matrix Market array: the error is reported (solution.file)");
   cg->add_option("--spmv", o.spmv, "SpMV kernel: csr-thread | csr-warp | cusparse (spmv.kernel)");
+  cg->add_option("--remap", o.remap,
+                 "Remap strategy serving the SpMV's x[col[rowptr[t]+j]] (csr-thread): " +
+                     remap::strategy_list() + " (remap.mode)");
+  cg->add_option("--reorder", o.reorder,
+                 "Symmetric row reordering before the solve: none | labelprop | partition "
+                 "(remap.reorder)");
   cg->add_option("--backend", o.backend,
                  "Backend to run on (only the one compiled in: " + device_backend() + ")");
   cg->add_option("--summary", o.summary, "Write a JSON summary of the solve to this file");
@@ -117,6 +126,8 @@ int run_cg(const CgCommandOptions& o) {
   if (!o.rhs.empty()) deck.apply_override("rhs.file=" + o.rhs);
   if (!o.solution.empty()) deck.apply_override("solution.file=" + o.solution);
   if (!o.spmv.empty()) deck.apply_override("spmv.kernel=" + o.spmv);
+  if (!o.remap.empty()) deck.apply_override("remap.mode=" + o.remap);
+  if (!o.reorder.empty()) deck.apply_override("remap.reorder=" + o.reorder);
   const cg::CgParams p = cg::read_cg_params(deck);
   check_output(o.summary, "--summary");
   check_output(o.write_matrix, "--write-matrix");
@@ -146,10 +157,13 @@ int run_cg(const CgCommandOptions& o) {
   const auto b = to_device(sys.b, "cg::b");
   Kokkos::View<double*> xstar;
   if (!sys.xstar.empty()) xstar = to_device(sys.xstar, "cg::xstar");
-  auto op = cg::make_spmv(a, p.spmv);
+  Kokkos::fence();
+  const double upload_s = setup.seconds();
+  Kokkos::Timer make_clock;
+  auto op = cg::make_spmv(a, p.spmv);  // plans the strategy (auto: profiles and decides)
   Kokkos::View<double*> x("cg::x", a.rows);
   Kokkos::fence();
-  const double setup_s = setup.seconds();
+  const double spmv_setup_s = make_clock.seconds();
   if (!o.quiet) {
     fmt::print("# spmv: {}\n", op->describe());
     fmt::print(
@@ -171,9 +185,7 @@ int run_cg(const CgCommandOptions& o) {
   }
   progress.clear();
   // Repeated solves are identical but for timing: report the median.
-  std::vector<double> sorted = solve_times;
-  std::sort(sorted.begin(), sorted.end());
-  r.loop_seconds = sorted[sorted.size() / 2];
+  r.loop_seconds = median(solve_times);
   const double true_rel = cg::true_relative_residual(*op, a, b, x);
   const bool have_xstar = xstar.extent(0) > 0;
   const double rel_err = have_xstar ? cg::relative_error(x, xstar) : 0.0;
@@ -182,8 +194,30 @@ int run_cg(const CgCommandOptions& o) {
   const double gbs = spmv_ms > 0 ? bytes / (spmv_ms * 1e-3) / 1e9 : 0.0;
   const double per_it_ms = r.iterations > 0 ? 1e3 * r.loop_seconds / r.iterations : 0.0;
 
-  cg::SpmvTransactions tx;
-  if (p.transactions) tx = cg::csr_thread_transactions(sys.a);
+  // A strategy other than the plain gather: its set-up cost against its gain per SpMV over the
+  // gather, timed the same way in the same run.
+  const bool remapped = op->has_report() && p.spmv.remap != "gather";
+  const remap::RemapReport rep = op->has_report() ? op->report() : remap::RemapReport{};
+  double gather_ms = 0, overhead_ms = 0, payback = -1;
+  if (remapped && p.timing_repeats > 0) {
+    cg::SpmvOptions g = p.spmv;
+    g.remap = "gather";
+    auto gather = cg::make_spmv(a, g);
+    gather_ms = cg::time_spmv_ms(*gather, a, p.timing_repeats);
+    overhead_ms = rep.plan_ms + op->remap_ms() + rep.selection_ms + 1e3 * sys.reorder_seconds;
+    if (gather_ms > spmv_ms) payback = overhead_ms / (gather_ms - spmv_ms);
+  }
+
+  // Modelled transactions: the CSR gather (cuSPARSE's layout too) and, for dup, the ELL it reads.
+  cg::SpmvTransactions tx, tx_ell;
+  const bool ell = rep.dup_target == "references";
+  remap::TransactionCount tx_strategy;
+  if (p.transactions) {
+    tx = cg::csr_transactions(sys.a);
+    if (ell) tx_ell = cg::ell_transactions(sys.a);
+    if (op->models_transactions()) tx_strategy = op->model_transactions(cg::spmv_pattern(sys.a));
+  }
+
   const std::string err_text = have_xstar ? fmt::format("{:.3e}", rel_err) : "unknown (no x*)";
   if (!o.quiet) {
     fmt::print(
@@ -192,19 +226,36 @@ int run_cg(const CgCommandOptions& o) {
         r.converged ? "Converged" : "NOT converged", r.iterations, true_rel, r.rel_residual,
         err_text);
     fmt::print(
-        "Time: matrix {:.3f} s, device setup {:.3f} s, solve {:.4g} s ({:.4g} ms per "
-        "iteration)\n",
-        sys.matrix_seconds, setup_s, r.loop_seconds, per_it_ms);
+        "Time: matrix {:.3f} s, reorder {:.3f} s, upload {:.3f} s, spmv set-up {:.3f} s, solve "
+        "{:.4g} s ({:.4g} ms per iteration)\n",
+        sys.matrix_seconds, sys.reorder_seconds, upload_s, spmv_setup_s, r.loop_seconds, per_it_ms);
     if (spmv_ms > 0)
       fmt::print(
-          "SpMV {}: {:.4g} ms, {:.1f} GB/s (minimum traffic {:.1f} MB: matrix, x and y "
-          "once)\n",
+          "SpMV {}: {:.4g} ms, {:.1f} GB/s (minimum traffic {:.1f} MB: matrix, x and y once)\n",
           op->name(), spmv_ms, gbs, bytes / 1e6);
-    if (p.transactions)
+    if (op->has_report())
       fmt::print(
-          "Modelled transactions per SpMV (thread per row; 32 B / 128 B segments): x gathers "
-          "{} / {}, with the col, val and rowptr loads {} / {}\n",
+          "Remap {}: plan {:.3f} ms, one remap {:.3f} ms, executions {}, cache hits {} misses "
+          "{}, extra {:.1f} MB\n",
+          rep.strategy, rep.plan_ms, op->remap_ms(), rep.executions, rep.cache_hits,
+          rep.cache_misses, rep.extra_bytes / 1e6);
+    if (remapped && gather_ms > 0)
+      fmt::print("Against the gather ({:.4g} ms a SpMV): set-up {:.3f} ms {}\n", gather_ms,
+                 overhead_ms,
+                 payback >= 0 ? fmt::format("paid back after {:.1f} SpMVs", payback)
+                              : std::string("never paid back (no faster)"));
+    if (p.transactions) {
+      fmt::print(
+          "Modelled transactions per SpMV (32 B / 128 B segments): CSR gather: x {} / {}, with "
+          "col, val and rowptr {} / {}\n",
           tx.data.seg32, tx.data.seg128, tx.total().seg32, tx.total().seg128);
+      if (ell)
+        fmt::print(
+            "  ELL (dup of the references): x {} / {}, with col', val' and len {} / {} ({:.2f}:1 "
+            "against CSR)\n",
+            tx_ell.data.seg32, tx_ell.data.seg128, tx_ell.total().seg32, tx_ell.total().seg128,
+            tx_ell.total().seg32 > 0 ? double(tx.total().seg32) / tx_ell.total().seg32 : 0.0);
+    }
   } else {
     fmt::print(
         "cg: {} rows, {} iterations, {}, relative residual {:.3e}, error {}, {:.4g} ms per "
@@ -214,6 +265,9 @@ int run_cg(const CgCommandOptions& o) {
   }
 
   if (!o.summary.empty()) {
+    auto txj = [](const remap::TransactionCount& c) {
+      return nlohmann::json{{"warp_loads", c.loads}, {"seg32", c.seg32}, {"seg128", c.seg128}};
+    };
     nlohmann::json j;
     j["matrix"] = {{"source", sys.source},
                    {"rows", a.rows},
@@ -221,11 +275,13 @@ int run_cg(const CgCommandOptions& o) {
                    {"mean_row_len", a.rows ? double(a.nnz) / a.rows : 0.0},
                    {"max_row_len", a.max_len},
                    {"permuted", p.permute},
-                   {"permute_seed", p.permute_seed}};
+                   {"permute_seed", p.permute_seed},
+                   {"reorder", p.reorder}};
     j["solver"] = {{"method", "cg-chronopoulos-gear"},
                    {"preconditioner", p.solver.jacobi ? "jacobi" : "none"},
                    {"tolerance", p.solver.tolerance},
-                   {"max_iterations", p.solver.max_iterations}};
+                   {"max_iterations", p.solver.max_iterations},
+                   {"repeats", p.solve_repeats}};
     j["converged"] = r.converged;
     j["stop"] = r.stop;
     j["iterations"] = r.iterations;
@@ -235,19 +291,43 @@ int run_cg(const CgCommandOptions& o) {
     j["solve_seconds"] = r.loop_seconds;
     j["solve_seconds_each"] = solve_times;
     j["time_per_iteration_ms"] = per_it_ms;
-    j["spmv"] = {{"kernel", op->name()}, {"describe", op->describe()},
-                 {"time_ms", spmv_ms},   {"gbytes_per_s", gbs},
-                 {"bytes", bytes},       {"timing_repeats", p.timing_repeats}};
-    if (p.transactions) {
-      auto txj = [](const remap::TransactionCount& c) {
-        return nlohmann::json{{"warp_loads", c.loads}, {"seg32", c.seg32}, {"seg128", c.seg128}};
-      };
-      j["transactions"] = {
-          {"model", "csr thread per row, 32-lane warps"},
-          {"data", txj(tx.data)},
-          {"with_index", tx.index_counted ? txj(tx.total()) : nlohmann::json(nullptr)}};
+    j["spmv"] = {{"kernel", p.spmv.kernel},
+                 {"variant", op->name()},
+                 {"describe", op->describe()},
+                 {"time_ms", spmv_ms},
+                 {"gbytes_per_s", gbs},
+                 {"bytes", bytes},
+                 {"timing_repeats", p.timing_repeats}};
+    if (op->has_report()) {
+      nlohmann::json rj = {{"mode", p.spmv.remap},
+                           {"strategy", rep.strategy},
+                           {"plan_ms", rep.plan_ms},
+                           {"remap_ms", op->remap_ms()},
+                           {"executions", rep.executions},
+                           {"cache_hits", rep.cache_hits},
+                           {"cache_misses", rep.cache_misses},
+                           {"extra_bytes", rep.extra_bytes},
+                           {"dup_target", rep.dup_target},
+                           {"decision", rep.decision},
+                           {"selection_ms", rep.selection_ms}};
+      if (remapped && gather_ms > 0) {
+        rj["gather_spmv_ms"] = gather_ms;
+        rj["overhead_ms"] = overhead_ms;
+        rj["payback_spmvs"] = payback >= 0 ? nlohmann::json(payback) : nlohmann::json(nullptr);
+      }
+      j["remap"] = rj;
     }
-    j["setup"] = {{"matrix_seconds", sys.matrix_seconds}, {"device_seconds", setup_s}};
+    if (p.transactions) {
+      j["transactions"] = {{"csr", {{"data", txj(tx.data)}, {"with_index", txj(tx.total())}}}};
+      if (ell)
+        j["transactions"]["ell"] = {{"data", txj(tx_ell.data)},
+                                    {"with_index", txj(tx_ell.total())}};
+      if (op->models_transactions()) j["transactions"]["strategy_data"] = txj(tx_strategy);
+    }
+    j["setup"] = {{"matrix_seconds", sys.matrix_seconds},
+                  {"reorder_seconds", sys.reorder_seconds},
+                  {"upload_seconds", upload_s},
+                  {"spmv_setup_seconds", spmv_setup_s}};
     j["wall_seconds"] = wall.seconds();
     j["deck"] = deck.resolved_yaml();
     j["build"] = build_info();

@@ -104,6 +104,22 @@ for f in rowptr:401:8 col:1920:4 val:1920:8 b:400:8 xstar:400:8; do
 done
 check npy-magic test "$(head -c 6 "$work/w_val.npy" | tail -c 5)" = NUMPY
 
+# Remap strategies: dup serves the ELL copy from the cache; padding refuses CG's body; csr-warp
+# takes no strategy; reorderings keep the solution (error as small as without).
+"$bin" cg "$work/ok.yaml" --set matrix.permute=true --remap dup --reorder partition --summary "$work/dup.json" >"$work/out" 2>"$work/err"
+check dup-runs test $? -eq 0
+check dup-hits grep -Eq '"cache_hits": [1-9][0-9]+' "$work/dup.json"
+check dup-ell grep -q '"dup_target": "references"' "$work/dup.json"
+check dup-payback grep -q '"payback_spmvs"' "$work/dup.json"
+check dup-error awk -v e="$(json "$work/dup.json" relative_error)" 'BEGIN { exit !(e < 1e-6) }'
+"$bin" cg "$work/ok.yaml" --set matrix.permute=true --reorder labelprop --remap auto --summary "$work/auto.json" >"$work/out" 2>"$work/err"
+check auto-runs test $? -eq 0
+check auto-decides grep -q '"strategy": "auto:' "$work/auto.json"
+expect_exit padding-refused 2 "remap\\.mode.*padding does not apply: CG's SpMV .* reference patterns" -- cg "$work/ok.yaml" --remap padding
+expect_exit warp-no-remap 2 "remap\.mode.*needs spmv\.kernel csr-thread" -- cg "$work/ok.yaml" --remap dup --spmv csr-warp
+expect_exit bad-remap 2 "remap\.mode:? unknown value 'dupp' \(did you mean 'dup'\?\)" -- cg "$work/ok.yaml" --remap dupp
+expect_exit bad-reorder 2 "remap\.reorder:? unknown value 'spatial'" -- cg "$work/ok.yaml" --reorder spatial
+
 # --quiet prints one line.
 "$bin" cg "$work/ok.yaml" -q >"$work/out" 2>&1
 check quiet-one-line test "$(wc -l <"$work/out")" -eq 1

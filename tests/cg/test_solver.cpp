@@ -86,9 +86,26 @@ Solved solve(const LinearSystem& s, const SpmvOptions& k, const CgOptions& o) {
 }
 
 std::vector<SpmvOptions> kernels() {
-  std::vector<SpmvOptions> k = {{"csr-thread", 0}, {"csr-warp", 0}};
-  if (have_cusparse()) k.push_back({"cusparse", 0});
+  std::vector<SpmvOptions> k;
+  for (const char* mode : {"gather", "dup", "sharing"}) {
+    SpmvOptions o;
+    o.remap = mode;
+    o.remap_opt.chunks = 1;
+    k.push_back(o);
+  }
+  SpmvOptions w;
+  w.kernel = "csr-warp";
+  k.push_back(w);
+  if (have_cusparse()) {
+    SpmvOptions c;
+    c.kernel = "cusparse";
+    k.push_back(c);
+  }
   return k;
+}
+
+std::string label(const SpmvOptions& k) {
+  return k.kernel + "/" + k.remap;
 }
 
 CgParams generated(const std::string& name, std::vector<std::int64_t> dims, double shift = 0) {
@@ -119,7 +136,7 @@ TEST(CgSolver, ReachesTheKnownSolution) {
       ASSERT_GT(ref, 0);
       for (const auto& k : kernels()) {
         const Solved r = solve(s, k, {tol, 10000, jacobi});
-        const std::string what = p.gen.name + (jacobi ? " jacobi " : " ") + k.kernel;
+        const std::string what = p.gen.name + (jacobi ? " jacobi " : " ") + label(k);
         EXPECT_TRUE(r.res.converged) << what << ": " << r.res.stop;
         EXPECT_LE(r.res.rel_residual, tol) << what;
         EXPECT_LE(r.true_rel, 10 * tol) << what;  // the recurrence drifts a little from b - A x
@@ -144,13 +161,13 @@ TEST(CgSolver, PermutationChangesIterationsByAtMostOneAndNotTheSolution) {
       const Solved b = solve(s1, k, {1e-10, 10000, false});
       ASSERT_TRUE(a.res.converged && b.res.converged);
       EXPECT_LE(std::abs(a.res.iterations - b.res.iterations), 1)
-          << base.gen.name << " " << k.kernel;
+          << base.gen.name << " " << label(k);
       double diff = 0, norm = 0;
       for (std::size_t i = 0; i < b.x.size(); ++i) {
         diff = std::max(diff, std::abs(b.x[i] - a.x[s1.natural[i]]));
         norm = std::max(norm, std::abs(a.x[s1.natural[i]]));
       }
-      EXPECT_LE(diff, 1e-8 * norm) << base.gen.name << " " << k.kernel;
+      EXPECT_LE(diff, 1e-8 * norm) << base.gen.name << " " << label(k);
       EXPECT_LE(b.err, 1e-6);
     }
   }
@@ -167,8 +184,8 @@ TEST(CgSolver, JacobiHelpsABadlyScaledMatrix) {
       s.a.val[k] *= d[r] * d[s.a.col[k]];
   for (std::int64_t i = 0; i < s.a.rows; ++i) s.xstar[i] /= d[i];
   spmv_reference(s.a, s.xstar, s.b);
-  const Solved plain = solve(s, {"csr-thread", 0}, {1e-9, 20000, false});
-  const Solved jac = solve(s, {"csr-thread", 0}, {1e-9, 20000, true});
+  const Solved plain = solve(s, SpmvOptions{}, {1e-9, 20000, false});
+  const Solved jac = solve(s, SpmvOptions{}, {1e-9, 20000, true});
   ASSERT_TRUE(jac.res.converged) << jac.res.stop;
   EXPECT_LE(jac.true_rel, 1e-8);
   EXPECT_LT(2 * jac.res.iterations, plain.res.iterations);
@@ -180,12 +197,12 @@ TEST(CgSolver, ReportsBreakdownLimitAndZeroRightHandSide) {
   LinearSystem ind;
   ind.a = coo_to_csr(2, 2, {0, 1, 0, 1}, {0, 1, 1, 0}, {2.0, -1.0, 0.5, 0.5});
   ind.b = {1.0, 1.0};
-  const Solved bd = solve(ind, {"csr-thread", 0}, {1e-10, 100, false});
+  const Solved bd = solve(ind, SpmvOptions{}, {1e-10, 100, false});
   EXPECT_FALSE(bd.res.converged);
   EXPECT_NE(bd.res.stop.find("breakdown"), std::string::npos) << bd.res.stop;
 
   const LinearSystem s = build_system(generated("laplace2d", {30, 30}));
-  const Solved lim = solve(s, {"csr-thread", 0}, {1e-12, 5, false});
+  const Solved lim = solve(s, SpmvOptions{}, {1e-12, 5, false});
   EXPECT_FALSE(lim.res.converged);
   EXPECT_EQ(lim.res.stop, "max_iterations");
   EXPECT_EQ(lim.res.iterations, 5);
@@ -194,7 +211,7 @@ TEST(CgSolver, ReportsBreakdownLimitAndZeroRightHandSide) {
   LinearSystem zero = s;
   zero.b.assign(zero.b.size(), 0.0);
   zero.xstar.clear();
-  const Solved z = solve(zero, {"csr-thread", 0}, {1e-10, 100, false});
+  const Solved z = solve(zero, SpmvOptions{}, {1e-10, 100, false});
   EXPECT_TRUE(z.res.converged);
   EXPECT_EQ(z.res.iterations, 0);
   for (double v : z.x) EXPECT_EQ(v, 0.0);

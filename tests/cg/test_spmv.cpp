@@ -59,10 +59,30 @@ std::vector<Case> cases() {
   return out;
 }
 
+SpmvOptions through(const std::string& mode, int chunks = 1) {
+  SpmvOptions o;
+  o.remap = mode;
+  o.remap_opt.chunks = chunks;
+  o.remap_opt.block_threads = 64;
+  return o;
+}
+
+// Every variant: our CSR body through each remap strategy that applies to CG (padding does not:
+// see RefusesWhatItCannotRun), the lanes-per-row kernel, cuSPARSE where built.
 std::vector<SpmvOptions> kernels() {
-  std::vector<SpmvOptions> k = {
-      {"csr-thread", 0}, {"csr-warp", 0}, {"csr-warp", 1}, {"csr-warp", 4}, {"csr-warp", 32}};
-  if (have_cusparse()) k.push_back({"cusparse", 0});
+  std::vector<SpmvOptions> k = {through("gather"), through("dup"), through("dup", 3),
+                                through("sharing"), through("auto")};
+  for (int v : {0, 1, 4, 32}) {
+    SpmvOptions w;
+    w.kernel = "csr-warp";
+    w.vector_length = v;
+    k.push_back(w);
+  }
+  if (have_cusparse()) {
+    SpmvOptions c;
+    c.kernel = "cusparse";
+    k.push_back(c);
+  }
   return k;
 }
 
@@ -142,10 +162,59 @@ TEST(CgSpmv, FusedDotsMatchTheReference) {
 
 TEST(CgSpmv, RefusesWhatItCannotRun) {
   const DeviceCsr d = DeviceCsr::upload(random_matrix(4, 4, 1, {1, 1, 1, 1}));
-  EXPECT_THROW(make_spmv(d, {"csr-warp", 3}), Error);
-  EXPECT_THROW(make_spmv(d, {"csr-warp", 64}), Error);
-  EXPECT_THROW(make_spmv(d, {"ell", 0}), Error);
-  if (!have_cusparse()) EXPECT_THROW(make_spmv(d, {"cusparse", 0}), Error);
+  auto warp = [](int v) {
+    SpmvOptions o;
+    o.kernel = "csr-warp";
+    o.vector_length = v;
+    return o;
+  };
+  EXPECT_THROW(make_spmv(d, warp(3)), Error);
+  EXPECT_THROW(make_spmv(d, warp(64)), Error);
+  SpmvOptions bad;
+  bad.kernel = "ell";
+  EXPECT_THROW(make_spmv(d, bad), Error);
+  // csr-warp runs its own gather: no remap strategy behind it.
+  SpmvOptions warp_dup = warp(4);
+  warp_dup.remap = "dup";
+  EXPECT_THROW(make_spmv(d, warp_dup), Error);
+  EXPECT_THROW(make_spmv(d, through("no-such-mode")), Error);
+  // padding regroups rows; CG's fused body also reads its own row's u and r (seed 001 §3.3).
+  try {
+    make_spmv(d, through("padding"));
+    ADD_FAILURE() << "padding accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("reference patterns"), std::string::npos) << e.what();
+  }
+  if (!have_cusparse()) {
+    SpmvOptions c;
+    c.kernel = "cusparse";
+    EXPECT_THROW(make_spmv(d, c), Error);
+  }
+}
+
+// dup on CG's pattern copies the references once (ELL, seed 000 §6.3.1) and serves every later
+// SpMV from the remap cache, although x changes every time.
+TEST(CgSpmv, DupCopiesTheReferencesOnceAndHitsTheCache) {
+  std::vector<std::int64_t> lens(300);
+  for (std::int64_t i = 0; i < 300; ++i) lens[i] = 1 + mix(8, i) % 9;
+  const HostCsr m = random_matrix(300, 300, 2, lens);
+  const DeviceCsr d = DeviceCsr::upload(m);
+  auto op = make_spmv(d, through("dup"));
+  ASSERT_TRUE(op->has_report());
+  EXPECT_EQ(op->report().dup_target, "references");
+  Kokkos::View<double*> y("y", 300);
+  for (int it = 0; it < 5; ++it) {
+    std::vector<double> x(300);
+    for (int i = 0; i < 300; ++i) x[i] = unit(mix(50 + it, i));
+    std::vector<double> ref;
+    spmv_reference(m, x, ref);
+    op->apply(dev(x), y);
+    expect_close(m, x, host(y), ref, "dup iteration " + std::to_string(it));
+  }
+  const auto r = op->report();
+  EXPECT_EQ(r.executions, 5);
+  EXPECT_GE(r.cache_hits, 5);
+  EXPECT_EQ(r.cache_misses, 1);  // the one copy made at set-up (remap_now)
 }
 
 TEST(CgSpmv, AutoVectorLengthFollowsTheMeanRow) {
@@ -172,7 +241,7 @@ TEST(CgTransactions, CountsTheThreadPerRowLoads) {
     c[t] = t;
     spread[t] = 16 * t;  // every lane in its own 128-byte segment of x
   }
-  const auto seq = csr_thread_transactions(coo_to_csr(32, 32, r, c, v));
+  const auto seq = csr_transactions(coo_to_csr(32, 32, r, c, v));
   EXPECT_EQ(seq.data.loads, 1);
   EXPECT_EQ(seq.data.seg32, 8);  // 32 x 8 B contiguous
   EXPECT_EQ(seq.data.seg128, 2);
@@ -180,11 +249,17 @@ TEST(CgTransactions, CountsTheThreadPerRowLoads) {
   // 8..263: 9 / 3).
   EXPECT_EQ(seq.index.seg32, 4 + 8 + 8 + 9);
   EXPECT_EQ(seq.index.seg128, 1 + 2 + 2 + 3);
-  const auto sc = csr_thread_transactions(coo_to_csr(32, 512, r, spread, v));
+  const auto sc = csr_transactions(coo_to_csr(32, 512, r, spread, v));
   EXPECT_EQ(sc.data.seg32, 32);
   EXPECT_EQ(sc.data.seg128, 32);
   EXPECT_EQ(sc.index.seg32, seq.index.seg32);
   EXPECT_EQ(sc.total().seg32, 32 + seq.index.seg32);
+  // ELL (seed 000's reordered col_ind / val): col' 4 / 1, val' 8 / 2, len[t] 4 / 1; the x loads
+  // are those of the gather.
+  const auto ell = ell_transactions(coo_to_csr(32, 512, r, spread, v));
+  EXPECT_EQ(ell.data.seg32, 32);
+  EXPECT_EQ(ell.index.seg32, 4 + 8 + 4);
+  EXPECT_EQ(ell.index.seg128, 1 + 2 + 1);
 }
 
 }  // namespace
