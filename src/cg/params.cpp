@@ -150,6 +150,18 @@ CgParams read_cg_params(io::Deck& deck) {
   if (o.profile_steps < 1) rm.fail("profile_steps", "must be at least 1");
   p.partition_bytes = rm.get<long long>("partition_bytes", 0);
   if (p.partition_bytes < 0) rm.fail("partition_bytes", "must not be negative (0 = half the L2)");
+  // throttle (seed 002 §3): its parts are cache-fit in the same sense as reorder's.
+  o.throttle.cache_bytes = p.partition_bytes;
+  const std::string sched = one_of(rm, "schedule", "cf-q", {"cf", "cf-q", "sj", "sj-q"});
+  o.throttle.schedule = sched == "cf"     ? remap::ThrottleSchedule::CF
+                        : sched == "cf-q" ? remap::ThrottleSchedule::CFQ
+                        : sched == "sj"   ? remap::ThrottleSchedule::SJ
+                                          : remap::ThrottleSchedule::SJQ;
+  const std::string bis = one_of(rm, "bisector", "auto", {"auto", "coarsened", "kd"});
+  o.throttle.bisector_set = bis != "auto";
+  o.throttle.bisector = bis == "kd" ? remap::Bisector::kd_tiling : remap::Bisector::coarsened;
+  o.throttle.chunk_threads = rm.get<long long>("chunk_threads", o.throttle.chunk_threads);
+  if (o.throttle.chunk_threads < 1) rm.fail("chunk_threads", "must be at least 1");
   // CG plans once and runs up to max_iterations SpMVs: what auto predicts over.
   o.horizon.executions = p.solver.max_iterations;
   o.horizon.plan_every = 0;

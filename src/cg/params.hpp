@@ -12,7 +12,8 @@
 //             timing_repeats (SpMVs timed after the solve), transactions (model them: true)
 //   remap:    mode (the registry's strategies), reorder none|labelprop|partition, gather_path,
 //             chunks, streams, dup_fraction, cache, block, smem_bytes, profile_steps,
-//             partition_bytes
+//             partition_bytes (reorder partition and throttle parts), throttle's schedule
+//             cf|cf-q|sj|sj-q, bisector auto|coarsened|kd, chunk_threads
 #include <cstdint>
 #include <string>
 

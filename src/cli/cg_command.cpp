@@ -43,6 +43,8 @@ void add_cg_command(CLI::App& app, CgCommandOptions& o) {
   cg->add_option("--remap", o.remap,
                  "Remap strategy serving the SpMV's x[col[rowptr[t]+j]] (csr-thread): " +
                      remap::strategy_list() + " (remap.mode)");
+  cg->add_option("--schedule", o.schedule,
+                 "throttle: cf | cf-q | sj | sj-q (seed 002 §3; remap.schedule)");
   cg->add_option("--reorder", o.reorder,
                  "Symmetric row reordering before the solve: none | labelprop | partition "
                  "(remap.reorder)");
@@ -128,6 +130,7 @@ int run_cg(const CgCommandOptions& o) {
   if (!o.spmv.empty()) deck.apply_override("spmv.kernel=" + o.spmv);
   if (!o.remap.empty()) deck.apply_override("remap.mode=" + o.remap);
   if (!o.reorder.empty()) deck.apply_override("remap.reorder=" + o.reorder);
+  if (!o.schedule.empty()) deck.apply_override("remap.schedule=" + o.schedule);
   const cg::CgParams p = cg::read_cg_params(deck);
   check_output(o.summary, "--summary");
   check_output(o.write_matrix, "--write-matrix");

@@ -14,6 +14,7 @@ struct CgCommandOptions {
   std::string matrix, rhs, solution;  // Matrix Market files (override the deck)
   std::string spmv;                   // spmv.kernel
   std::string remap, reorder;         // remap.mode, remap.reorder
+  std::string schedule;               // remap.schedule (throttle)
   std::string backend;
   std::string summary;
   std::string write_matrix;  // the matrix as solved (after any permutation), Matrix Market

@@ -93,6 +93,13 @@ std::vector<SpmvOptions> kernels() {
     o.remap_opt.chunks = 1;
     k.push_back(o);
   }
+  for (const auto sc : {remap::ThrottleSchedule::CFQ, remap::ThrottleSchedule::SJ}) {
+    SpmvOptions t;
+    t.remap = "throttle";
+    t.remap_opt.throttle.schedule = sc;
+    t.remap_opt.throttle.cache_bytes = 4096;  // several parts even on the test sizes
+    k.push_back(t);
+  }
   SpmvOptions w;
   w.kernel = "csr-warp";
   k.push_back(w);
