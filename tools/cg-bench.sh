@@ -16,6 +16,8 @@
 # Environment: CG_CASES (default: the four stand-ins and large), CG_VARIANTS, CG_SOLVES (timed
 # solves per run, median reported; default 3), CG_SPMV_REPS (timed SpMVs, default 200),
 # CG_EXTRA (more mdremap flags for every run, e.g. "--set solver.max_iterations=500").
+# CG_LARGE_EXTRA (default "--set remap.bisector=kd"): the large case's throttle parts by k-d
+# tiling, because the coarsened bisection planner is serial and takes minutes at 117M references.
 # About 10 variants x 9 cases: split the cases over several device calls (CG_CASES=large alone).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +50,10 @@ for m in "${cases[@]}"; do
       [[ -f $tmp/sys_b.npy ]] || extra+=(--write-npy "$tmp/sys")
       base=${v%%+*}
       [[ $v == *+* ]] && extra+=(--reorder "${v#*+}")
+      if [[ $m == large ]]; then
+        read -r -a large_extra <<<"${CG_LARGE_EXTRA---set remap.bisector=kd}"
+        extra+=("${large_extra[@]}")
+      fi
       case $base in
         csr-warp | cusparse) extra+=(--spmv "$base") ;;
         throttle-*) extra+=(--remap throttle --schedule "$(sed 's/^throttle-//; s/cfq/cf-q/; s/sjq/sj-q/' <<<"$base")") ;;
