@@ -59,8 +59,8 @@ class RemapSpmv final : public CgSpmv {
   bool has_report() const override { return true; }
   remap::RemapReport report() const override { return s_->report(); }
   bool models_transactions() const override { return true; }
-  remap::TransactionCount model_transactions(const remap::IrregularPattern& h) const override {
-    return s_->model_transactions(h);
+  remap::TransactionBreakdown model_breakdown(const remap::IrregularPattern& h) const override {
+    return s_->model_breakdown(h);
   }
 
  private:

@@ -12,7 +12,7 @@
 #include "mdremap/remap/device_pattern.hpp"
 #include "mdremap/remap/options.hpp"
 #include "mdremap/remap/report.hpp"
-#include "mdremap/remap/transactions.hpp"
+#include "mdremap/remap/transaction_breakdown.hpp"
 
 namespace mdremap::cg {
 
@@ -40,9 +40,10 @@ class CgSpmv {
   // One remap on its own (fenced), measured at set-up: dup's reference copy (then served from
   // the cache), or the per-execution packing of strategies whose copy follows x.
   virtual double remap_ms() const { return 0; }
-  // The x loads of one SpMV as modelled from the host pattern (seed 001 §2.1) by the strategy.
+  // The loads of one SpMV as the strategy lays them out (seed 001 §2.1; data, index, weights,
+  // lengths), modelled from the host pattern.
   virtual bool models_transactions() const { return false; }
-  virtual remap::TransactionCount model_transactions(const remap::IrregularPattern&) const {
+  virtual remap::TransactionBreakdown model_breakdown(const remap::IrregularPattern&) const {
     return {};
   }
 };

@@ -1,7 +1,5 @@
 #include "cg/transactions.hpp"
 
-#include "mdremap/remap/transaction_breakdown.hpp"
-
 namespace mdremap::cg {
 
 remap::IrregularPattern spmv_pattern(const HostCsr& a) {
@@ -17,30 +15,16 @@ remap::IrregularPattern spmv_pattern(const HostCsr& a) {
   return p;
 }
 
-SpmvTransactions csr_transactions(const HostCsr& a) {
+remap::TransactionModel csr_transaction_model() {
   remap::TransactionModel m;
-  m.index_bytes = 4;   // col: int32
-  m.length_bytes = 8;  // rowptr: int64
-  m.weight_bytes = 8;  // val: double
-  const auto b = remap::count_breakdown_gather(spmv_pattern(a), m);
-  SpmvTransactions out;
-  out.data = b.data;
-  out.index = b.index;
-  out.index += b.weights;
-  out.index += b.lengths;
-  return out;
+  m.index_bytes = 4;
+  m.length_bytes = 4;
+  m.weight_bytes = 8;
+  return m;
 }
 
-SpmvTransactions ell_transactions(const HostCsr& a) {
-  remap::IrregularPattern p = spmv_pattern(a);
-  SpmvTransactions out;
-  out.data = remap::count_transactions(p);  // x through the copied index: the same elements
-  p.elem_bytes = 4;                         // col'
-  out.index = remap::count_transactions_duplicated(p);
-  p.elem_bytes = 8;  // val'
-  out.index += remap::count_transactions_duplicated(p);
-  out.index += remap::count_contiguous_transactions(0, a.rows, 4);  // len[t]
-  return out;
+remap::TransactionBreakdown csr_breakdown(const HostCsr& a) {
+  return remap::count_breakdown_gather(spmv_pattern(a), csr_transaction_model());
 }
 
 }  // namespace mdremap::cg

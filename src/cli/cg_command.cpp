@@ -211,14 +211,13 @@ int run_cg(const CgCommandOptions& o) {
     if (gather_ms > spmv_ms) payback = overhead_ms / (gather_ms - spmv_ms);
   }
 
-  // Modelled transactions: the CSR gather (cuSPARSE's layout too) and, for dup, the ELL it reads.
-  cg::SpmvTransactions tx, tx_ell;
-  const bool ell = rep.dup_target == "references";
-  remap::TransactionCount tx_strategy;
+  // Modelled transactions: the CSR gather (cuSPARSE's layout) and the strategy's own layout.
+  remap::TransactionBreakdown tx, tx_strategy;
+  const bool modelled = p.transactions && remapped && op->models_transactions();
   if (p.transactions) {
-    tx = cg::csr_transactions(sys.a);
-    if (ell) tx_ell = cg::ell_transactions(sys.a);
-    if (op->models_transactions()) tx_strategy = op->model_transactions(cg::spmv_pattern(sys.a));
+    const remap::IrregularPattern host = cg::spmv_pattern(sys.a);
+    tx = remap::count_breakdown_gather(host, cg::csr_transaction_model());
+    if (modelled) tx_strategy = op->model_breakdown(host);
   }
 
   const std::string err_text = have_xstar ? fmt::format("{:.3e}", rel_err) : "unknown (no x*)";
@@ -252,12 +251,14 @@ int run_cg(const CgCommandOptions& o) {
           "Modelled transactions per SpMV (32 B / 128 B segments): CSR gather: x {} / {}, with "
           "col, val and rowptr {} / {}\n",
           tx.data.seg32, tx.data.seg128, tx.total().seg32, tx.total().seg128);
-      if (ell)
+      if (modelled)
         fmt::print(
-            "  ELL (dup of the references): x {} / {}, with col', val' and len {} / {} ({:.2f}:1 "
-            "against CSR)\n",
-            tx_ell.data.seg32, tx_ell.data.seg128, tx_ell.total().seg32, tx_ell.total().seg128,
-            tx_ell.total().seg32 > 0 ? double(tx.total().seg32) / tx_ell.total().seg32 : 0.0);
+            "  {}: x {} / {}, with its index, weight and length loads {} / {} ({:.2f}:1 "
+            "against the CSR gather)\n",
+            rep.strategy, tx_strategy.data.seg32, tx_strategy.data.seg128,
+            tx_strategy.total().seg32, tx_strategy.total().seg128,
+            tx_strategy.total().seg32 > 0 ? double(tx.total().seg32) / tx_strategy.total().seg32
+                                          : 0.0);
     }
   } else {
     fmt::print(
@@ -321,11 +322,15 @@ int run_cg(const CgCommandOptions& o) {
       j["remap"] = rj;
     }
     if (p.transactions) {
-      j["transactions"] = {{"csr", {{"data", txj(tx.data)}, {"with_index", txj(tx.total())}}}};
-      if (ell)
-        j["transactions"]["ell"] = {{"data", txj(tx_ell.data)},
-                                    {"with_index", txj(tx_ell.total())}};
-      if (op->models_transactions()) j["transactions"]["strategy_data"] = txj(tx_strategy);
+      auto bj = [&](const remap::TransactionBreakdown& b) {
+        return nlohmann::json{{"data", txj(b.data)},
+                              {"index", txj(b.index)},
+                              {"weights", txj(b.weights)},
+                              {"lengths", txj(b.lengths)},
+                              {"with_index", txj(b.total())}};
+      };
+      j["transactions"] = {{"csr", bj(tx)}};
+      if (modelled) j["transactions"]["strategy"] = bj(tx_strategy);
     }
     j["setup"] = {{"matrix_seconds", sys.matrix_seconds},
                   {"reorder_seconds", sys.reorder_seconds},

@@ -242,7 +242,8 @@ TEST(CgSpmv, AutoVectorLengthFollowsTheMeanRow) {
 namespace mdremap::cg {
 namespace {
 
-// Hand-counted segments (seed 001 §2.1) for one warp of 32 single-entry rows.
+// Hand-counted segments (seed 001 §2.1) for one warp of 32 single-entry rows: the CSR gather,
+// and dup's ELL copy as the strategy models it.
 TEST(CgTransactions, CountsTheThreadPerRowLoads) {
   std::vector<std::int32_t> r(32), c(32), spread(32);
   std::vector<double> v(32, 1.0);
@@ -251,25 +252,27 @@ TEST(CgTransactions, CountsTheThreadPerRowLoads) {
     c[t] = t;
     spread[t] = 16 * t;  // every lane in its own 128-byte segment of x
   }
-  const auto seq = csr_transactions(coo_to_csr(32, 32, r, c, v));
+  const auto seq = csr_breakdown(coo_to_csr(32, 32, r, c, v));
   EXPECT_EQ(seq.data.loads, 1);
   EXPECT_EQ(seq.data.seg32, 8);  // 32 x 8 B contiguous
   EXPECT_EQ(seq.data.seg128, 2);
-  // col (128 B: 4 / 1), val (256 B: 8 / 2), rowptr[t] (256 B: 8 / 2) and rowptr[t+1] (bytes
-  // 8..263: 9 / 3).
-  EXPECT_EQ(seq.index.seg32, 4 + 8 + 8 + 9);
-  EXPECT_EQ(seq.index.seg128, 1 + 2 + 2 + 3);
-  const auto sc = csr_transactions(coo_to_csr(32, 512, r, spread, v));
+  // col (128 B: 4 / 1), val (256 B: 8 / 2), rowptr[t] (128 B: 4 / 1) and rowptr[t+1] (bytes
+  // 4..131: 5 / 2).
+  EXPECT_EQ(seq.total().seg32 - seq.data.seg32, 4 + 8 + 4 + 5);
+  EXPECT_EQ(seq.total().seg128 - seq.data.seg128, 1 + 2 + 1 + 2);
+  const HostCsr m = coo_to_csr(32, 512, r, spread, v);
+  const auto sc = csr_breakdown(m);
   EXPECT_EQ(sc.data.seg32, 32);
   EXPECT_EQ(sc.data.seg128, 32);
-  EXPECT_EQ(sc.index.seg32, seq.index.seg32);
-  EXPECT_EQ(sc.total().seg32, 32 + seq.index.seg32);
+  EXPECT_EQ(sc.total().seg32, 32 + 21);
   // ELL (seed 000's reordered col_ind / val): col' 4 / 1, val' 8 / 2, len[t] 4 / 1; the x loads
   // are those of the gather.
-  const auto ell = ell_transactions(coo_to_csr(32, 512, r, spread, v));
+  auto op = make_spmv(DeviceCsr::upload(m), through("dup"));
+  ASSERT_TRUE(op->models_transactions());
+  const auto ell = op->model_breakdown(spmv_pattern(m));
   EXPECT_EQ(ell.data.seg32, 32);
-  EXPECT_EQ(ell.index.seg32, 4 + 8 + 4);
-  EXPECT_EQ(ell.index.seg128, 1 + 2 + 1);
+  EXPECT_EQ(ell.total().seg32 - ell.data.seg32, 4 + 8 + 4);
+  EXPECT_EQ(ell.total().seg128 - ell.data.seg128, 1 + 2 + 1);
 }
 
 }  // namespace

@@ -237,9 +237,20 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     if (ev) sums += l.collect();
   }
 
+  // Warps of consecutive threads in the parts' order, reading the packed copy through the
+  // renumbered index (CSR in that order); the bounds are len[t] and start[t] of each thread.
   TransactionCount model_transactions(const IrregularPattern& host) const override {
-    ThrottlePlan p = make_throttle_plan(host, this->opt_.throttle);
-    return count_transactions(throttled_pattern(host, p));
+    return model_breakdown(host).data;
+  }
+  TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
+    const ThrottlePlan p = make_throttle_plan(host, this->opt_.throttle);
+    return count_breakdown_gather(throttled_pattern(host, p), transaction_model(pv_));
+  }
+  // Data that change every execution are packed every time (Algorithm 5): read A, the
+  // permutation, and write A'.
+  double min_exec_bytes(const PatternView& pv) const override {
+    if (!this->opt_.data_changes) return 0;
+    return static_cast<double>(pv.data_count) * (2.0 * sizeof(T) + sizeof(int));
   }
   RemapReport report() const override {
     RemapReport r = this->cached_report();
