@@ -144,7 +144,7 @@ for case, order in keys:
         checks.append(f"{tag} dup vs cuSPARSE: SpMV {cus_ms / get(dup, 'spmv', 'time_ms'):.2f}x (seed 000 Table 8: 1.17x), "
                       f"whole CG {whole.get('cusparse', 0) / whole['dup']:.2f}x (1.12x)" if "dup" in whole else f"{tag} dup did not converge")
     t_csr = get(dup, "transactions", "csr", "with_index", "seg32")
-    t_ell = get(dup, "transactions", "ell", "with_index", "seg32")
+    t_ell = get(dup, "transactions", "strategy", "with_index", "seg32")
     if t_csr and t_ell:
         checks.append(f"{tag} modelled transactions CSR : ELL = {t_csr / t_ell:.2f} : 1 (seed 000 Table 4: 1.2-2.3 : 1)")
     g = get(runs.get("gather"), "spmv", "time_ms")
