@@ -130,6 +130,16 @@ TEST(RemapStrategies, AllStrategiesMatchGatherOnShuffledLattice) {
   RemapOptions sm = base;
   sm.smem_bytes = 64 * 16;  // 64 elements: forces splits
   cases.push_back({"sharing", sm});
+  // seed 002 §3: every schedule over parts small enough that there are several (16-byte
+  // elements: 2 KB = 128 of them a part).
+  for (const auto sc :
+       {ThrottleSchedule::CF, ThrottleSchedule::CFQ, ThrottleSchedule::SJ, ThrottleSchedule::SJQ}) {
+    RemapOptions th = base;
+    th.throttle.schedule = sc;
+    th.throttle.cache_bytes = 2048;
+    th.throttle.chunk_threads = 40;
+    cases.push_back({"throttle", th});
+  }
   RemapOptions au = base;
   au.profile_steps = 1;
   cases.push_back({"auto", au});
@@ -257,9 +267,9 @@ TEST(RemapStrategies, AutoDecidesAfterProfilingEveryCandidate) {
   }
   ASSERT_TRUE(a.decided());
   const RemapReport r = s->report();
-  ASSERT_EQ(r.predictions.size(), 4u);  // gather, dup, padding, sharing
+  ASSERT_EQ(r.predictions.size(), 5u);  // gather, dup, padding, sharing, throttle
   // Each candidate: one first execution + profile_steps; the decision comes at the next call.
-  EXPECT_EQ(calls, 3 * 4 + 1);
+  EXPECT_EQ(calls, 3 * 5 + 1);
   const std::string chosen = a.chosen()->name();
   double best = 1e300;
   for (const auto& p : r.predictions) {
@@ -394,7 +404,7 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
     for (int j = 0; j < len[t]; ++j) ref[t] += w[start[t] + j] * (col[start[t] + j] * 0.5 + 1.0);
   const IrregularPattern host = host_pattern(pv, sizeof(Elem));
   ASSERT_TRUE(host.csr());
-  for (const std::string mode : {"gather", "dup", "padding", "sharing", "auto"}) {
+  for (const std::string mode : {"gather", "dup", "padding", "sharing", "throttle", "auto"}) {
     for (int variant = 0; variant < 2; ++variant) {
       SCOPED_TRACE(mode + " variant " + std::to_string(variant));
       RemapOptions o;
@@ -405,6 +415,11 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
       o.dup_fraction = variant ? 0.3 : 1.0;
       o.smem_bytes = variant ? 256 * 16 : 0;  // sharing: force splits (thread 17 alone: 200)
       o.path = variant ? GatherPath::Global : GatherPath::ReadOnly;
+      // throttle: several parts either way (thread 17 reads 200 elements: 3.2 KB), Split-Join
+      // queues (profiled over the first executions) or plain parts.
+      o.throttle.cache_bytes = variant ? 8192 : 16384;
+      o.throttle.schedule = variant ? ThrottleSchedule::SJQ : ThrottleSchedule::CF;
+      o.throttle.chunk_threads = variant ? 7 : 256;
       auto s = make_strategy<Elem>(mode, o);
       s->plan(pv, s->needs_host_pattern() ? &host : nullptr);
       Kokkos::View<double*> out("out", T);
@@ -426,6 +441,12 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
         EXPECT_EQ(r.cache_hits, 7 * r.chunks);   // ...then served by the cache
       }
       if (mode == "sharing" && variant) EXPECT_GT(r.splits, 0);
+      if (mode == "throttle") {
+        const auto& th = static_cast<const ThrottleStrategy<Elem>&>(*s);
+        EXPECT_GT(th.throttle_plan().parts(), 1);
+        EXPECT_EQ(r.remapped_chunks, 1);  // static data: packed once (Algorithm 5), then cached
+        if (variant) EXPECT_FALSE(th.cover().empty());  // profiled, then the cover ran
+      }
     }
   }
 }
@@ -454,7 +475,8 @@ TEST(RemapStrategies, UnknownModeNamesTheValidOnes) {
     make_strategy<Elem>("duplication", RemapOptions{});
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("gather, dup, padding, sharing, auto"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("gather, dup, padding, sharing, throttle, auto"),
+              std::string::npos)
         << e.what();
   }
 }
