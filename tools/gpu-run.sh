@@ -81,18 +81,28 @@ device() {
   "$bin" info --summary "$OUT/info.json"
   if [[ ,$what, == *,tests,* ]]; then
     : >"$OUT/tests.log"
-    # One process per test, so a crash names its test and the others still run.
+    # Each binary whole (one Kokkos start each); a binary that crashes or fails is run again one
+    # process per test, so the failure names its test and the others still run.
     for t in "$repo"/.bundle/bin/${TEST_BINS:-test_*}; do
+      local tb
+      tb=$(basename "$t")
+      if (cd "$repo" && "$t" >"$OUT/one.log" 2>&1); then
+        local np ns
+        np=$(grep -c '^\[       OK \]' "$OUT/one.log" || true)
+        ns=$(grep -c '^\[  SKIPPED \]' "$OUT/one.log" || true)
+        echo "PASS $tb: $np passed, $ns skipped" | tee -a "$OUT/tests.log"
+        grep '^\[  SKIPPED \]' "$OUT/one.log" | sed "s/^/SKIP $tb /" | tee -a "$OUT/tests.log" || true
+        continue
+      fi
       for name in $("$t" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}'); do
-        if (cd "$repo" && "$t" --gtest_filter="$name" >"$OUT/one.log" 2>&1); then
+        if (cd "$repo" && timeout 600 "$t" --gtest_filter="$name" >"$OUT/one.log" 2>&1); then
           if grep -q '^\[  SKIPPED \]' "$OUT/one.log"; then  # a skip is not a pass
-            echo "SKIP $(basename "$t") $name" | tee -a "$OUT/tests.log"
-            grep -h "Skipped" -A1 "$OUT/one.log" >>"$OUT/tests.log" || true
+            echo "SKIP $tb $name" | tee -a "$OUT/tests.log"
           else
-            echo "PASS $(basename "$t") $name" | tee -a "$OUT/tests.log"
+            echo "PASS $tb $name" | tee -a "$OUT/tests.log"
           fi
         else
-          echo "FAIL $(basename "$t") $name" | tee -a "$OUT/tests.log"
+          echo "FAIL $tb $name" | tee -a "$OUT/tests.log"
           tail -n 20 "$OUT/one.log" | tee -a "$OUT/tests.log"
         fi
       done
