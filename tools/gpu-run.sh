@@ -245,10 +245,10 @@ PY
     local cmp=("$bin" compare --precision single --steps "${REMAP_STEPS:-100}" --rounds "${REMAP_ROUNDS:-3}" --repeats 5 --quiet)
     local all=gather,dup,sharing,auto
     : >"$OUT/remap.txt"
-    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all,padding --csv "$OUT/remap-1m-sorted.csv" --plot "$OUT/remap-1m-sorted.png" | tee -a "$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all,padding --csv "$OUT/remap-1m-sorted.csv" | tee -a "$OUT/remap.txt"
     "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all --shuffle --csv "$OUT/remap-1m-shuffled.csv" | tee -a "$OUT/remap.txt"
     "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --csv "$OUT/remap-4m-sorted.csv" | tee -a "$OUT/remap.txt"
-    "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --shuffle --csv "$OUT/remap-4m-shuffled.csv" --plot "$OUT/remap-4m-shuffled.png" | tee -a "$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --shuffle --csv "$OUT/remap-4m-shuffled.csv" | tee -a "$OUT/remap.txt"
     (cd "$OUT" && tar czf remap.tgz remap-*.csv && rm -f remap-*.csv)
   fi
   if [[ ,$what, == *,remap-ncu,* ]]; then  # L1 sectors / requests of the force kernels, 1M atoms

@@ -213,6 +213,30 @@ class AutoStrategy final : public RemapStrategy<T> {
     return gbps;
   }
 
+  // The host copy of the pattern: its index (and lengths) over the device-to-host bandwidth,
+  // measured once per process on a 64 MB copy, twice for the reformatting pass on the host.
+  double estimate_host_copy_ms() const {
+    static const double gbps = [] {
+      const std::size_t n = std::size_t(1) << 24;  // 16M ints
+      Kokkos::View<int*> d(Kokkos::view_alloc("auto_d2h", Kokkos::WithoutInitializing), n);
+      Kokkos::deep_copy(d, 1);
+      auto h = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, Kokkos::HostSpace(), d);
+      double best = 1e300;
+      for (int k = 0; k < 2; ++k) {
+        Kokkos::fence();
+        Kokkos::Timer t;
+        Kokkos::deep_copy(h, d);
+        best = std::min(best, t.seconds());
+      }
+      return static_cast<double>(n * sizeof(int)) / best / 1e9;
+    }();
+    const double entries = pv_.layout == PatternLayout::Offsets
+                               ? static_cast<double>(pv_.index.extent(0))
+                               : static_cast<double>(pv_.threads) * pv_.rows;
+    const double bytes = 4.0 * (entries + static_cast<double>(pv_.threads));
+    return 2.0 * bytes / (1e6 * gbps);
+  }
+
   const IrregularPattern* host(double& copy_ms) {
     if (!host_) {
       Kokkos::Timer t;
@@ -253,6 +277,21 @@ class AutoStrategy final : public RemapStrategy<T> {
       if (c.done) continue;
       c.s = make_strategy<T>(c.p.name, o);
       const double bar = best_run_ms();
+      // A host planner needs the host copy of the pattern first: estimated from its bytes at the
+      // measured device-to-host bandwidth before it is made.
+      if (c.s->needs_host_pattern() && !host_) {
+        const double est_copy = estimate_host_copy_ms();
+        if (predict_plans_ms(est_copy, o.horizon) > bar) {
+          c.p.plan_ms = est_copy;
+          c.p.note = fmt::format(
+              "the host copy of the pattern alone (estimated {:.1f} ms x {} plans) exceeds the "
+              "best run {:.1f} ms: not profiled",
+              est_copy, o.horizon.plans(), bar);
+          c.s.reset();
+          c.done = true;
+          continue;
+        }
+      }
       double copy_ms = 0;
       const IrregularPattern* h = c.s->needs_host_pattern() ? host(copy_ms) : nullptr;
       // The bytes one execution must move at least, at the device's copy bandwidth: a lower
