@@ -10,8 +10,10 @@
 #include <fstream>
 #include <limits>
 
+#include "cli/numeric_flag.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
+#include "io/staged_file.hpp"
 #include "md/params.hpp"
 #include "md/simulation.hpp"
 #include "mdremap/error.hpp"
@@ -27,11 +29,12 @@ void add_compare_command(CLI::App& app, CompareOptions& o) {
       ->check(CLI::IsMember({"double", "mixed", "single"}));
   c->add_option("--csv", o.csv, "Write one row per mode and reorder to this CSV");
   c->add_option("--plot", o.plot, "Write a PNG bar chart (gnuplot) to this file");
-  c->add_option("--steps", o.steps, "Measured MD steps per mode")->check(CLI::PositiveNumber);
+  c->add_option("--steps", o.steps, "Measured MD steps per mode")
+      ->check(number_in<int>(1, 1000000000, "INT >= 1"));
   c->add_option("--warmup", o.warmup, "Steps before measuring (auto profiles here)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_in<int>(0, 1000000000, "INT >= 0"));
   c->add_option("--repeats", o.repeats, "Fenced force evaluations for the remap/compute split")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in<int>(1, 1000000, "INT >= 1"));
   c->add_flag("--shuffle", o.shuffle, "Randomly permuted atom order (system.shuffle, no sort)");
   c->add_flag("--quiet,-q", o.quiet, "Print only the table");
   add_remap_flags(c, o.remap, false);
@@ -152,10 +155,10 @@ void run_padding(const CompareOptions& o, const std::string& reorder, const std:
   }
 }
 
-void write_csv(const std::string& path, const std::vector<Row>& rows) {
-  const std::string tmp = path + ".tmp";
+void write_csv(io::StagedFile& out, const std::vector<Row>& rows) {
+  const std::string& path = out.target();
   {
-    std::ofstream f(tmp);
+    std::ofstream f(out.staging(), std::ios::app);  // emptied already; app: a device in place
     if (!f) throw Error("cannot write " + path);
     f << "mode,reorder,e_pair,transactions_32,transactions_128,extra_bytes,remap_ms,compute_ms,"
          "step_ms,strategy,pipelined_ms,overlap,force_ms,cache_hits,cache_misses,splits,note\n";
@@ -171,10 +174,11 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
           r.ok ? num(r.force_ms, "{:.5f}") : "", r.hits, r.misses, r.splits, q(r.note));
     }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw Error("cannot write " + path);
+  out.commit();
 }
 
-void write_plot(const std::string& path, const std::vector<Row>& rows, const std::string& title) {
+void write_plot(io::StagedFile& out, const std::vector<Row>& rows, const std::string& title) {
+  const std::string& path = out.target();
   const std::string dat = path + ".dat";
   {
     std::ofstream f(dat);
@@ -191,19 +195,37 @@ void write_plot(const std::string& path, const std::vector<Row>& rows, const std
       "set key top left; set grid ytics;"
       "plot '{}' using 2:xtic(1) title 'remap (alone)', '' using 3 title 'compute (alone)',"
       "'' using 4 title 'step (MD loop / pipelined)'",
-      path, title, dat);
+      out.staging(), title, dat);
   const std::string cmd = "gnuplot -e \"" + script + "\" 2>&1";
   const int rc = std::system(cmd.c_str());
   std::remove(dat.c_str());
   if (rc != 0)
     throw Error("gnuplot failed writing " + path + " (is gnuplot with pngcairo installed?)");
+  out.commit();
+}
+
+// --csv and --plot: checked, kept apart from the deck and each other, and locked before any run.
+std::unique_ptr<io::StagedFile> open_output(const std::string& flag, const std::string& path) {
+  if (path.empty()) return nullptr;
+  try {
+    io::check_writable(path);
+    return std::make_unique<io::StagedFile>(path);
+  } catch (const InputError& e) {
+    throw InputError(flag, 0, e.what());
+  } catch (const Error& e) {
+    throw InputError(flag, 0, e.what());
+  }
 }
 
 }  // namespace
 
 int run_compare(const CompareOptions& o) {
-  if (!o.csv.empty()) io::check_writable(o.csv);
-  if (!o.plot.empty()) io::check_writable(o.plot);
+  io::check_distinct({{"the deck", o.deck, false, ""},
+                      {"--csv", o.csv, true, ""},
+                      {"--plot", o.plot, true, ""},
+                      {"--plot", o.plot.empty() ? "" : o.plot + ".dat", true, ""}});
+  const auto csv = open_output("--csv", o.csv);
+  const auto plot = open_output("--plot", o.plot);
   const auto modes = split(o.modes);
   const auto reorders = split(o.remap.reorder.empty() ? "none" : o.remap.reorder);
   if (modes.empty()) throw InputError("command line", 0, "--modes: give at least one mode");
@@ -271,8 +293,8 @@ int run_compare(const CompareOptions& o) {
       "{} steps after {} warm-up steps; remap/compute ms: medians of {} fenced evaluations; "
       "overlap: share of the remap time hidden by the stream pipeline\n",
       o.steps, o.warmup, o.repeats);
-  if (!o.csv.empty()) write_csv(o.csv, rows);
-  if (!o.plot.empty()) write_plot(o.plot, rows, "mdremap compare " + o.deck);
+  if (csv) write_csv(*csv, rows);
+  if (plot) write_plot(*plot, rows, "mdremap compare " + o.deck);
   return 0;
 }
 

@@ -1,15 +1,14 @@
 #include "io/checkpoint.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
 
 #include "io/hdf5_util.hpp"
+#include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::io {
@@ -77,14 +76,6 @@ void write_array(hid_t file, const std::string& name, const std::vector<T>& valu
   h5::write_attr(set.get(), "fnv1a64", checksum(values));
 }
 
-// Flushes a closed file's data to stable storage before it is renamed into place.
-void sync_path(const std::string& path, bool directory) {
-  const int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
-  if (fd < 0) return;  // best effort: the rename still keeps readers from half-written files
-  static_cast<void>(::fsync(fd));
-  ::close(fd);
-}
-
 struct Corrupt : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -98,9 +89,45 @@ std::vector<T> read_array(hid_t file, const std::string& name) {
   return values;
 }
 
+// The index of the first value that is not finite, or -1.
+template <class T>
+std::ptrdiff_t first_non_finite(const std::vector<T>& values) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!std::isfinite(static_cast<double>(values[i]))) return static_cast<std::ptrdiff_t>(i);
+  return -1;
+}
+
+// Why a checkpoint cannot be a restart point, or "": non-finite state (a run that blew up) is
+// never written, and never read back (issue 11, finding 3).
+std::string non_finite_problem(const Checkpoint& c) {
+  const Frame& fr = c.frame;
+  const struct {
+    const char* name;
+    const std::vector<double>* values;
+    int width;
+  } arrays[] = {{"position", &fr.x, 3},
+                {"velocity", &fr.v, 3},
+                {"force", &fr.f, 3},
+                {"thermostat state", &c.thermostat_state, 1}};
+  for (const auto& a : arrays) {
+    const auto i = first_non_finite(*a.values);
+    if (i < 0) continue;
+    if (a.width == 3 && static_cast<std::size_t>(i / 3) < fr.id.size())
+      return std::string("non-finite ") + a.name + " of atom id " +
+             std::to_string(fr.id[static_cast<std::size_t>(i / 3)]);
+    return std::string("non-finite ") + a.name;
+  }
+  for (int d = 0; d < 3; ++d)
+    if (!std::isfinite(fr.box_lo[d]) || !std::isfinite(fr.box_len[d]) || !(fr.box_len[d] > 0))
+      return "box is not finite and positive";
+  if (!std::isfinite(fr.time)) return "non-finite time";
+  return {};
+}
+
 }  // namespace
 
-void write_checkpoint(const std::string& path, const Checkpoint& c) {
+void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
+  const std::string& path = out.target();
   const Frame& fr = c.frame;
   const std::size_t n = fr.id.size();
   auto require = [&](bool ok, const std::string& what) {
@@ -110,11 +137,14 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
   require(fr.v.size() == 3 * n, "velocity array must hold 3 values per atom id");
   require(fr.f.empty() || fr.f.size() == 3 * n, "force array has the wrong size");
   require(fr.type.size() == n, "type array must hold one value per atom id");
+  const std::string bad = non_finite_problem(c);
+  require(bad.empty(), "refusing to write a checkpoint with " + bad);
 
-  const std::string tmp = path + ".tmp";
+  const std::string& tmp = out.staging();
   h5::QuietErrors quiet;
   try {
-    h5::Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    h5::Handle fapl = h5::fapl_without_locking();
+    h5::Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
     if (!file.valid())
       throw h5::Failure("cannot create '" + tmp +
                         "' (does the directory exist and is it writable?)");
@@ -149,20 +179,20 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     h5::write_attr(root, "complete", std::int32_t{1});
     if (file.close() < 0) throw h5::Failure("cannot close '" + tmp + "' (disk full?)");
   } catch (const h5::Failure& e) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
     throw Error("cannot write checkpoint '" + path + "': " + e.what());
   }
+  // fsync, then the rename over the previous checkpoint (which survives any failure before it).
+  out.commit(again);
+}
 
-  sync_path(tmp, false);
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw Error("cannot write checkpoint '" + path + "': rename failed (" + ec.message() + ")");
+void write_checkpoint(const std::string& path, const Checkpoint& c) {
+  StagedFile out(path);
+  try {
+    write_checkpoint(out, c, false);
+  } catch (...) {
+    out.discard();
+    throw;
   }
-  fs::path dir = fs::path(path).parent_path();
-  sync_path(dir.empty() ? std::string(".") : dir.string(), true);
 }
 
 Checkpoint read_checkpoint(const std::string& path) {
@@ -221,6 +251,10 @@ Checkpoint read_checkpoint(const std::string& path) {
                     ": the checkpoint is corrupt");
     if (h5::read_attr<std::uint64_t>(root, "header_fnv1a64") != header_checksum(c))
       throw Corrupt("checksum mismatch in the header attributes: the checkpoint is corrupt");
+    const std::string nonfinite = non_finite_problem(c);
+    if (!nonfinite.empty())
+      throw bad("checkpoint holds " + nonfinite +
+                ": it was written by a run that blew up, and cannot be continued");
   } catch (const Corrupt& e) {
     throw bad(e.what());
   } catch (const h5::Failure& e) {

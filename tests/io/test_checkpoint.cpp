@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "io/checkpoint.hpp"
+#include "io/staged_file.hpp"
 #include "io_test_util.hpp"
 #include "mdremap/error.hpp"
 
@@ -74,7 +77,7 @@ TEST(Checkpoint, RoundTripIsBitwiseExact) {
   const std::string path = dir.file("restart.h5");
   const Checkpoint c = sample_checkpoint(101);
   write_checkpoint(path, c);
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(fs::exists(path + ".partial"));
   const Checkpoint r = read_checkpoint(path);
 
   EXPECT_TRUE(bitwise_equal(r.frame.x, c.frame.x));
@@ -193,6 +196,59 @@ TEST(Checkpoint, WriteFailureNamesThePath) {
   test::TempDir dir;
   EXPECT_THROW(write_checkpoint(dir.file("bad.h5"), c), Error);
   EXPECT_FALSE(fs::exists(dir.file("bad.h5")));
+}
+
+// The checkpoint's array checksum (64-bit FNV-1a of the bytes), to forge files that pass it.
+std::uint64_t fnv1a(const void* data, std::size_t bytes) {
+  std::uint64_t h = 14695981039346656037ULL;
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ULL;
+  return h;
+}
+
+// Issue 11, finding 3: a blown-up state is never written, and a checkpoint holding non-finite
+// values (here forged with valid checksums) is refused on reading.
+TEST(Checkpoint, NonFiniteStateIsNeitherWrittenNorRead) {
+  test::TempDir dir;
+  const std::string path = dir.file("restart.h5");
+  Checkpoint bad = sample_checkpoint(20);
+  bad.frame.v[7] = std::nan("");
+  try {
+    write_checkpoint(path, bad);
+    FAIL() << "a NaN velocity was written";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("non-finite velocity"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(path + ".partial"));
+
+  write_checkpoint(path, sample_checkpoint(20));
+  std::vector<double> x = read_checkpoint(path).frame.x;
+  x[4] = -std::numeric_limits<double>::infinity();
+  const std::uint64_t sum = fnv1a(x.data(), x.size() * sizeof(double));
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  hid_t set = H5Dopen2(file, "x", H5P_DEFAULT);
+  ASSERT_GE(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x.data()), 0);
+  hid_t attr = H5Aopen(set, "fnv1a64", H5P_DEFAULT);
+  ASSERT_GE(H5Awrite(attr, H5T_NATIVE_UINT64, &sum), 0);
+  H5Aclose(attr);
+  H5Dclose(set);
+  H5Fclose(file);
+  const std::string msg = refusal(path);
+  EXPECT_NE(msg.find("non-finite position"), std::string::npos) << msg;
+}
+
+// Issue 11, finding 1: one writer per checkpoint at a time.
+TEST(Checkpoint, SecondWriterIsRefusedWhileTheFirstHoldsTheFile) {
+  test::TempDir dir;
+  const std::string path = dir.file("restart.h5");
+  StagedFile held(path);
+  EXPECT_THROW(write_checkpoint(path, sample_checkpoint(5)), OutputBusy);
+  write_checkpoint(held, sample_checkpoint(5), /*again=*/true);
+  write_checkpoint(held, sample_checkpoint(6), /*again=*/false);
+  EXPECT_EQ(read_checkpoint(path).frame.n(), 6u);
+  EXPECT_FALSE(fs::exists(path + ".partial"));
 }
 
 }  // namespace
