@@ -1,7 +1,12 @@
 #include "io/checkpoint.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -124,7 +129,123 @@ std::string non_finite_problem(const Checkpoint& c) {
   return {};
 }
 
+// ---- the whole-file seal ----------------------------------------------------------------
+// HDF5 1.10 itself overflows buffers on some corrupted files (found by fuzzing, issue 11), so a
+// damaged checkpoint must be refused before HDF5 parses a byte of it. The file starts with a
+// user block (which HDF5 skips) holding the length and a checksum of everything after it,
+// written once the HDF5 file is closed; read_checkpoint verifies both first.
+constexpr std::size_t kSealBytes = 512;  // HDF5 user block size (a power of two >= 512)
+constexpr const char* kSealMagic = "mdremap-checkpoint 2\n";
+
+// 64-bit FNV-1a over little-endian 64-bit words (the tail zero-padded): one multiply per 8
+// bytes, so sealing a large checkpoint costs about as much as copying it.
+class WordHash {
+ public:
+  void add(const unsigned char* p, std::size_t bytes) {
+    std::size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      mix(w);
+    }
+    if (i < bytes) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, p + i, bytes - i);
+      mix(w);
+    }
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  void mix(std::uint64_t w) { hash_ = (hash_ ^ w) * 1099511628211ULL; }
+  std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+// Hash of bytes [kSealBytes, end) of the open file `fd`, and their count. Reads in chunks that
+// are multiples of 8, so the word boundaries do not depend on the chunking.
+bool hash_after_seal(int fd, std::uint64_t& hash, std::uint64_t& length) {
+  std::vector<unsigned char> buf(1 << 20);
+  WordHash h;
+  length = 0;
+  for (off_t at = kSealBytes;;) {
+    const ssize_t got = ::pread(fd, buf.data(), buf.size(), at);
+    if (got < 0) return false;
+    if (got == 0) break;
+    h.add(buf.data(), static_cast<std::size_t>(got));
+    at += got;
+    length += static_cast<std::uint64_t>(got);
+    if (static_cast<std::size_t>(got) < buf.size()) {
+      // A short read must be the end: check, so a later chunk never starts off the 8-byte grid.
+      const ssize_t more = ::pread(fd, buf.data(), 1, at);
+      if (more != 0) return false;
+      break;
+    }
+  }
+  hash = h.value();
+  return true;
+}
+
+std::string seal_text(std::uint64_t length, std::uint64_t hash) {
+  char text[128];
+  std::snprintf(text, sizeof text, "%sbytes %llu\nfnv1a64 %016llx\n", kSealMagic,
+                static_cast<unsigned long long>(length), static_cast<unsigned long long>(hash));
+  return text;
+}
+
+// Writes the seal into the user block of the closed HDF5 file `path`.
+void write_seal(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw h5::Failure("cannot reopen '" + path + "' to seal it");
+  std::uint64_t hash = 0, length = 0;
+  bool ok = hash_after_seal(fd, hash, length);
+  std::string block = seal_text(length, hash);
+  block.resize(kSealBytes, '\0');
+  ok = ok && ::pwrite(fd, block.data(), block.size(), 0) == static_cast<ssize_t>(block.size());
+  ::close(fd);
+  if (!ok) throw h5::Failure("cannot seal '" + path + "' (disk full?)");
+}
+
+// Empty if the seal of `path` matches its bytes; else the reason to refuse the file.
+std::string check_seal(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "cannot open checkpoint (" + std::string(std::strerror(errno)) + ")";
+  char block[kSealBytes + 1] = {};
+  const ssize_t got = ::pread(fd, block, kSealBytes, 0);
+  std::string why;
+  unsigned long long want_length = 0, want_hash = 0;
+  const std::size_t magic_len = std::strlen(kSealMagic);
+  if (got < static_cast<ssize_t>(magic_len) || std::memcmp(block, kSealMagic, magic_len) != 0) {
+    why = std::strncmp(block, "mdremap-checkpoint", 18) == 0
+              ? "checkpoint format is not supported by this build (it reads '" +
+                    std::string(kSealMagic, magic_len - 1) + "')"
+              : "not an mdremap checkpoint (no mdremap seal at its start; checkpoints written "
+                "before this format had none: write a new one)";
+  } else if (std::sscanf(block + magic_len, "bytes %llu\nfnv1a64 %16llx\n", &want_length,
+                         &want_hash) != 2) {
+    why = "the checkpoint is corrupt (unreadable seal)";
+  } else {
+    std::uint64_t hash = 0, length = 0;
+    if (!hash_after_seal(fd, hash, length))
+      why = "cannot read checkpoint";
+    else if (length < want_length)
+      why = "the checkpoint is truncated (" + std::to_string(length + kSealBytes) + " of " +
+            std::to_string(want_length + kSealBytes) + " bytes)";
+    else if (length != want_length || hash != want_hash)
+      why = "the checkpoint is corrupt (whole-file checksum mismatch)";
+  }
+  ::close(fd);
+  return why;
+}
+
 }  // namespace
+
+void reseal_checkpoint(const std::string& path) {
+  try {
+    write_seal(path);
+  } catch (const h5::Failure& e) {
+    throw Error(e.what());
+  }
+}
 
 void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
   const std::string& path = out.target();
@@ -144,7 +265,10 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
   h5::QuietErrors quiet;
   try {
     h5::Handle fapl = h5::fapl_without_locking();
-    h5::Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+    h5::Handle fcpl(h5::check(H5Pcreate(H5P_FILE_CREATE), "cannot create file properties"),
+                    H5Pclose);
+    h5::check_status(H5Pset_userblock(fcpl.get(), kSealBytes), "cannot reserve the seal block");
+    h5::Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose);
     if (!file.valid())
       throw h5::Failure("cannot create '" + tmp +
                         "' (does the directory exist and is it writable?)");
@@ -178,6 +302,7 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
     h5::check_status(H5Fflush(root, H5F_SCOPE_GLOBAL), "cannot flush '" + tmp + "'");
     h5::write_attr(root, "complete", std::int32_t{1});
     if (file.close() < 0) throw h5::Failure("cannot close '" + tmp + "' (disk full?)");
+    write_seal(tmp);
   } catch (const h5::Failure& e) {
     throw Error("cannot write checkpoint '" + path + "': " + e.what());
   }
@@ -201,6 +326,9 @@ Checkpoint read_checkpoint(const std::string& path) {
   if (!fs::exists(path, ec)) throw bad("checkpoint file not found");
   if (!fs::is_regular_file(path, ec)) throw bad("checkpoint path is not a regular file");
 
+  // Nothing reaches HDF5 unless the seal matches every byte (see check_seal).
+  const std::string unsealed = check_seal(path);
+  if (!unsealed.empty()) throw bad(unsealed);
   h5::QuietErrors quiet;
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw bad("not an mdremap checkpoint (not an HDF5 file, or its header is damaged)");

@@ -1,6 +1,8 @@
 #include "io/deck.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -277,28 +279,66 @@ void check_keys(const YAML::Node& n, const std::string& file, const std::string&
   }
 }
 
+// Counts the content of one YAML document: a document holding only a null (what the parser
+// reports at the end of the text) does not count.
+class DocumentProbe : public YAML::EventHandler {
+ public:
+  bool content = false;
+  int line = 0;
+  void OnDocumentStart(const YAML::Mark& mark) override { line = mark.line + 1; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { content = true; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    content = true;
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    content = true;
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    content = true;
+  }
+  void OnMapEnd() override {}
+};
+
+// The first YAML document of `text`; `second_line` > 0 when a second one with content follows.
+// yaml-cpp's LoadAll loops forever on some texts (", #", found by fuzzing): the parser is asked
+// for two documents at most.
+YAML::Node load_first(const std::string& text, int& second_line) {
+  second_line = 0;
+  YAML::Node first = YAML::Load(text);
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentProbe one, two;
+  if (parser.HandleNextDocument(one) && parser.HandleNextDocument(two) && two.content)
+    second_line = std::max(1, two.line);
+  return first;
+}
+
 }  // namespace
 
 Deck Deck::from_string(const std::string& text, const std::string& name) {
   Deck d;
   d.src_ = std::make_shared<DeckSource>();
   d.src_->file = name;
-  std::vector<YAML::Node> docs;
+  int second = 0;
   try {
-    docs = YAML::LoadAll(text);
+    d.doc_ = load_first(text, second);
   } catch (const YAML::ParserException& e) {
     throw InputError(name, e.mark.line + 1, "YAML syntax error: " + e.msg);
   } catch (const YAML::Exception& e) {
     throw InputError(name, e.mark.is_null() ? 0 : e.mark.line + 1, "YAML error: " + e.msg);
   }
-  if (docs.size() > 1)
-    throw InputError(name, line_of(docs[1]) > 0 ? line_of(docs[1]) : 0,
-                     "a second YAML document ('---'): a deck is one document");
-  if (docs.empty() || docs[0].IsNull())
+  if (second > 0)
+    throw InputError(name, second, "a second YAML document ('---'): a deck is one document");
+  if (!d.doc_.IsDefined() || d.doc_.IsNull())
     throw InputError(name, 0,
                      "the deck is empty: give at least one section (inputs/lj_bench.yaml is a "
                      "complete example)");
-  d.doc_ = docs[0];
   if (!d.doc_.IsMap()) throw InputError(name, 1, "a deck must be a map of sections");
   long budget = 1000000;
   check_keys(d.doc_, name, "", 0, budget);
@@ -339,9 +379,9 @@ void Deck::apply_override(const std::string& assignment, const std::string& orig
                      "string)");
   YAML::Node value;
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.size() != 1) throw InputError(where, 0, "expected one value, got '" + text + "'");
-    value = docs[0];
+    int second = 0;
+    value = load_first(text, second);
+    if (second > 0) throw InputError(where, 0, "expected one value, got '" + text + "'");
   } catch (const YAML::ParserException& e) {
     throw InputError(where, 0, "cannot parse value '" + text + "': " + e.msg);
   } catch (const YAML::Exception& e) {

@@ -147,6 +147,10 @@ TEST(Checkpoint, CorruptedArrayBytesAreRefused) {
   auto bytes = read_bytes(path);
   for (hsize_t k = 0; k < 4; ++k) bytes[offset + size / 2 + k] ^= 0x5A;
   write_bytes(path, bytes);
+  // The whole-file seal sees it first, before HDF5 reads a byte.
+  EXPECT_NE(refusal(path).find("corrupt (whole-file checksum mismatch)"), std::string::npos);
+  // Behind the seal, the dataset's own checksum names the array.
+  reseal_checkpoint(path);
   const std::string msg = refusal(path);
   EXPECT_NE(msg.find("checksum mismatch in dataset 'v'"), std::string::npos) << msg;
 }
@@ -170,6 +174,8 @@ TEST(Checkpoint, ForeignMissingAndIncompleteFilesAreRefused) {
   file = H5Fopen(partial.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   H5Adelete(file, "complete");
   H5Fclose(file);
+  EXPECT_NE(refusal(partial).find("corrupt"), std::string::npos);
+  reseal_checkpoint(partial);
   EXPECT_NE(refusal(partial).find("incomplete"), std::string::npos);
 
   // A newer format version is refused by name.
@@ -177,11 +183,17 @@ TEST(Checkpoint, ForeignMissingAndIncompleteFilesAreRefused) {
   write_checkpoint(newer, sample_checkpoint(5));
   file = H5Fopen(newer.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   hid_t attr = H5Aopen(file, "format_version", H5P_DEFAULT);
-  const int two = 2;
-  H5Awrite(attr, H5T_NATIVE_INT, &two);
+  const int three = 3;
+  H5Awrite(attr, H5T_NATIVE_INT, &three);
   H5Aclose(attr);
   H5Fclose(file);
-  EXPECT_NE(refusal(newer).find("version 2"), std::string::npos);
+  reseal_checkpoint(newer);
+  EXPECT_NE(refusal(newer).find("version 3"), std::string::npos);
+  // Version 1 files (no seal) are refused before HDF5 reads them, with the reason.
+  const std::string v1 = dir.file("v1.h5");
+  file = H5Fcreate(v1.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  H5Fclose(file);
+  EXPECT_NE(refusal(v1).find("no mdremap seal"), std::string::npos);
 }
 
 TEST(Checkpoint, WriteFailureNamesThePath) {
@@ -235,6 +247,7 @@ TEST(Checkpoint, NonFiniteStateIsNeitherWrittenNorRead) {
   H5Aclose(attr);
   H5Dclose(set);
   H5Fclose(file);
+  reseal_checkpoint(path);
   const std::string msg = refusal(path);
   EXPECT_NE(msg.find("non-finite position"), std::string::npos) << msg;
 }
