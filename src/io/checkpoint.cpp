@@ -164,7 +164,7 @@ class WordHash {
 // Hash of bytes [kSealBytes, end) of the open file `fd`, and their count. Reads in chunks that
 // are multiples of 8, so the word boundaries do not depend on the chunking.
 bool hash_after_seal(int fd, std::uint64_t& hash, std::uint64_t& length) {
-  std::vector<unsigned char> buf(1 << 20);
+  std::vector<unsigned char> buf(1 << 18);
   WordHash h;
   length = 0;
   for (off_t at = kSealBytes;;) {
