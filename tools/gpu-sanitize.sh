@@ -15,7 +15,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-cd "$repo"
+cd "$repo" || exit 2
 export OUT=${OUT:-$repo/out}
 mkdir -p "$OUT"
 
@@ -42,6 +42,7 @@ report=$OUT/sanitize.txt
 } >"$report"
 status=0
 IFS=, read -ra tool_list <<<"$tools"
+# shellcheck disable=SC2206  # TEST_BINS is a glob on purpose
 bins=("$repo"/.bundle/bin/${TEST_BINS:-test_*})
 for tool in "${tool_list[@]}"; do
   args=(--tool "$tool" --error-exitcode 99 --print-limit 20)
