@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "io/staged_file.hpp"
 #include "mdremap/avx512.hpp"
 #include "mdremap/error.hpp"
 
@@ -18,17 +19,26 @@
 
 namespace mdremap::cli {
 
-void write_summary(const std::string& path, const nlohmann::json& j) {
-  const std::string tmp = path + ".tmp";
+void write_summary(io::StagedFile& out, const nlohmann::json& j) {
+  const std::string& path = out.target();
   {
-    std::ofstream out(tmp);
-    if (!out) throw Error(fmt::format("{}: cannot write summary file", path));
-    out << j.dump(2) << "\n";
-    if (!out) throw Error(fmt::format("{}: write failed", path));
+    std::ofstream f(out.staging(), std::ios::app);  // emptied already; app: a device in place
+    if (!f) throw Error(fmt::format("{}: cannot write summary file", path));
+    f << j.dump(2) << "\n";
+    f.close();
+    if (!f) throw Error(fmt::format("{}: write failed (disk full?)", path));
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(fmt::format("{}: cannot write summary file ({})", path, ec.message()));
+  out.commit();
+}
+
+void write_summary(const std::string& path, const nlohmann::json& j) {
+  io::StagedFile out(path);
+  try {
+    write_summary(out, j);
+  } catch (...) {
+    out.discard();
+    throw;
+  }
 }
 
 std::string device_backend() {

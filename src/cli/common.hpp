@@ -6,11 +6,17 @@
 #include <cstdint>
 #include <string>
 
+namespace mdremap::io {
+class StagedFile;
+}
+
 namespace mdremap::cli {
 
-// Writes `j` to `path` (pretty-printed) via a temporary file and rename, so a summary file is
-// either complete or absent.
+// Writes `j` to `path` (pretty-printed) via a locked temporary file and rename
+// (io/staged_file.hpp), so a summary file is either complete or absent.
 void write_summary(const std::string& path, const nlohmann::json& j);
+// The same into a staging file locked at the start of the run.
+void write_summary(io::StagedFile& out, const nlohmann::json& j);
 
 // Names of the backends compiled into this binary ("cuda", "openmp", "serial").
 std::string device_backend();

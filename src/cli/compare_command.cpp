@@ -15,9 +15,11 @@
 #include <limits>
 #include <map>
 
+#include "cli/numeric_flag.hpp"
 #include "compare/measure.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
+#include "io/staged_file.hpp"
 #include "md/params.hpp"
 #include "md/reorder.hpp"
 #include "md/simulation.hpp"
@@ -36,12 +38,13 @@ void add_compare_command(CLI::App& app, CompareOptions& o) {
       ->check(CLI::IsMember({"double", "mixed", "single"}));
   c->add_option("--csv", o.csv, "Write one row per mode and reorder to this CSV");
   c->add_option("--plot", o.plot, "Write a PNG chart (gnuplot) of each mode's run to this file");
-  c->add_option("--steps", o.steps, "MD steps of each mode's run")->check(CLI::PositiveNumber);
+  c->add_option("--steps", o.steps, "MD steps of each mode's run")
+      ->check(number_in<int>(1, 1000000000, "INT >= 1"));
   c->add_option("--rounds", o.rounds, "Interleaved rounds (A B C A B C ...); medians reported")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in<int>(1, 1000, "INT >= 1"));
   c->add_option("--repeats", o.repeats,
                 "Fenced force evaluations for the remap/compute split (after each run)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in<int>(1, 1000000, "INT >= 1"));
   c->add_flag("--shuffle", o.shuffle, "Randomly permuted atom order (system.shuffle, no sort)");
   c->add_flag("--quiet,-q", o.quiet, "Print only the table");
   add_remap_flags(c, o.remap, false);
@@ -230,10 +233,10 @@ void summarise(Row& r) {
   r.seg_other = std::max(0.0, r.med.run_ms - r.seg_plan - r.seg_remap - r.seg_compute);
 }
 
-void write_csv(const std::string& path, const std::vector<Row>& rows) {
-  const std::string tmp = path + ".tmp";
+void write_csv(io::StagedFile& out, const std::vector<Row>& rows) {
+  const std::string& path = out.target();
   {
-    std::ofstream f(tmp);
+    std::ofstream f(out.staging(), std::ios::app);  // emptied already; app: a device in place
     if (!f) throw Error("cannot write " + path);
     f << "mode,reorder,strategy,e_pair,transactions_32,transactions_128,all_loads_32,"
          "all_loads_128,extra_bytes,run_ms,"
@@ -264,12 +267,13 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
           num(r.seg_compute, "{:.4f}"), num(r.seg_other, "{:.4f}"), q(r.note));
     }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw Error("cannot write " + path);
+  out.commit();
 }
 
 // Per mode one stacked bar of its whole run (median round): plan + profiling, exposed remap,
 // compute, and the rest of the step (neighbour lists, integration).
-void write_plot(const std::string& path, const std::vector<Row>& rows, const std::string& title) {
+void write_plot(io::StagedFile& out, const std::vector<Row>& rows, const std::string& title) {
+  const std::string& path = out.target();
   const std::string dat = path + ".dat";
   {
     std::ofstream f(dat);
@@ -286,19 +290,37 @@ void write_plot(const std::string& path, const std::vector<Row>& rows, const std
       "set xtics rotate by -30; set key outside right top; set grid ytics; set yrange [0:*];"
       "plot '{}' using 2:xtic(1) title 'plan + profiling', '' using 3 title 'remap (exposed)',"
       "'' using 4 title 'compute', '' using 5 title 'neighbour + integrate + other'",
-      path, title, dat);
+      out.staging(), title, dat);
   const std::string cmd = "gnuplot -e \"" + script + "\" 2>&1";
   const int rc = std::system(cmd.c_str());
   std::remove(dat.c_str());
   if (rc != 0)
     throw Error("gnuplot failed writing " + path + " (is gnuplot with pngcairo installed?)");
+  out.commit();
+}
+
+// --csv and --plot: checked, kept apart from the deck and each other, and locked before any run.
+std::unique_ptr<io::StagedFile> open_output(const std::string& flag, const std::string& path) {
+  if (path.empty()) return nullptr;
+  try {
+    io::check_writable(path);
+    return std::make_unique<io::StagedFile>(path);
+  } catch (const InputError& e) {
+    throw InputError(flag, 0, e.what());
+  } catch (const Error& e) {
+    throw InputError(flag, 0, e.what());
+  }
 }
 
 }  // namespace
 
 int run_compare(const CompareOptions& o) {
-  if (!o.csv.empty()) io::check_writable(o.csv);
-  if (!o.plot.empty()) io::check_writable(o.plot);
+  io::check_distinct({{"the deck", o.deck, false, ""},
+                      {"--csv", o.csv, true, ""},
+                      {"--plot", o.plot, true, ""},
+                      {"--plot", o.plot.empty() ? "" : o.plot + ".dat", true, ""}});
+  const auto csv = open_output("--csv", o.csv);
+  const auto plot = open_output("--plot", o.plot);
   const auto modes = split(o.modes);
   const auto reorders = split(o.remap.reorder.empty() ? "none" : o.remap.reorder);
   if (modes.empty()) throw InputError("command line", 0, "--modes: give at least one mode");
@@ -393,8 +415,8 @@ int run_compare(const CompareOptions& o) {
       "overlap: share of the remap time during which a compute kernel ran, from device "
       "timestamps of each chunk; predict: auto's whole-run prediction for its choice\n",
       o.steps, o.rounds, o.repeats);
-  if (!o.csv.empty()) write_csv(o.csv, rows);
-  if (!o.plot.empty()) write_plot(o.plot, rows, "mdremap compare " + o.deck);
+  if (csv) write_csv(*csv, rows);
+  if (plot) write_plot(*plot, rows, "mdremap compare " + o.deck);
   return 0;
 }
 

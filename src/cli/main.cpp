@@ -3,10 +3,14 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <H5Epublic.h>
+
 #include <Kokkos_Core.hpp>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <new>
 #include <set>
 
 #include "cli/cg_command.hpp"
@@ -14,6 +18,7 @@
 #include "cli/compare_command.hpp"
 #include "cli/md_command.hpp"
 #include "io/deck.hpp"
+#include "io/paths.hpp"
 #include "mdremap/error.hpp"
 
 namespace {
@@ -41,6 +46,8 @@ void check_flags(CLI::App& app, int argc, char** argv) {
       continue;
     }
     if (a.rfind("--kokkos", 0) == 0) continue;
+    // A negative number is a flag's value (`--steps -5`, refused by its range), not an option.
+    if (a.size() > 1 && (std::isdigit(static_cast<unsigned char>(a[1])) || a[1] == '.')) continue;
     const std::string name = a.substr(0, a.find('='));
     std::vector<std::string> valid;
     bool found = false;
@@ -64,6 +71,14 @@ void check_flags(CLI::App& app, int argc, char** argv) {
   }
 }
 
+// CLI11's messages can span lines; ours are one.
+std::string one_line(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  return s;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,11 +95,22 @@ int main(int argc, char** argv) {
   auto* info = app.add_subcommand("info", "Print backends, devices and build options");
   info->add_option("--summary", info_summary, "Write the same information as JSON");
 
+  // HDF5 prints its error stack to stderr by default; every HDF5 failure becomes one line of
+  // ours instead (issue 11, finding 6).
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   try {
     check_flags(app, argc, argv);
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // Every other command-line problem is bad input: exit 2, one line, the flag named.
+    fmt::print(stderr, "mdremap: error: {}\n", one_line(e.what()));
+    return 2;
   } catch (const mdremap::Error& e) {
     fmt::print(stderr, "mdremap: error: {}\n", e.what());
     return 2;
@@ -95,6 +121,13 @@ int main(int argc, char** argv) {
   setenv("OMP_PLACES", "threads", 0);
   Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
   try {
+    if (app.got_subcommand("info") && !info_summary.empty()) {
+      try {
+        mdremap::io::check_writable(info_summary);
+      } catch (const mdremap::Error& e) {
+        throw mdremap::InputError("--summary", 0, e.what());
+      }
+    }
     if (app.got_subcommand("md")) return mdremap::cli::run_md(md_opts);
     if (app.got_subcommand("compare")) return mdremap::cli::run_compare(compare_opts);
     if (app.got_subcommand("cg")) return mdremap::cli::run_cg(cg_opts);
@@ -125,6 +158,11 @@ int main(int argc, char** argv) {
   } catch (const mdremap::InputError& e) {
     fmt::print(stderr, "mdremap: error: {}\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr,
+               "mdremap: error: out of memory (std::bad_alloc): the system is too large for "
+               "this machine\n");
+    return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "mdremap: error: {}\n", e.what());
     return 1;

@@ -7,9 +7,11 @@
 #include <memory>
 
 #include "cli/common.hpp"
+#include "cli/numeric_flag.hpp"
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
+#include "io/staged_file.hpp"
 #include "io/thermo_csv.hpp"
 #include "md/output.hpp"
 #include "md/params.hpp"
@@ -23,7 +25,8 @@ void add_md_command(CLI::App& app, MdOptions& o) {
   md->add_option("deck", o.deck, "YAML deck (e.g. inputs/lj_bench.yaml)")->required();
   md->add_option("--set", o.sets, "Override a deck key: --set neighbor.skin=0.4 (repeatable)")
       ->take_all();
-  md->add_option("--steps", o.steps, "Number of steps (overrides run.steps)");
+  md->add_option("--steps", o.steps, "Number of steps (overrides run.steps)")
+      ->check(number_in<std::int64_t>(0, md::kMaxSteps, "INT >= 0"));
   md->add_option("--precision", o.precision, "double | mixed | single (overrides run.precision)")
       ->check(CLI::IsMember({"double", "mixed", "single"}));
   md->add_option("--backend", o.backend,
@@ -72,6 +75,13 @@ class ConsoleObserver : public md::RunObserver {
   Progress progress_;
 };
 
+// A path as a YAML string scalar, so `--thermo-csv 1e5` or `--thermo-csv 'a: b'` stay names.
+std::string yaml_string(const std::string& path) {
+  std::string q = "'";
+  for (char c : path) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
+}
+
 nlohmann::json thermo_json(const ThermoSample& t) {
   return {{"step", t.step},     {"temp", t.temp},   {"e_pair", t.e_pair}, {"ke", t.ke},
           {"etotal", t.etotal}, {"press", t.press}, {"volume", t.volume}};
@@ -84,13 +94,14 @@ int run_md(const MdOptions& o) {
   check_backend(o.backend);
   auto deck = io::Deck::from_file(o.deck);
   for (const auto& s : o.sets) deck.apply_override(s);
-  if (o.steps >= 0) deck.apply_override(fmt::format("run.steps={}", o.steps));
-  if (!o.precision.empty()) deck.apply_override("run.precision=" + o.precision);
+  if (o.steps >= 0) deck.apply_override(fmt::format("run.steps={}", o.steps), "--steps");
+  if (!o.precision.empty()) deck.apply_override("run.precision=" + o.precision, "--precision");
   if (o.shuffle) {
     deck.apply_override("system.shuffle=true");
     deck.apply_override("neighbor.sort=none");
   }
-  if (!o.thermo_csv.empty()) deck.apply_override("output.thermo_csv=" + o.thermo_csv);
+  if (!o.thermo_csv.empty())
+    deck.apply_override("output.thermo_csv=" + yaml_string(o.thermo_csv), "--thermo-csv");
   apply_remap_flags(o.remap, deck);
   const md::MdParams p = md::read_md_params(deck);
   // Every output path is checked before any work, so a typo fails now, not after the run.
@@ -102,11 +113,42 @@ int run_md(const MdOptions& o) {
       throw InputError("--summary", 0, e.what());
     }
   }
+  // No output may overwrite an input or another output of this run (issue 11, finding 2).
+  std::vector<io::PathUse> paths{{"the deck", o.deck, false, ""},
+                                 {"--restart", o.restart, false, ""}};
+  for (const auto& u : md::output_path_uses(p)) paths.push_back(u);
+  paths.push_back({"--summary", o.summary, true, ""});
+  io::check_distinct(paths);
+
   std::unique_ptr<io::Checkpoint> checkpoint;
   if (!o.restart.empty()) {
+    io::remove_stale_partial(o.restart);  // a killed checkpoint write leaves one (finding 7)
     checkpoint = std::make_unique<io::Checkpoint>(io::read_checkpoint(o.restart));
     md::check_restart(p, *checkpoint, o.restart);
   }
+  // Outputs are locked now, before the run: one another run is writing is refused (exit 2).
+  std::unique_ptr<io::StagedFile> summary;
+  if (!o.summary.empty()) {
+    try {
+      summary = std::make_unique<io::StagedFile>(o.summary);
+    } catch (const io::OutputBusy& e) {
+      throw InputError("--summary", 0, e.what());
+    }
+  }
+  std::unique_ptr<io::ThermoCsv> csv;
+  if (!p.thermo_csv.empty()) {
+    try {
+      csv = std::make_unique<io::ThermoCsv>(p.thermo_csv);
+    } catch (const io::OutputBusy& e) {
+      throw InputError("output.thermo_csv", 0, e.what());
+    }
+  }
+  auto engine = checkpoint ? md::restart_engine(p, *checkpoint, o.restart) : md::create_engine(p);
+  md::OutputInfo info;
+  info.deck_yaml = deck.resolved_yaml();
+  info.creator_version = MDREMAP_VERSION;
+  info.backend = device_backend();
+  md::RunOutput output(p, *engine, info, engine->step() + p.steps);
 
   if (!o.quiet) {
     fmt::print("mdremap {} | backend {} | {} atoms\n", MDREMAP_VERSION, device_backend(),
@@ -120,7 +162,6 @@ int run_md(const MdOptions& o) {
     }
   }
 
-  auto engine = checkpoint ? md::restart_engine(p, *checkpoint, o.restart) : md::create_engine(p);
   if (checkpoint) {
     if (!o.quiet)
       fmt::print("# restart from {} at step {}: {} more steps\n", o.restart, checkpoint->step,
@@ -133,15 +174,8 @@ int run_md(const MdOptions& o) {
     checkpoint.reset();
   }
   if (!o.quiet) fmt::print("# {}\n", engine->describe());
-  md::OutputInfo info;
-  info.deck_yaml = deck.resolved_yaml();
-  info.creator_version = MDREMAP_VERSION;
-  info.backend = device_backend();
-  md::RunOutput output(p, *engine, info, engine->step() + p.steps);
   if (!o.quiet && output.any()) fmt::print("# output: {}\n", output.describe());
 
-  std::unique_ptr<io::ThermoCsv> csv;
-  if (!p.thermo_csv.empty()) csv = std::make_unique<io::ThermoCsv>(p.thermo_csv);
   ConsoleObserver console(o.quiet, csv.get());
   md::ObserverList obs{&console, &output};
   const ThermoSample t0 = engine->setup();
@@ -151,6 +185,7 @@ int run_md(const MdOptions& o) {
   const md::RunStats st = engine->run(p.steps, &obs);
   console.finish();
   output.finish();
+  if (csv) csv->close();
 
   const auto& sp = st.split;
   const double per_step = st.steps ? 1e3 / st.steps : 0;
@@ -227,7 +262,7 @@ int run_md(const MdOptions& o) {
                   {"selection_ms", rs.report.selection_ms},
                   {"memory_selection", rs.memory_selection}};
     j["build"] = build_info();
-    write_summary(o.summary, j);
+    write_summary(*summary, j);
   }
   return 0;
 }

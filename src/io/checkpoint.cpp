@@ -4,12 +4,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
 
 #include "io/hdf5_util.hpp"
+#include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::io {
@@ -77,14 +81,6 @@ void write_array(hid_t file, const std::string& name, const std::vector<T>& valu
   h5::write_attr(set.get(), "fnv1a64", checksum(values));
 }
 
-// Flushes a closed file's data to stable storage before it is renamed into place.
-void sync_path(const std::string& path, bool directory) {
-  const int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
-  if (fd < 0) return;  // best effort: the rename still keeps readers from half-written files
-  static_cast<void>(::fsync(fd));
-  ::close(fd);
-}
-
 struct Corrupt : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -98,9 +94,161 @@ std::vector<T> read_array(hid_t file, const std::string& name) {
   return values;
 }
 
+// The index of the first value that is not finite, or -1.
+template <class T>
+std::ptrdiff_t first_non_finite(const std::vector<T>& values) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!std::isfinite(static_cast<double>(values[i]))) return static_cast<std::ptrdiff_t>(i);
+  return -1;
+}
+
+// Why a checkpoint cannot be a restart point, or "": non-finite state (a run that blew up) is
+// never written, and never read back (issue 11, finding 3).
+std::string non_finite_problem(const Checkpoint& c) {
+  const Frame& fr = c.frame;
+  const struct {
+    const char* name;
+    const std::vector<double>* values;
+    int width;
+  } arrays[] = {{"position", &fr.x, 3},
+                {"velocity", &fr.v, 3},
+                {"force", &fr.f, 3},
+                {"thermostat state", &c.thermostat_state, 1}};
+  for (const auto& a : arrays) {
+    const auto i = first_non_finite(*a.values);
+    if (i < 0) continue;
+    if (a.width == 3 && static_cast<std::size_t>(i / 3) < fr.id.size())
+      return std::string("non-finite ") + a.name + " of atom id " +
+             std::to_string(fr.id[static_cast<std::size_t>(i / 3)]);
+    return std::string("non-finite ") + a.name;
+  }
+  for (int d = 0; d < 3; ++d)
+    if (!std::isfinite(fr.box_lo[d]) || !std::isfinite(fr.box_len[d]) || !(fr.box_len[d] > 0))
+      return "box is not finite and positive";
+  if (!std::isfinite(fr.time)) return "non-finite time";
+  return {};
+}
+
+// ---- the whole-file seal ----------------------------------------------------------------
+// HDF5 1.10 itself overflows buffers on some corrupted files (found by fuzzing, issue 11), so a
+// damaged checkpoint must be refused before HDF5 parses a byte of it. The file starts with a
+// user block (which HDF5 skips) holding the length and a checksum of everything after it,
+// written once the HDF5 file is closed; read_checkpoint verifies both first.
+constexpr std::size_t kSealBytes = 512;  // HDF5 user block size (a power of two >= 512)
+constexpr const char* kSealMagic = "mdremap-checkpoint 2\n";
+
+// 64-bit FNV-1a over little-endian 64-bit words (the tail zero-padded): one multiply per 8
+// bytes, so sealing a large checkpoint costs about as much as copying it.
+class WordHash {
+ public:
+  void add(const unsigned char* p, std::size_t bytes) {
+    std::size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      mix(w);
+    }
+    if (i < bytes) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, p + i, bytes - i);
+      mix(w);
+    }
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  void mix(std::uint64_t w) { hash_ = (hash_ ^ w) * 1099511628211ULL; }
+  std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+// Hash of bytes [kSealBytes, end) of the open file `fd`, and their count. Reads in chunks that
+// are multiples of 8, so the word boundaries do not depend on the chunking.
+bool hash_after_seal(int fd, std::uint64_t& hash, std::uint64_t& length) {
+  std::vector<unsigned char> buf(1 << 18);
+  WordHash h;
+  length = 0;
+  for (off_t at = kSealBytes;;) {
+    const ssize_t got = ::pread(fd, buf.data(), buf.size(), at);
+    if (got < 0) return false;
+    if (got == 0) break;
+    h.add(buf.data(), static_cast<std::size_t>(got));
+    at += got;
+    length += static_cast<std::uint64_t>(got);
+    if (static_cast<std::size_t>(got) < buf.size()) {
+      // A short read must be the end: check, so a later chunk never starts off the 8-byte grid.
+      const ssize_t more = ::pread(fd, buf.data(), 1, at);
+      if (more != 0) return false;
+      break;
+    }
+  }
+  hash = h.value();
+  return true;
+}
+
+std::string seal_text(std::uint64_t length, std::uint64_t hash) {
+  char text[128];
+  std::snprintf(text, sizeof text, "%sbytes %llu\nfnv1a64 %016llx\n", kSealMagic,
+                static_cast<unsigned long long>(length), static_cast<unsigned long long>(hash));
+  return text;
+}
+
+// Writes the seal into the user block of the closed HDF5 file `path`.
+void write_seal(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw h5::Failure("cannot reopen '" + path + "' to seal it");
+  std::uint64_t hash = 0, length = 0;
+  bool ok = hash_after_seal(fd, hash, length);
+  std::string block = seal_text(length, hash);
+  block.resize(kSealBytes, '\0');
+  ok = ok && ::pwrite(fd, block.data(), block.size(), 0) == static_cast<ssize_t>(block.size());
+  ::close(fd);
+  if (!ok) throw h5::Failure("cannot seal '" + path + "' (disk full?)");
+}
+
+// Empty if the seal of `path` matches its bytes; else the reason to refuse the file.
+std::string check_seal(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "cannot open checkpoint (" + std::string(std::strerror(errno)) + ")";
+  char block[kSealBytes + 1] = {};
+  const ssize_t got = ::pread(fd, block, kSealBytes, 0);
+  std::string why;
+  unsigned long long want_length = 0, want_hash = 0;
+  const std::size_t magic_len = std::strlen(kSealMagic);
+  if (got < static_cast<ssize_t>(magic_len) || std::memcmp(block, kSealMagic, magic_len) != 0) {
+    why = std::strncmp(block, "mdremap-checkpoint", 18) == 0
+              ? "checkpoint format is not supported by this build (it reads '" +
+                    std::string(kSealMagic, magic_len - 1) + "')"
+              : "not an mdremap checkpoint (no mdremap seal at its start; checkpoints written "
+                "before this format had none: write a new one)";
+  } else if (std::sscanf(block + magic_len, "bytes %llu\nfnv1a64 %16llx\n", &want_length,
+                         &want_hash) != 2) {
+    why = "the checkpoint is corrupt (unreadable seal)";
+  } else {
+    std::uint64_t hash = 0, length = 0;
+    if (!hash_after_seal(fd, hash, length))
+      why = "cannot read checkpoint";
+    else if (length < want_length)
+      why = "the checkpoint is truncated (" + std::to_string(length + kSealBytes) + " of " +
+            std::to_string(want_length + kSealBytes) + " bytes)";
+    else if (length != want_length || hash != want_hash)
+      why = "the checkpoint is corrupt (whole-file checksum mismatch)";
+  }
+  ::close(fd);
+  return why;
+}
+
 }  // namespace
 
-void write_checkpoint(const std::string& path, const Checkpoint& c) {
+void reseal_checkpoint(const std::string& path) {
+  try {
+    write_seal(path);
+  } catch (const h5::Failure& e) {
+    throw Error(e.what());
+  }
+}
+
+void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
+  const std::string& path = out.target();
   const Frame& fr = c.frame;
   const std::size_t n = fr.id.size();
   auto require = [&](bool ok, const std::string& what) {
@@ -110,11 +258,17 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
   require(fr.v.size() == 3 * n, "velocity array must hold 3 values per atom id");
   require(fr.f.empty() || fr.f.size() == 3 * n, "force array has the wrong size");
   require(fr.type.size() == n, "type array must hold one value per atom id");
+  const std::string bad = non_finite_problem(c);
+  require(bad.empty(), "refusing to write a checkpoint with " + bad);
 
-  const std::string tmp = path + ".tmp";
+  const std::string& tmp = out.staging();
   h5::QuietErrors quiet;
   try {
-    h5::Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    h5::Handle fapl = h5::fapl_without_locking();
+    h5::Handle fcpl(h5::check(H5Pcreate(H5P_FILE_CREATE), "cannot create file properties"),
+                    H5Pclose);
+    h5::check_status(H5Pset_userblock(fcpl.get(), kSealBytes), "cannot reserve the seal block");
+    h5::Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose);
     if (!file.valid())
       throw h5::Failure("cannot create '" + tmp +
                         "' (does the directory exist and is it writable?)");
@@ -148,21 +302,22 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     h5::check_status(H5Fflush(root, H5F_SCOPE_GLOBAL), "cannot flush '" + tmp + "'");
     h5::write_attr(root, "complete", std::int32_t{1});
     if (file.close() < 0) throw h5::Failure("cannot close '" + tmp + "' (disk full?)");
+    write_seal(tmp);
   } catch (const h5::Failure& e) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
     throw Error("cannot write checkpoint '" + path + "': " + e.what());
   }
+  // fsync, then the rename over the previous checkpoint (which survives any failure before it).
+  out.commit(again);
+}
 
-  sync_path(tmp, false);
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw Error("cannot write checkpoint '" + path + "': rename failed (" + ec.message() + ")");
+void write_checkpoint(const std::string& path, const Checkpoint& c) {
+  StagedFile out(path);
+  try {
+    write_checkpoint(out, c, false);
+  } catch (...) {
+    out.discard();
+    throw;
   }
-  fs::path dir = fs::path(path).parent_path();
-  sync_path(dir.empty() ? std::string(".") : dir.string(), true);
 }
 
 Checkpoint read_checkpoint(const std::string& path) {
@@ -171,6 +326,9 @@ Checkpoint read_checkpoint(const std::string& path) {
   if (!fs::exists(path, ec)) throw bad("checkpoint file not found");
   if (!fs::is_regular_file(path, ec)) throw bad("checkpoint path is not a regular file");
 
+  // Nothing reaches HDF5 unless the seal matches every byte (see check_seal).
+  const std::string unsealed = check_seal(path);
+  if (!unsealed.empty()) throw bad(unsealed);
   h5::QuietErrors quiet;
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw bad("not an mdremap checkpoint (not an HDF5 file, or its header is damaged)");
@@ -221,6 +379,10 @@ Checkpoint read_checkpoint(const std::string& path) {
                     ": the checkpoint is corrupt");
     if (h5::read_attr<std::uint64_t>(root, "header_fnv1a64") != header_checksum(c))
       throw Corrupt("checksum mismatch in the header attributes: the checkpoint is corrupt");
+    const std::string nonfinite = non_finite_problem(c);
+    if (!nonfinite.empty())
+      throw bad("checkpoint holds " + nonfinite +
+                ": it was written by a run that blew up, and cannot be continued");
   } catch (const Corrupt& e) {
     throw bad(e.what());
   } catch (const h5::Failure& e) {

@@ -50,6 +50,8 @@ class DeckSection {
 
  private:
   YAML::Node child(const std::string& key) const;
+  template <class T>
+  T scalar(const std::string& key, const YAML::Node& n) const;
   std::shared_ptr<DeckSource> src_;
   YAML::Node node_;
   YAML::Node resolved_;
@@ -60,11 +62,14 @@ class DeckSection {
 // A whole deck: file contents plus `--set key=value` overrides.
 class Deck {
  public:
-  // Loads and parses `file`; a missing file or YAML syntax error is an InputError.
+  // Loads and parses `file`; a missing, empty or oversized file, a directory, a YAML syntax
+  // error, a second document or a duplicate key is an InputError naming the file and line.
   static Deck from_file(const std::string& file);
   static Deck from_string(const std::string& text, const std::string& name = "<string>");
-  // `key=value` with a dotted key; the value is parsed as YAML (numbers, lists, maps).
-  void apply_override(const std::string& assignment);
+  // `key=value` with a dotted key; the value is parsed as YAML (numbers, lists, maps). Problems
+  // with it are reported as `origin` (default "--set KEY"; e.g. "--steps" for a flag that sets
+  // a deck key). An empty value is refused.
+  void apply_override(const std::string& assignment, const std::string& origin = "");
   DeckSection root();
   // The resolved deck as YAML text (after the app has read everything).
   std::string resolved_yaml() const;

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "io/hdf5_util.hpp"
+#include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::io {
@@ -80,6 +81,7 @@ struct H5mdWriter::Impl {
 
   std::string path;
   H5mdOptions options;
+  std::unique_ptr<StagedFile> staged;  // written as path.partial, renamed over path at close
   h5::Handle file, parameters;
   Clock particle_clock, observable_clock;
   Series edges, position, velocity, force, species, id;
@@ -182,9 +184,14 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
   if (!(f.position || f.velocity || f.force || f.species || f.id))
     fail("no trajectory fields selected");
 
+  // Lock first, then truncate (the staging file, never the target): a second run given the
+  // same path is refused before it touches anything (issue 11, finding 1).
+  m.staged = std::make_unique<StagedFile>(path);
   h5::QuietErrors quiet;
   try {
-    m.file = h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    h5::Handle fapl = h5::fapl_without_locking();
+    m.file = h5::Handle(
+        H5Fcreate(m.staged->staging().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
     if (!m.file.valid())
       throw h5::Failure("cannot create the file (does its directory exist and is it writable?)");
     const hid_t root = m.file.get();
@@ -245,13 +252,15 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
     h5::write_string_dataset(m.parameters.get(), "mdremap_deck", options.deck_yaml);
     m.flush();
   } catch (const h5::Failure& e) {
+    m.file.reset();
+    m.staged->discard();
     fail(e.what());
   }
 }
 
 H5mdWriter::~H5mdWriter() {
   try {
-    close();
+    close(false);  // not closed by its owner: the run did not finish
   } catch (...) {
     // Destructors must not throw; close() explicitly to see the error.
   }
@@ -378,6 +387,11 @@ void H5mdWriter::close(bool complete) {
   m.parameters.reset();
   if (m.file.close() < 0 && error.empty()) error = "cannot close the file (disk full?)";
   if (!error.empty()) fail(error);
+  // Complete: replaces the target whole. Not: the staging file stays as the partial output.
+  if (complete) {
+    m.staged->commit();
+  }
+  m.staged.reset();
 }
 
 }  // namespace mdremap::io

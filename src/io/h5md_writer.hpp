@@ -33,8 +33,10 @@
 // raises IndexError when there are fewer samples than frames), so call write_observables at
 // the same steps as write_frame if the file is for MDAnalysis.
 //
-// The file is flushed after every frame and sample: a killed run leaves a readable file with
-// everything written so far, and parameters/mdremap_complete = 0 tells it was not finished.
+// The file is written as `path.partial` (io/staged_file.hpp: locked before it is emptied) and
+// renamed over `path` by close(): an existing file at `path` stays whole until the new one is
+// complete. It is flushed after every frame and sample: a killed or failed run leaves a readable
+// `path.partial` with everything written so far and parameters/mdremap_complete = 0.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -72,9 +74,10 @@ struct H5mdOptions {
 
 class H5mdWriter {
  public:
-  // Creates (truncates) `path`; throws mdremap::Error naming the file on failure.
+  // Locks and creates `path.partial`; throws mdremap::Error naming the file on failure
+  // (io::OutputBusy when another process is writing `path`).
   H5mdWriter(const std::string& path, const H5mdOptions& options);
-  ~H5mdWriter();  // closes; errors there are swallowed, call close() to see them
+  ~H5mdWriter();  // close(false): leaves path.partial incomplete; errors are swallowed
   H5mdWriter(const H5mdWriter&) = delete;
   H5mdWriter& operator=(const H5mdWriter&) = delete;
 
@@ -82,8 +85,8 @@ class H5mdWriter {
   void write_frame(const Frame& frame);
   // Appends one sample to each observables/ series and flushes the file.
   void write_observables(const ThermoSample& sample);
-  // Marks the file complete (unless `complete` is false: a run that failed leaves
-  // mdremap_complete = 0) and closes it; later writes throw.
+  // Marks the file complete, closes it and renames it over `path`; with `complete` false (a run
+  // that failed) it stays `path.partial` with mdremap_complete = 0. Later writes throw.
   void close(bool complete = true);
 
   const std::string& path() const;

@@ -79,6 +79,14 @@ class QuietErrors {
   void* data_ = nullptr;
 };
 
+// File-access properties with HDF5's own file locking off, for files whose lock StagedFile
+// holds already: HDF5's flock on a second descriptor of the same file would conflict with it.
+inline Handle fapl_without_locking() {
+  Handle fapl(check(H5Pcreate(H5P_FILE_ACCESS), "cannot create file-access properties"), H5Pclose);
+  check_status(H5Pset_file_locking(fapl.get(), false, true), "cannot switch off file locking");
+  return fapl;
+}
+
 // Memory (native) and file (fixed little-endian) types for the element types we store.
 template <class T>
 struct Type;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::io {
@@ -35,6 +36,100 @@ void check_writable(const std::string& path) {
   if (fs::is_directory(file_status)) fail("it is a directory");
   if (fs::exists(file_status) && ::access(target.c_str(), W_OK) != 0)
     fail("existing file is not writable (" + std::string(std::strerror(errno)) + ")");
+}
+
+namespace {
+
+fs::path resolved(const std::string& path) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(path, ec);
+  if (ec) abs = fs::path(path);
+  fs::path r = fs::weakly_canonical(abs, ec);
+  return ec ? abs.lexically_normal() : r;
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+  if (a == b) return true;
+  std::error_code ec;
+  return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+}
+
+// `name` is one of the files an output directory with stem `stem` holds: stem.pvd or
+// stem_<digits>.vtp, either possibly with the staging suffix.
+bool in_pattern(std::string name, const std::string& stem) {
+  const std::string partial = StagedFile::kSuffix;
+  if (name.size() > partial.size() &&
+      name.compare(name.size() - partial.size(), partial.size(), partial) == 0)
+    name.resize(name.size() - partial.size());
+  if (name == stem + ".pvd") return true;
+  const std::string head = stem + "_", tail = ".vtp";
+  if (name.size() <= head.size() + tail.size() || name.rfind(head, 0) != 0 ||
+      name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+    return false;
+  for (std::size_t i = head.size(); i < name.size() - tail.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return false;
+  return true;
+}
+
+struct Resolved {
+  const PathUse* use;
+  fs::path file;
+  bool staging;  // the output's PATH.partial
+};
+
+}  // namespace
+
+void check_distinct(const std::vector<PathUse>& uses) {
+  std::vector<Resolved> all;
+  for (const auto& u : uses) {
+    if (u.path.empty()) continue;
+    const fs::path r = resolved(u.path);
+    std::error_code ec;
+    const auto st = fs::status(r, ec);
+    if (u.output && (u.path.rfind("/dev/", 0) == 0 || u.path.rfind("/proc/", 0) == 0 ||
+                     (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st))))
+      continue;  // a device or pipe (/dev/null, /dev/stdout): written in place (StagedFile)
+    all.push_back({&u, r, false});
+    if (u.output && u.basename.empty())
+      all.push_back({&u, fs::path(r.string() + StagedFile::kSuffix), true});
+  }
+  auto clash = [](const Resolved& a, const Resolved& b) {
+    const bool a_dir = !a.use->basename.empty(), b_dir = !b.use->basename.empty();
+    if (a_dir && b_dir) return same_file(a.file, b.file) && a.use->basename == b.use->basename;
+    if (a_dir)
+      return same_file(b.file.parent_path(), a.file) &&
+             in_pattern(b.file.filename().string(), a.use->basename);
+    if (b_dir)
+      return same_file(a.file.parent_path(), b.file) &&
+             in_pattern(a.file.filename().string(), b.use->basename);
+    return same_file(a.file, b.file);
+  };
+  for (std::size_t j = 0; j < all.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i) {
+      const Resolved& a = all[i];
+      const Resolved& b = all[j];
+      if (a.use == b.use || (!a.use->output && !b.use->output) || !clash(a, b)) continue;
+      const bool over_input = !a.use->output || !b.use->output;
+      const std::string why = over_input ? ": an output must not overwrite an input"
+                                         : ": two outputs of one run cannot share a file";
+      // A file inside an output directory's pattern: reported under the file's role.
+      const bool a_dir = !a.use->basename.empty(), b_dir = !b.use->basename.empty();
+      if (a_dir != b_dir) {
+        const PathUse& dir = a_dir ? *a.use : *b.use;
+        const PathUse& file = a_dir ? *b.use : *a.use;
+        throw InputError(file.role, 0,
+                         "'" + file.path + "' is one of the files of " + dir.role + " '" +
+                             dir.path + "' (" + dir.basename + ".pvd, " + dir.basename +
+                             "_<step>.vtp)" + why);
+      }
+      const PathUse& first = *a.use;
+      const PathUse& second = *b.use;
+      std::string what = "'" + second.path + "'";
+      if (b.staging) what = "the temporary file of '" + second.path + "' (" + b.file.string() + ")";
+      std::string other = first.role + " '" + first.path + "'";
+      if (a.staging) other = "the temporary file of " + other;
+      throw InputError(second.role, 0, what + " is the same file as " + other + why);
+    }
 }
 
 }  // namespace mdremap::io

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::io {
@@ -19,8 +20,9 @@ void append_number(std::string& line, double value) {
 
 }  // namespace
 
-ThermoCsv::ThermoCsv(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "w");
+ThermoCsv::ThermoCsv(const std::string& path)
+    : path_(path), staged_(std::make_unique<StagedFile>(path)) {
+  file_ = std::fopen(staged_->staging().c_str(), "a");  // emptied already; "a": a device in place
   if (file_ == nullptr)
     throw Error("cannot open thermo file '" + path + "': " + std::strerror(errno));
   if (std::fputs("step,temp,e_pair,ke,etotal,press\n", file_) < 0 || std::fflush(file_) != 0)
@@ -31,7 +33,16 @@ ThermoCsv::~ThermoCsv() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
+void ThermoCsv::close() {
+  if (file_ == nullptr) return;
+  const bool ok = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!ok) throw Error("cannot write thermo file '" + path_ + "': " + std::strerror(errno));
+  staged_->commit();
+}
+
 void ThermoCsv::write(const ThermoSample& s) {
+  if (file_ == nullptr) throw Error("thermo file '" + path_ + "': write after close");
   std::string line = std::to_string(s.step);
   for (double value : {s.temp, s.e_pair, s.ke, s.etotal, s.press}) {
     line += ',';

@@ -19,6 +19,7 @@
 #include <system_error>
 
 #include "io/paths.hpp"
+#include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::io {
@@ -83,6 +84,26 @@ VtkTrajectoryWriter::VtkTrajectoryWriter(std::string dir, std::string basename)
     : dir_(std::move(dir)), basename_(std::move(basename)) {
   if (basename_.empty()) throw Error("VTK output: empty base name");
   check_writable(collection_path());
+  collection_ = std::make_unique<StagedFile>(collection_path());  // the lock of the whole set
+  remove_stale_frames();
+}
+
+void VtkTrajectoryWriter::remove_stale_frames() const {
+  const std::string prefix = basename_ + "_";
+  const std::string suffix = std::string(".vtp") + StagedFile::kSuffix;
+  std::size_t removed = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > prefix.size() + suffix.size() && name.rfind(prefix, 0) == 0 &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      std::error_code rm;
+      if (fs::remove(entry.path(), rm)) ++removed;
+    }
+  }
+  if (removed > 0)
+    StagedFile::note("removed " + std::to_string(removed) + " '" + prefix + "*" + suffix +
+                     "' frame(s) in '" + dir_ + "', left by an earlier run that stopped");
 }
 
 std::string VtkTrajectoryWriter::frame_path(std::int64_t step) const {
@@ -94,6 +115,7 @@ std::string VtkTrajectoryWriter::collection_path() const {
 }
 
 void VtkTrajectoryWriter::write_frame(const Frame& frame) {
+  if (!collection_) throw Error("VTK output '" + collection_path() + "': write after finish");
   const std::size_t n = frame.id.size();
   const std::string path = frame_path(frame.step);
   auto require = [&](bool ok, const std::string& what) {
@@ -135,7 +157,7 @@ void VtkTrajectoryWriter::write_frame(const Frame& frame) {
   add_vector_array<vtkDoubleArray>(poly, "velocity", frame.v, n);
   add_vector_array<vtkDoubleArray>(poly, "force", frame.f, n);
 
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = StagedFile::staging_name(path);  // renamed into place by finish()
   vtkNew<vtkXMLPolyDataWriter> writer;
   writer->SetFileName(tmp.c_str());
   writer->SetInputData(poly);
@@ -148,34 +170,38 @@ void VtkTrajectoryWriter::write_frame(const Frame& frame) {
     fs::remove(tmp, ec);
     throw Error("cannot write VTK frame '" + path + "' (disk full or directory removed?)");
   }
-  rename_into_place(tmp, path);
-
   entries_.emplace_back(frame.time, fs::path(path).filename().string());
-  write_collection();
+  write_collection(collection_->staging(), StagedFile::kSuffix);
 }
 
-void VtkTrajectoryWriter::write_collection() const {
-  const std::string path = collection_path();
-  const std::string tmp = path + ".tmp";
+void VtkTrajectoryWriter::finish() {
+  if (!collection_) return;
+  for (const auto& entry : entries_) {
+    const std::string path = (fs::path(dir_) / entry.second).string();
+    rename_into_place(StagedFile::staging_name(path), path);
+  }
+  write_collection(collection_->staging(), "");
+  collection_->commit();
+  collection_.reset();
+}
+
+// Writes the collection to `tmp` (the locked staging file), naming each frame with `suffix`.
+void VtkTrajectoryWriter::write_collection(const std::string& tmp,
+                                           const std::string& frame_suffix) const {
   std::string xml =
       "<?xml version=\"1.0\"?>\n"
       "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
       "  <Collection>\n";
   for (const auto& [time, file] : entries_)
     xml += "    <DataSet timestep=\"" + number(time) + "\" group=\"\" part=\"0\" file=\"" +
-           xml_escape(file) + "\"/>\n";
+           xml_escape(file + frame_suffix) + "\"/>\n";
   xml += "  </Collection>\n</VTKFile>\n";
 
   std::FILE* out = std::fopen(tmp.c_str(), "w");
   if (out == nullptr)
     throw Error("cannot write '" + tmp + "': " + std::string(std::strerror(errno)));
   const bool ok = std::fwrite(xml.data(), 1, xml.size(), out) == xml.size();
-  if (std::fclose(out) != 0 || !ok) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    throw Error("cannot write '" + tmp + "' (disk full?)");
-  }
-  rename_into_place(tmp, path);
+  if (std::fclose(out) != 0 || !ok) throw Error("cannot write '" + tmp + "' (disk full?)");
 }
 
 }  // namespace mdremap::io

@@ -10,6 +10,7 @@
 #include "io/checkpoint.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/paths.hpp"
+#include "io/staged_file.hpp"
 #include "io/vtk_writer.hpp"  // the class only; it is constructed in VTK builds alone
 #include "mdremap/error.hpp"
 
@@ -25,6 +26,16 @@ void check_path(const std::string& key, const std::string& path) {
   } catch (const InputError&) {
     throw;
   } catch (const Error& e) {
+    throw InputError(key, 0, e.what());
+  }
+}
+
+// Opens an output, naming its deck key when another run holds it (exit 2, before any step).
+template <class F>
+auto open_output(const std::string& key, F&& open) {
+  try {
+    return open();
+  } catch (const io::OutputBusy& e) {
     throw InputError(key, 0, e.what());
   }
 }
@@ -73,8 +84,18 @@ void check_output_paths(const MdParams& p) {
   if (!p.vtk_dir.empty()) check_path("output.vtk.dir", p.vtk_dir + "/" + kVtkBasename + ".pvd");
   if (!p.restart_file.empty()) {
     check_path("restart.file", p.restart_file);
-    check_path("restart.file", p.restart_file + ".tmp");  // written there, then renamed
+    // written there, then renamed
+    check_path("restart.file", io::StagedFile::staging_name(p.restart_file));
   }
+}
+
+std::vector<io::PathUse> output_path_uses(const MdParams& p) {
+  std::vector<io::PathUse> uses;
+  uses.push_back({"output.thermo_csv", p.thermo_csv, true, ""});
+  uses.push_back({"output.h5md.file", p.h5md_file, true, ""});
+  uses.push_back({"output.vtk.dir", p.vtk_dir, true, kVtkBasename});
+  uses.push_back({"restart.file", p.restart_file, true, ""});
+  return uses;
 }
 
 RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo& info,
@@ -97,23 +118,34 @@ RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo
     o.dt = p.dt;
     for (int d = 0; d < 3; ++d) o.box_len[d] = p.box_len(d);
     o.n_atoms = static_cast<std::size_t>(engine.natoms());
-    h5md_ = std::make_unique<io::H5mdWriter>(p.h5md_file, o);
+    h5md_ = open_output("output.h5md.file",
+                        [&] { return std::make_unique<io::H5mdWriter>(p.h5md_file, o); });
   }
 #if MDREMAP_HAS_VTK
-  if (!p.vtk_dir.empty()) vtk_ = std::make_unique<io::VtkTrajectoryWriter>(p.vtk_dir, kVtkBasename);
+  if (!p.vtk_dir.empty())
+    vtk_ = open_output("output.vtk.dir", [&] {
+      return std::make_unique<io::VtkTrajectoryWriter>(p.vtk_dir, kVtkBasename);
+    });
 #endif
+  // The checkpoint's staging file stays locked for the whole run (each checkpoint is renamed
+  // over the previous one), so no other run writes the same checkpoint meanwhile.
+  if (!p.restart_file.empty())
+    checkpoint_file_ = open_output(
+        "restart.file", [&] { return std::make_unique<io::StagedFile>(p.restart_file); });
   writer_ = std::make_unique<io::BackgroundWriter>(2);
 }
 
 RunOutput::~RunOutput() {
   writer_.reset();  // joins the writer thread before the files close
-  // Without finish() the run failed: the trajectory keeps parameters/mdremap_complete = 0.
+  // Without finish() the run failed: the trajectory stays FILE.partial with
+  // parameters/mdremap_complete = 0; the last checkpoint written stays the checkpoint.
   if (h5md_) {
     try {
       h5md_->close(false);
     } catch (...) {
     }
   }
+  if (checkpoint_file_) checkpoint_file_->discard();
 }
 
 bool RunOutput::h5md_due(std::int64_t step) const {
@@ -185,7 +217,8 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
           c.thermostat_state = std::move(thermostat);
           c.rng_seed = p_.integrator == "langevin" ? p_.thermostat_seed : 0;
           c.rng_counter = static_cast<std::uint64_t>(t.step);  // Langevin noise is keyed by step
-          io::write_checkpoint(p_.restart_file, c);
+          // The last checkpoint of the run releases the lock; earlier ones keep it.
+          io::write_checkpoint(*checkpoint_file_, c, /*again=*/t.step != last_step_);
           return;  // the frame's buffers went into the checkpoint
         }
         std::lock_guard<std::mutex> lock(pool_mutex_);
@@ -196,6 +229,10 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
 void RunOutput::finish() {
   writer_->finish();
   if (h5md_) h5md_->close();
+#if MDREMAP_HAS_VTK
+  if (vtk_) vtk_->finish();
+#endif
+  if (checkpoint_file_) checkpoint_file_->discard();  // committed already (at last_step)
 }
 
 std::string RunOutput::describe() const {

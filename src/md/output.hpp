@@ -11,9 +11,12 @@
 #include "md/params.hpp"
 #include "md/simulation.hpp"
 
+#include "io/paths.hpp"
+
 namespace mdremap::io {
 class BackgroundWriter;
 class H5mdWriter;
+class StagedFile;
 class VtkTrajectoryWriter;
 }  // namespace mdremap::io
 
@@ -22,6 +25,8 @@ namespace mdremap::md {
 // Throws an InputError naming the deck key of the first output path that cannot be written
 // (output.thermo_csv, output.h5md.file, output.vtk.dir, restart.file). Call before any work.
 void check_output_paths(const MdParams& p);
+// The run's output paths by deck key, for io::check_distinct (empty paths are skipped there).
+std::vector<io::PathUse> output_path_uses(const MdParams& p);
 
 struct OutputInfo {
   std::string deck_yaml;        // resolved deck: H5MD parameters/ and checkpoints
@@ -32,8 +37,10 @@ struct OutputInfo {
 
 class RunOutput : public RunObserver {
  public:
-  // Opens (truncates) the trajectory files. `engine` must outlive this; `last_step` is the
-  // step the run ends at (it always gets a checkpoint when restart.file is set).
+  // Opens the trajectory files and locks every output (io/staged_file.hpp: each is written as
+  // PATH.partial and renamed over PATH when complete; io::OutputBusy, as an InputError naming the
+  // deck key, when another run writes one). `engine` must outlive this; `last_step` is the step
+  // the run ends at (it always gets a checkpoint when restart.file is set).
   RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo& info,
             std::int64_t last_step);
   ~RunOutput() override;
@@ -44,8 +51,9 @@ class RunOutput : public RunObserver {
   void start(const ThermoSample& t0);
   OutputRequest output_at(std::int64_t step) const override;
   void output(const ThermoSample& t) override;
-  // Waits for the queued writes and closes the files (the H5MD file is marked complete);
-  // rethrows a write error.
+  // Waits for the queued writes, closes the files (the H5MD file is marked complete) and
+  // renames them into place; rethrows a write error. Without it (a failed run) the trajectory
+  // files stay PATH.partial and the last checkpoint written stays the checkpoint.
   void finish();
 
   bool any() const { return h5md_ || vtk_ || !p_.restart_file.empty(); }
@@ -67,7 +75,8 @@ class RunOutput : public RunObserver {
   bool h5md_velocity_ = false, h5md_force_ = false;
   std::unique_ptr<io::H5mdWriter> h5md_;
   std::unique_ptr<io::VtkTrajectoryWriter> vtk_;
-  Frame vtk_frame_;  // id-ordered copy for VTK (writer thread only)
+  std::unique_ptr<io::StagedFile> checkpoint_file_;  // restart.file, locked for the whole run
+  Frame vtk_frame_;                                  // id-ordered copy for VTK (writer thread only)
   std::mutex pool_mutex_;
   std::vector<std::shared_ptr<Frame>> pool_;  // frame buffers reused between writes
   std::int64_t frames_ = 0, checkpoints_ = 0;

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 
 #include "io/h5md_writer.hpp"
+#include "io/number.hpp"
 #include "mdremap/remap/registry.hpp"
 
 namespace mdremap::md {
@@ -61,6 +64,15 @@ void positive(io::DeckSection& s, const std::string& key, double v) {
   if (!(v > 0.0) || !std::isfinite(v)) s.fail(key, fmt::format("must be positive, got {}", v));
 }
 
+// An integer key within [lo, hi] (the deck reader already refused non-numbers and overflow).
+template <class T>
+T ranged(io::DeckSection& s, const std::string& key, T fallback, T lo, T hi) {
+  const T v = s.get<T>(key, fallback);
+  const std::string problem = io::check_range(v, lo, hi);
+  if (!problem.empty()) s.fail(key, problem);
+  return v;
+}
+
 std::string one_of(io::DeckSection& s, const std::string& key, const std::string& fallback,
                    const std::vector<std::string>& allowed) {
   const std::string v = s.get<std::string>(key, fallback);
@@ -81,12 +93,20 @@ void read_system(io::DeckSection sys, MdParams& p) {
   if (has_random) {
     auto r = sys.section("random");
     p.lattice = "random";
-    p.random_atoms = r.require<long long>("atoms");
-    if (p.random_atoms < 2) r.fail("atoms", "must be at least 2");
+    if (!r.has("atoms")) r.fail("atoms", "is required");
+    p.random_atoms = ranged<long long>(r, "atoms", 0, 2, kMaxAtoms);
     p.density = r.require<double>("density");
     positive(r, "density", p.density);
     p.min_distance = r.get<double>("min_distance", 0.0);
     if (p.min_distance < 0) r.fail("min_distance", "must not be negative");
+    // Random sequential placement jams near a packing fraction of 0.38: beyond 0.3 the
+    // rejection loop would run for a very long time before giving up.
+    const double fraction = 3.14159265358979 / 6.0 * p.density * std::pow(p.min_distance, 3);
+    if (fraction > 0.3)
+      r.fail("min_distance",
+             fmt::format("{} is too large for density {}: spheres of that diameter would fill "
+                         "{:.3g} of the box (random placement jams near 0.38; at most 0.3)",
+                         p.min_distance, p.density, fraction));
     p.system_seed = r.get<unsigned long long>("seed", p.system_seed);
     r.finish();
   } else {
@@ -96,8 +116,14 @@ void read_system(io::DeckSection sys, MdParams& p) {
     positive(l, "density", p.density);
     auto cells = l.get<std::vector<int>>("cells", {20, 20, 20});
     if (cells.size() != 3) l.fail("cells", "expected three repeat counts [nx, ny, nz]");
-    for (int c : cells)
+    double atoms = basis_count(p.lattice);
+    for (int c : cells) {
       if (c < 1) l.fail("cells", "repeat counts must be at least 1");
+      atoms *= c;
+    }
+    if (atoms > static_cast<double>(kMaxAtoms))
+      l.fail("cells",
+             fmt::format("{:.4g} atoms: at most {} atoms are supported", atoms, kMaxAtoms));
     p.cells = {cells[0], cells[1], cells[2]};
     l.finish();
   }
@@ -185,6 +211,16 @@ void read_potential(io::DeckSection pot, MdParams& p) {
     }
     e.finish();
   }
+  // Coefficients that overflow make every force infinite: a deck error, not a run that blows up.
+  for (int a = 0; a < nt; ++a)
+    for (int b = a; b < nt; ++b) {
+      const double eps = pc.epsilon[a * nt + b], sig = pc.sigma[a * nt + b];
+      const double s6 = std::pow(sig, 6), rc = pc.cutoff[a * nt + b];
+      if (!std::isfinite(48.0 * eps * s6 * s6) || !std::isfinite(rc * rc) || !(rc > 0))
+        pot.fail("pairs", fmt::format("LJ coefficients of types {} and {} overflow (epsilon {}, "
+                                      "sigma {}, cutoff {})",
+                                      p.types[a].name, p.types[b].name, eps, sig, rc));
+    }
   pot.finish();
 }
 
@@ -214,6 +250,7 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   p.restart_file = restart.get<std::string>("file", "");
   p.restart_every = restart.get<long long>("every", p.restart_every);
   if (p.restart_every < 0) restart.fail("every", "must not be negative (0: only at the end)");
+
   restart.finish();
 }
 
@@ -268,8 +305,7 @@ MdParams read_md_params(io::Deck& deck) {
   nb.finish();
 
   auto run = root.section("run");
-  p.steps = run.get<long long>("steps", p.steps);
-  if (p.steps < 0) run.fail("steps", "must not be negative");
+  p.steps = ranged<long long>(run, "steps", p.steps, 0, kMaxSteps);
   p.thermo = run.get<int>("thermo", p.thermo);
   if (p.thermo < 0) run.fail("thermo", "must not be negative");
   const std::string prec = one_of(run, "precision", "double", {"double", "mixed", "single"});
@@ -331,6 +367,30 @@ MdParams read_md_params(io::Deck& deck) {
         fmt::format("'neighbor.bin_size' {} must be 0 (auto) or between (cutoff+skin)/3 "
                     "= {:.4g} and cutoff+skin = {:.4g}",
                     p.bin_size, rlist / 3, rlist));
+  // The list's cell grid (as VerletListBuilder::bin lays it out) must fit 32-bit cell indices
+  // and memory: a very dilute box would ask for billions of cells.
+  const double bin = p.bin_size > 0 ? p.bin_size : rlist;
+  double cells = 1;
+  for (int d = 0; d < 3; ++d) {
+    const double L = p.box_len(d);
+    const double m = std::max(1.0, std::floor(L / bin));
+    cells *= m + 2.0 * std::ceil(rlist / (L / m));
+  }
+  if (!(cells <= double(kMaxListCells)))
+    throw InputError(deck.file(), 0,
+                     fmt::format("the box ({:.6g} x {:.6g} x {:.6g}) would need {:.3g} neighbour-"
+                                 "list cells (at most {}): the system is too dilute; raise the "
+                                 "density",
+                                 p.box_len(0), p.box_len(1), p.box_len(2), cells, kMaxListCells));
+  // An impossible atom count is refused here, not met with std::bad_alloc after minutes.
+  const double host_bytes = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                            static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  const double need = static_cast<double>(p.natoms()) * kMinHostBytesPerAtom;
+  if (host_bytes > 0 && need > host_bytes)
+    throw InputError(deck.file(), 0,
+                     fmt::format("{} atoms need at least {:.3g} GB of host memory ({} bytes per "
+                                 "atom for the initial state alone); this machine has {:.3g} GB",
+                                 p.natoms(), need / 1e9, kMinHostBytesPerAtom, host_bytes / 1e9));
   for (int d = 0; d < 3; ++d) {
     const double L = p.box_len(d);
     if (L < 2.0 * rlist) {

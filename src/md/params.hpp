@@ -10,6 +10,15 @@
 
 namespace mdremap::md {
 
+// Limits checked when a deck is read (issue 11): beyond them a run would overflow 32-bit
+// indices, run out of memory or never end, so the deck is refused with a clear line instead.
+inline constexpr std::int64_t kMaxAtoms = 2147483647;        // atom indices are 32-bit in kernels
+inline constexpr std::int64_t kMaxSteps = 1000000000000000;  // 1e15: step + steps stays exact
+inline constexpr std::int64_t kMaxListCells = 1 << 27;       // cell indices and their memory
+// A lower bound of the host memory an atom takes while the system is built (positions,
+// velocities, type, id and their staging copies): more atoms than fit are refused up front.
+inline constexpr int kMinHostBytesPerAtom = 128;
+
 struct TypeSpec {
   std::string name;
   double mass = 1.0;

@@ -146,7 +146,10 @@ class Simulation final : public MdEngine {
     }
     last_ = compute_forces(true);
     if (!restore_f_.empty()) load_forces();
-    return sample();
+    check_atoms(displacement_check());
+    const ThermoSample t = sample();
+    check_thermo(t);
+    return t;
   }
 
   RunStats run(std::int64_t nsteps, RunObserver* obs) override {
@@ -183,6 +186,7 @@ class Simulation final : public MdEngine {
       if (ev) {
         ThermoSample ts;
         timed(split_.other, [&] { ts = sample(); });
+        check_thermo(ts);  // before anything sees it: no NaN line, no NaN checkpoint
         st.last = ts;
         if (obs && thermo_step) obs->thermo(ts);
         if (out.write || out.restart_point) timed(split_.other, [&] { obs->output(ts); });
@@ -394,10 +398,13 @@ class Simulation final : public MdEngine {
       xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
     Kokkos::deep_copy(xhold_, Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
     ++builds_;
+    last_build_step_ = step_;
   }
 
   void maybe_rebuild(bool restart_point) {
     if (restart_point) {  // the state setup() of a restart sees: sorted if sorts are periodic
+      pack_gather_positions();
+      check_atoms(displacement_check());  // a blown-up state never becomes a checkpoint
       if (p_.sort != "none" && p_.sort_every > 0) sort_atoms();
       rebuild();
       return;
@@ -405,14 +412,14 @@ class Simulation final : public MdEngine {
     const double half_skin_sq = 0.25 * p_.skin * p_.skin;
     bool need = false;
     if (step_ % p_.every == 0) {
+      pack_gather_positions();
+      const double d2 = displacement_check();
+      check_atoms(d2);
       if (p_.check) {
-        pack_gather_positions();
-        need = neighbor::max_displacement_sq<C>(local_positions(), xhold_, box_c_) > half_skin_sq;
+        need = d2 > half_skin_sq;
       } else {
         need = true;
-        pack_gather_positions();
-        if (neighbor::max_displacement_sq<C>(local_positions(), xhold_, box_c_) > half_skin_sq)
-          ++dangerous_;
+        if (d2 > half_skin_sq) ++dangerous_;
       }
     }
     if (need)
@@ -423,6 +430,61 @@ class Simulation final : public MdEngine {
 
   Kokkos::View<const Vec4<C>*> local_positions() const {
     return Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
+  }
+
+  // The largest squared displacement since the last list build (minimum image), or +inf when
+  // any position or velocity is not finite: the rebuild decision's one reduction, which also
+  // finds blow-ups (issue 11, finding 3). Call after pack_gather_positions().
+  double displacement_check() const {
+    const auto x = local_positions();
+    const auto hold = xhold_;
+    const auto v = atoms_.v;
+    const auto box = box_c_;
+    double m = 0;
+    Kokkos::parallel_reduce(
+        "Neighbor::displacement_check", Kokkos::RangePolicy<ExecSpace>(0, atoms_.n),
+        KOKKOS_LAMBDA(const std::int64_t i, double& mx) {
+          const Vec4<C> p = x(i), q = hold(i);
+          const bool finite = Kokkos::isfinite(p.x) && Kokkos::isfinite(p.y) &&
+                              Kokkos::isfinite(p.z) && Kokkos::isfinite(v(i, 0)) &&
+                              Kokkos::isfinite(v(i, 1)) && Kokkos::isfinite(v(i, 2));
+          double r2 = Kokkos::Experimental::infinity_v<double>;
+          if (finite) {
+            C dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+            box.minimum_image(dx, dy, dz);
+            r2 = double(dx) * dx + double(dy) * dy + double(dz) * dz;
+          }
+          if (r2 > mx) mx = r2;
+        },
+        Kokkos::Max<double>(m));
+    return m;
+  }
+
+  // LAMMPS stops on "Lost atoms"; here an atom is lost when its position or velocity is not
+  // finite, or when it moved farther than the list cutoff (the ghost shell) since the list was
+  // built: its list and ghost images then no longer describe its surroundings at all.
+  void check_atoms(double d2) const {
+    if (!(d2 < Kokkos::Experimental::infinity_v<double>))
+      throw Error(fmt::format(
+          "step {}: atoms with non-finite positions or velocities: the run blew up (time step "
+          "too large, overlapping atoms, or an absurd temperature)",
+          step_));
+    const double rlist = p_.pairs.max_cutoff() + p_.skin;
+    if (d2 > rlist * rlist)
+      throw Error(fmt::format(
+          "step {}: lost atoms: an atom moved {:.4g} since the neighbour list was built at step "
+          "{}, more than the list cutoff {:.4g} (cutoff + skin): the run blew up (time step too "
+          "large or an absurd temperature)",
+          step_, std::sqrt(d2), last_build_step_, rlist));
+  }
+
+  void check_thermo(const ThermoSample& t) const {
+    for (double v : {t.temp, t.e_pair, t.ke, t.press})
+      if (!std::isfinite(v))
+        throw Error(fmt::format(
+            "step {}: non-finite thermo (temperature {}, pair energy {}, pressure {}): the run "
+            "blew up (time step too large, overlapping atoms, or an absurd temperature)",
+            step_, t.temp, t.e_pair, t.press));
   }
 
   ForceResult compute_forces(bool ev) {
@@ -504,6 +566,7 @@ class Simulation final : public MdEngine {
   TimeSplit split_;
   int builds_ = 0, dangerous_ = 0, sorts_ = 0;
   std::int64_t last_sort_step_ = 0;
+  std::int64_t last_build_step_ = 0;
   bool restored_ = false;               // made from a checkpoint (restore())
   std::vector<double> restore_f_;       // its forces, loaded at the end of setup()
   mutable Kokkos::View<double*> pack_;  // snapshot staging on the device

@@ -145,6 +145,176 @@ expect_input_error restart-missing "nope\.h5: checkpoint file not found" -- md "
 expect_input_error restart-atoms "ck\.h5: checkpoint holds 864 atoms, the deck describes 1372" -- md "$work/ok.yaml" --restart "$work/ck.h5" --set system.lattice.cells=[7,7,7]
 expect_input_error restart-precision "ck\.h5: checkpoint was written in precision double, the run asks for single" -- md "$work/ok.yaml" --restart "$work/ck.h5" --precision single
 
+# ---- Issue 11: no lost data, no NaN runs that exit 0, every input checked -------------------
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+have_h5py=0
+"$py" -c 'import h5py' 2>/dev/null && have_h5py=1
+# h5_attr FILE GROUP ATTR: prints the attribute (needs h5py); "unreadable" if the file is not HDF5.
+h5_attr() {
+  "$py" - "$@" <<'PY' 2>/dev/null || echo unreadable
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    print(int(f[sys.argv[2]].attrs[sys.argv[3]][()]), f["particles/all/position/value"].shape[0])
+PY
+}
+is_hdf5() { [[ "$(head -c 8 "$1" | od -An -c | tr -d ' ')" == '211HDF\r\n032\n' ]]; }
+# expect_run_error NAME REGEX -- ARGS...: exit code 1 (the run failed), first stderr line matches.
+expect_run_error() {
+  local name=$1 regex=$2
+  shift 3
+  "$bin" "$@" >"$work/out" 2>"$work/err"
+  local rc=$?
+  if [[ $rc -eq 1 ]] && head -1 "$work/err" | grep -Eq -- "$regex"; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL $name: rc=$rc, stderr:"
+    cat "$work/err"
+    fail=$((fail + 1))
+  fi
+}
+
+# Finding 1: a second run given the same H5MD path is refused (exit 2) and the first run's file
+# stays whole; it appears under its name only when complete.
+long=(--steps 400 --set run.thermo=0 --set output.h5md.every=10)
+"$bin" md "$work/ok.yaml" -q "${long[@]}" --set output.h5md.file="$work/shared.h5" >"$work/run1.out" 2>&1 &
+run1=$!
+for _ in $(seq 1 600); do [[ -s $work/shared.h5.partial ]] && break; sleep 0.1; done
+expect_input_error f1-second-run-refused "output\.h5md\.file: .*shared\.h5: is being written by another running mdremap" -- md "$work/ok.yaml" --set output.h5md.file="$work/shared.h5"
+check f1-not-in-place-while-running test ! -e "$work/shared.h5"
+wait $run1
+check f1-first-run-ok test $? -eq 0
+check f1-file-is-hdf5 is_hdf5 "$work/shared.h5"
+check f1-no-partial-left test ! -e "$work/shared.h5.partial"
+if ((have_h5py)); then
+  check f1-file-complete test "$(h5_attr "$work/shared.h5" parameters mdremap_complete)" = "1 41"
+fi
+# An existing complete trajectory survives a later run that fails: it is replaced only whole.
+cp "$work/shared.h5" "$work/keep.h5"
+"$bin" md "$work/ok.yaml" -q --set output.h5md.file="$work/shared.h5" --set integrator.dt=0.05 --steps 200 >/dev/null 2>&1
+check f1-failed-run-keeps-old-file cmp -s "$work/shared.h5" "$work/keep.h5"
+
+# Pipes and devices are written in place (nothing to stage; never replaced by a rename). Named
+# pipes in the scratch directory stand in for /dev/stdout: a broken build must not replace
+# anything outside it.
+mkfifo "$work/csv.fifo" "$work/summary.fifo"
+timeout 120 cat "$work/csv.fifo" >"$work/csv.got" &
+timeout 120 cat "$work/summary.fifo" >"$work/summary.got" &
+"$bin" md "$work/ok.yaml" -q --thermo-csv "$work/csv.fifo" --summary "$work/summary.fifo" >"$work/out" 2>"$work/err"
+check f1-pipe-outputs test $? -eq 0 -a -p "$work/csv.fifo" -a -p "$work/summary.fifo" -a ! -e "$work/csv.fifo.partial"
+wait
+check f1-pipe-summary grep -q '"atoms": 864' "$work/summary.got"
+check f1-pipe-csv test "$(wc -l <"$work/csv.got")" -eq 4
+
+# Finding 2: outputs never overwrite inputs or each other (resolved paths, links), exit 2.
+cp "$work/ok.yaml" "$work/deck-copy.yaml"
+cp "$work/ok.yaml" "$work/deck-orig.yaml"
+expect_input_error f2-csv-over-deck "output\.thermo_csv: .*deck-copy\.yaml' is the same file as the deck" -- md "$work/deck-copy.yaml" --thermo-csv "$work/deck-copy.yaml"
+check f2-deck-untouched cmp -s "$work/deck-copy.yaml" "$work/deck-orig.yaml"
+expect_input_error f2-csv-over-deck-dotdot "output\.thermo_csv: .* is the same file as the deck" -- md "$work/deck-copy.yaml" --thermo-csv "$work/vtk/../deck-copy.yaml"
+ln -sf "$work/deck-copy.yaml" "$work/link.yaml"
+expect_input_error f2-summary-via-symlink "--summary: .*link\.yaml' is the same file as the deck" -- md "$work/deck-copy.yaml" --summary "$work/link.yaml"
+ln -f "$work/deck-copy.yaml" "$work/hard.yaml"
+expect_input_error f2-h5md-via-hardlink "output\.h5md\.file: .*hard\.yaml' is the same file as the deck" -- md "$work/deck-copy.yaml" --set output.h5md.file="$work/hard.yaml"
+check f2-deck-untouched-2 cmp -s "$work/deck-copy.yaml" "$work/deck-orig.yaml"
+expect_input_error f2-two-outputs "restart\.file: .*x\.h5' is the same file as output\.h5md\.file" -- md "$work/ok.yaml" --set output.h5md.file="$work/x.h5" --set restart.file="$work/x.h5"
+expect_input_error f2-output-over-restart-input "restart\.file: .*ck\.h5' is the same file as --restart" -- md "$work/ok.yaml" --restart "$work/ck.h5" --set restart.file="$work/ck.h5"
+expect_input_error f2-h5md-over-restart-input "output\.h5md\.file: .*ck\.h5' is the same file as --restart" -- md "$work/ok.yaml" --restart "$work/ck.h5" --set output.h5md.file="$work/ck.h5"
+expect_input_error f2-csv-in-vtk-set "output\.thermo_csv: .*traj_10\.vtp' is one of the files of output\.vtk\.dir" -- md "$work/ok.yaml" --set output.vtk.dir="$work/vtk" --thermo-csv "$work/vtk/traj_10.vtp"
+expect_input_error f2-summary-is-partial-of-h5md "--summary: .*t2\.h5\.partial' is the same file as the temporary file of output\.h5md\.file" -- md "$work/ok.yaml" --set output.h5md.file="$work/t2.h5" --summary "$work/t2.h5.partial"
+expect_input_error f2-compare-csv-over-deck "--csv: .*deck-copy\.yaml' is the same file as the deck" -- compare "$work/deck-copy.yaml" --csv "$work/deck-copy.yaml"
+check f2-deck-untouched-3 cmp -s "$work/deck-copy.yaml" "$work/deck-orig.yaml"
+
+# Finding 3: a blow-up stops with the step named and exit 1; the H5MD file is not completed; the
+# last good checkpoint is kept and is readable; a checkpoint is never written from a NaN state.
+# (dt 0.03: this deck heats up and loses atoms near step 200; checkpoints every 50 steps.)
+blow=(--steps 400 --set run.thermo=20 --set integrator.dt=0.03 --set restart.file="$work/blow.h5"
+  --set restart.every=50 --set output.h5md.file="$work/blow.h5md" --thermo-csv "$work/blow.csv")
+expect_run_error f3-blowup-stops "^mdremap: error: step [0-9]+: .*(non-finite|lost atoms).*blew up" -- md "$work/ok.yaml" "${blow[@]}"
+check f3-blowup-before-the-end test "$(tail -1 "$work/blow.csv.partial" | cut -d, -f1)" -lt 400
+check f3-h5md-not-completed test ! -e "$work/blow.h5md" -a -s "$work/blow.h5md.partial"
+if ((have_h5py)); then
+  check f3-h5md-partial-marked-incomplete grep -q '^0 ' <(h5_attr "$work/blow.h5md.partial" parameters mdremap_complete)
+fi
+check f3-no-nan-in-csv-partial test "$(grep -ci nan "$work/blow.csv.partial")" -eq 0
+expect_input_error f3-last-checkpoint-readable "blow\.h5: checkpoint was written in precision double, the run asks for single" -- md "$work/ok.yaml" --restart "$work/blow.h5" --precision single
+expect_run_error f3-absurd-temperature "^mdremap: error: step [0-9]+: .*blew up" -- md "$work/ok.yaml" -q --set velocity.temperature=1e9
+
+# Finding 4: non-finite and out-of-range numbers in any key, deck or --set, are refused (exit 2).
+for kv in neighbor.bin_size=.nan velocity.temperature=.nan neighbor.skin=.nan potential.cutoff=.inf \
+  integrator.dt=-.inf 'system.types=[{name: A, fraction: .nan}]' \
+  'system.types=[{name: A, epsilon: .inf}]' 'system.lattice.density=1e999' remap.dup_fraction=.NaN; do
+  key=${kv%%=*}
+  expect_input_error "f4-$kv" "^mdremap: error: --set ${key//./\\.}: .*(not a finite number|out of range)" -- md "$work/ok.yaml" --set "$kv"
+done
+printf 'system:\n  lattice: {style: fcc, density: 0.8442, cells: [6, 6, 6]}\nneighbor:\n  skin: .nan\n' >"$work/nan.yaml"
+expect_input_error f4-deck-file-line "nan\.yaml:4: 'neighbor\.skin': '\.nan' is not a finite number" -- md "$work/nan.yaml"
+expect_input_error f4-int-overflow "--set run\.steps: '99999999999999999999' is out of range" -- md "$work/ok.yaml" --set run.steps=99999999999999999999
+expect_input_error f4-negative-seed "--set velocity\.seed: must not be negative" -- md "$work/ok.yaml" --set velocity.seed=-1
+expect_input_error f4-too-many-atoms "--set system\.lattice\.cells: .*at most 2147483647 atoms" -- md "$work/ok.yaml" --set 'system.lattice.cells=[1000,1000,1000]'
+expect_input_error f4-more-atoms-than-memory "atoms need at least .* GB of host memory" -- md "$work/ok.yaml" --set 'system.lattice.cells=[1290,1290,320]'
+expect_input_error f4-dilute-box "too dilute" -- md "$work/ok.yaml" --set system.lattice.density=1e-9
+printf 'system:\n  random: {atoms: 1000, density: 0.8, min_distance: 1.2}\n' >"$work/jam.yaml"
+expect_input_error f4-random-min-distance-nan "^mdremap: error: --set system\.random\.min_distance: '\.nan' is not a finite number" -- md "$work/jam.yaml" --set system.random.min_distance=.nan
+expect_input_error f4-jammed-random-gas "jam\.yaml:2: 'system\.random\.min_distance': 1\.2 is too large" -- md "$work/jam.yaml"
+
+# Finding 5: YAML edge cases.
+: >"$work/empty.yaml"
+printf '# only a comment\n' >"$work/comment.yaml"
+printf 'run:\n  steps: 5\nrun:\n  steps: 7\n' >"$work/dupsec.yaml"
+printf 'run:\n  steps: 5\n  steps: 7\n' >"$work/dupkey.yaml"
+printf 'run:\n  steps: 5\n---\nrun:\n  steps: 7\n' >"$work/multidoc.yaml"
+printf 'run:\n  steps:\n' >"$work/novalue.yaml"
+expect_input_error f5-empty-deck "empty\.yaml: the deck is empty" -- md "$work/empty.yaml"
+expect_input_error f5-comment-only-deck "comment\.yaml: the deck is empty" -- md "$work/comment.yaml"
+expect_input_error f5-directory-deck "vtk: is a directory, not a deck" -- md "$work/vtk"
+expect_input_error f5-duplicate-section "dupsec\.yaml:3: 'run' is given twice \(first on line 1\)" -- md "$work/dupsec.yaml"
+expect_input_error f5-duplicate-key "dupkey\.yaml:3: 'run\.steps' is given twice \(first on line 2\)" -- md "$work/dupkey.yaml"
+expect_input_error f5-second-document "multidoc\.yaml:[34]: a second YAML document" -- md "$work/multidoc.yaml"
+expect_input_error f5-empty-set "--set run\.steps: empty value" -- md "$work/ok.yaml" --set run.steps=
+expect_input_error f5-key-without-value "novalue\.yaml:2: 'run\.steps': has no value" -- md "$work/novalue.yaml"
+expect_input_error f5-duplicate-key-in-set "--set system: 'system\.a' is given twice" -- md "$work/ok.yaml" --set 'system={a: 1, a: 2}'
+
+# Finding 6: every command-line problem exits 2 with the prefix and the flag named.
+expect_input_error f6-negative-steps "^mdremap: error: --steps: must be at least 0, got -5$" -- md "$work/ok.yaml" --steps -5
+expect_input_error f6-huge-steps "^mdremap: error: --steps: '99999999999999999999999' is out of range" -- md "$work/ok.yaml" --steps 99999999999999999999999
+expect_input_error f6-steps-not-a-number "^mdremap: error: --steps: expected an integer, got 'abc'$" -- md "$work/ok.yaml" --steps abc
+expect_input_error f6-missing-deck "^mdremap: error: deck is required" -- md
+expect_input_error f6-bad-precision "^mdremap: error: --precision: quad not in" -- md "$work/ok.yaml" --precision quad
+expect_input_error f6-missing-value "^mdremap: error: --restart: 1 required" -- md "$work/ok.yaml" --restart
+expect_input_error f6-extra-argument "^mdremap: error: The following argument" -- md "$work/ok.yaml" extra.yaml
+expect_input_error f6-compare-steps-not-integer "^mdremap: error: --steps: expected an integer, got '1e99'$" -- compare "$work/ok.yaml" --steps 1e99
+expect_input_error f6-compare-huge-steps "^mdremap: error: --steps: '99999999999' is out of range .{0,40}$" -- compare "$work/ok.yaml" --steps 99999999999
+expect_input_error f6-compare-zero-rounds "^mdremap: error: --rounds: must be at least 1, got 0$" -- compare "$work/ok.yaml" --rounds 0
+expect_input_error f6-chunks-zero "^mdremap: error: --chunks: must be at least 1, got 0$" -- md "$work/ok.yaml" --chunks 0
+expect_input_error f6-compare-bad-csv "^mdremap: error: --csv: cannot write output '/nonexistent-dir/x\.csv'" -- compare "$work/ok.yaml" --csv /nonexistent-dir/x.csv
+expect_input_error f6-compare-bad-plot "^mdremap: error: --plot: cannot write output" -- compare "$work/ok.yaml" --plot /nonexistent-dir/x.png
+expect_input_error f6-info-bad-summary "^mdremap: error: --summary: cannot write output '/nonexistent-dir/i\.json'" -- info --summary /nonexistent-dir/i.json
+mkdir -p "$work/ckdir"
+expect_input_error f6-restart-from-directory "ckdir: checkpoint path is not a regular file" -- md "$work/ok.yaml" --restart "$work/ckdir"
+"$bin" --help >"$work/out" 2>&1
+check f6-help-exits-0 test $? -eq 0
+
+# Finding 7: a partial file left by a killed write is cleaned up at the next start, with a note.
+"$bin" md "$work/ok.yaml" -q --steps 10 --set restart.file="$work/k.h5" >/dev/null 2>&1
+head -c 1000 "$work/k.h5" >"$work/k.h5.partial"
+"$bin" md "$work/ok.yaml" -q --steps 10 --restart "$work/k.h5" >"$work/out" 2>"$work/err"
+check f7-restart-cleans-partial test $? -eq 0 -a ! -e "$work/k.h5.partial"
+check f7-restart-says-so grep -q "note: removed '.*k\.h5\.partial', left by a run that stopped while writing" "$work/err"
+head -c 1000 "$work/k.h5" >"$work/k.h5.partial"
+"$bin" md "$work/ok.yaml" -q --steps 10 --set restart.file="$work/k.h5" >"$work/out" 2>"$work/err"
+check f7-writer-replaces-partial test $? -eq 0 -a ! -e "$work/k.h5.partial"
+check f7-writer-says-so grep -q "note: replacing '.*k\.h5\.partial', left by an earlier run" "$work/err"
+
+# Finding 8: a restart is bit-identical to the uninterrupted run whatever thermo and trajectory
+# intervals either uses (they change which steps compute energies and fuse kicks).
+nve=(--set restart.every=20 --precision single)
+"$bin" md "$work/ok.yaml" -q "${nve[@]}" --steps 40 --set run.thermo=10 --set restart.file="$work/w8.h5" --thermo-csv "$work/w8.csv" >/dev/null 2>&1
+"$bin" md "$work/ok.yaml" -q "${nve[@]}" --steps 20 --set run.thermo=0 --set restart.file="$work/h8.h5" >/dev/null 2>&1
+"$bin" md "$work/ok.yaml" -q --steps 20 --precision single --restart "$work/h8.h5" --set run.thermo=7 --set output.h5md.file="$work/h8.h5md" --set output.h5md.every=3 --thermo-csv "$work/r8.csv" >/dev/null 2>&1
+check f8-restart-independent-of-intervals test "$(tail -1 "$work/w8.csv")" = "$(tail -1 "$work/r8.csv")"
+check f8-at-step-40 test "$(tail -1 "$work/r8.csv" | cut -d, -f1)" = 40
+
 if "$bin" info --summary "$work/info.json" >/dev/null && grep -q '"backend"' "$work/info.json"; then
   pass=$((pass + 1))
 else

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "io/checkpoint.hpp"
+#include "io/staged_file.hpp"
 #include "io_test_util.hpp"
 #include "mdremap/error.hpp"
 
@@ -74,7 +77,7 @@ TEST(Checkpoint, RoundTripIsBitwiseExact) {
   const std::string path = dir.file("restart.h5");
   const Checkpoint c = sample_checkpoint(101);
   write_checkpoint(path, c);
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(fs::exists(path + ".partial"));
   const Checkpoint r = read_checkpoint(path);
 
   EXPECT_TRUE(bitwise_equal(r.frame.x, c.frame.x));
@@ -144,6 +147,10 @@ TEST(Checkpoint, CorruptedArrayBytesAreRefused) {
   auto bytes = read_bytes(path);
   for (hsize_t k = 0; k < 4; ++k) bytes[offset + size / 2 + k] ^= 0x5A;
   write_bytes(path, bytes);
+  // The whole-file seal sees it first, before HDF5 reads a byte.
+  EXPECT_NE(refusal(path).find("corrupt (whole-file checksum mismatch)"), std::string::npos);
+  // Behind the seal, the dataset's own checksum names the array.
+  reseal_checkpoint(path);
   const std::string msg = refusal(path);
   EXPECT_NE(msg.find("checksum mismatch in dataset 'v'"), std::string::npos) << msg;
 }
@@ -167,6 +174,8 @@ TEST(Checkpoint, ForeignMissingAndIncompleteFilesAreRefused) {
   file = H5Fopen(partial.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   H5Adelete(file, "complete");
   H5Fclose(file);
+  EXPECT_NE(refusal(partial).find("corrupt"), std::string::npos);
+  reseal_checkpoint(partial);
   EXPECT_NE(refusal(partial).find("incomplete"), std::string::npos);
 
   // A newer format version is refused by name.
@@ -174,11 +183,17 @@ TEST(Checkpoint, ForeignMissingAndIncompleteFilesAreRefused) {
   write_checkpoint(newer, sample_checkpoint(5));
   file = H5Fopen(newer.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   hid_t attr = H5Aopen(file, "format_version", H5P_DEFAULT);
-  const int two = 2;
-  H5Awrite(attr, H5T_NATIVE_INT, &two);
+  const int three = 3;
+  H5Awrite(attr, H5T_NATIVE_INT, &three);
   H5Aclose(attr);
   H5Fclose(file);
-  EXPECT_NE(refusal(newer).find("version 2"), std::string::npos);
+  reseal_checkpoint(newer);
+  EXPECT_NE(refusal(newer).find("version 3"), std::string::npos);
+  // Version 1 files (no seal) are refused before HDF5 reads them, with the reason.
+  const std::string v1 = dir.file("v1.h5");
+  file = H5Fcreate(v1.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  H5Fclose(file);
+  EXPECT_NE(refusal(v1).find("no mdremap seal"), std::string::npos);
 }
 
 TEST(Checkpoint, WriteFailureNamesThePath) {
@@ -193,6 +208,60 @@ TEST(Checkpoint, WriteFailureNamesThePath) {
   test::TempDir dir;
   EXPECT_THROW(write_checkpoint(dir.file("bad.h5"), c), Error);
   EXPECT_FALSE(fs::exists(dir.file("bad.h5")));
+}
+
+// The checkpoint's array checksum (64-bit FNV-1a of the bytes), to forge files that pass it.
+std::uint64_t fnv1a(const void* data, std::size_t bytes) {
+  std::uint64_t h = 14695981039346656037ULL;
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ULL;
+  return h;
+}
+
+// Issue 11, finding 3: a blown-up state is never written, and a checkpoint holding non-finite
+// values (here forged with valid checksums) is refused on reading.
+TEST(Checkpoint, NonFiniteStateIsNeitherWrittenNorRead) {
+  test::TempDir dir;
+  const std::string path = dir.file("restart.h5");
+  Checkpoint bad = sample_checkpoint(20);
+  bad.frame.v[7] = std::nan("");
+  try {
+    write_checkpoint(path, bad);
+    FAIL() << "a NaN velocity was written";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("non-finite velocity"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(path + ".partial"));
+
+  write_checkpoint(path, sample_checkpoint(20));
+  std::vector<double> x = read_checkpoint(path).frame.x;
+  x[4] = -std::numeric_limits<double>::infinity();
+  const std::uint64_t sum = fnv1a(x.data(), x.size() * sizeof(double));
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  hid_t set = H5Dopen2(file, "x", H5P_DEFAULT);
+  ASSERT_GE(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x.data()), 0);
+  hid_t attr = H5Aopen(set, "fnv1a64", H5P_DEFAULT);
+  ASSERT_GE(H5Awrite(attr, H5T_NATIVE_UINT64, &sum), 0);
+  H5Aclose(attr);
+  H5Dclose(set);
+  H5Fclose(file);
+  reseal_checkpoint(path);
+  const std::string msg = refusal(path);
+  EXPECT_NE(msg.find("non-finite position"), std::string::npos) << msg;
+}
+
+// Issue 11, finding 1: one writer per checkpoint at a time.
+TEST(Checkpoint, SecondWriterIsRefusedWhileTheFirstHoldsTheFile) {
+  test::TempDir dir;
+  const std::string path = dir.file("restart.h5");
+  StagedFile held(path);
+  EXPECT_THROW(write_checkpoint(path, sample_checkpoint(5)), OutputBusy);
+  write_checkpoint(held, sample_checkpoint(5), /*again=*/true);
+  write_checkpoint(held, sample_checkpoint(6), /*again=*/false);
+  EXPECT_EQ(read_checkpoint(path).frame.n(), 6u);
+  EXPECT_FALSE(fs::exists(path + ".partial"));
 }
 
 }  // namespace

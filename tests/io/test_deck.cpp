@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "io/deck.hpp"
+#include "io/number.hpp"
 #include "md/params.hpp"
 #include "mdremap/error.hpp"
 
@@ -47,9 +48,9 @@ TEST(Deck, OverridesApplyAndAreCheckedToo) {
   const auto p = md::read_md_params(d);
   EXPECT_EQ(p.steps, 25);
   EXPECT_DOUBLE_EQ(p.skin, 0.4);
-  EXPECT_EQ(error_of("", {"neighbor.skni=0.4"}),
+  EXPECT_EQ(error_of("run: {}\n", {"neighbor.skni=0.4"}),
             "--set neighbor.skni: unknown key 'neighbor.skni' (did you mean 'neighbor.skin'?)");
-  EXPECT_EQ(error_of("", {"run.steps=-3"}), "--set run.steps: must not be negative");
+  EXPECT_EQ(error_of("run: {}\n", {"run.steps=-3"}), "--set run.steps: must be at least 0, got -3");
 }
 
 TEST(Deck, ResolvedDeckHoldsDefaults) {
@@ -71,4 +72,92 @@ TEST(Deck, MixingRules) {
   md::mix("sixthpower", 1.0, 1.0, 2.5, 1.0, 1.0, 2.5, e, s, c);
   EXPECT_DOUBLE_EQ(e, 1.0);
   EXPECT_DOUBLE_EQ(s, 1.0);
+}
+
+// Issue 11, finding 4: one checked parser for every number.
+TEST(Number, StrictFiniteAndInRange) {
+  double d = 0;
+  EXPECT_EQ(io::parse_number<double>("0.25", d), "");
+  EXPECT_EQ(d, 0.25);
+  EXPECT_EQ(io::parse_number<double>("+1e3", d), "");
+  EXPECT_EQ(d, 1000.0);
+  EXPECT_EQ(io::parse_number<double>(".5", d), "");
+  EXPECT_EQ(d, 0.5);
+  for (const char* bad : {".nan", ".NaN", "-.inf", ".Inf", "inf", "nan", "Infinity"})
+    EXPECT_NE(io::parse_number<double>(bad, d).find("not a finite number"), std::string::npos)
+        << bad;
+  EXPECT_NE(io::parse_number<double>("1e999", d).find("out of range"), std::string::npos);
+  EXPECT_NE(io::parse_number<double>("0.3x", d).find("expected a number"), std::string::npos);
+  EXPECT_NE(io::parse_number<double>("", d).find("got nothing"), std::string::npos);
+  long long i = 0;
+  EXPECT_EQ(io::parse_number<long long>("-42", i), "");
+  EXPECT_EQ(i, -42);
+  EXPECT_NE(io::parse_number<long long>("99999999999999999999", i).find("out of range"),
+            std::string::npos);
+  EXPECT_NE(io::parse_number<long long>("1e6", i).find("expected an integer"), std::string::npos);
+  EXPECT_NE(io::parse_number<long long>("+-5", i).find("expected a number"), std::string::npos);
+  unsigned long long u = 0;
+  EXPECT_NE(io::parse_number<unsigned long long>("-1", u).find("must not be negative"),
+            std::string::npos);
+  int small = 0;
+  EXPECT_NE(io::parse_number<int>("3000000000", small).find("out of range"), std::string::npos);
+  // A message stays one short line whatever the input.
+  EXPECT_LT(io::parse_number<int>(std::string(300, '9'), small).size(), 120u);
+  EXPECT_EQ(io::check_range<int>(5, 1, 10), "");
+  EXPECT_EQ(io::check_range<int>(0, 1, 10), "must be at least 1, got 0");
+}
+
+TEST(Deck, NonFiniteValuesAreRefusedInEveryKeyWithTheirLine) {
+  EXPECT_EQ(error_of("neighbor:\n  bin_size: .nan\n"),
+            "deck.yaml:2: 'neighbor.bin_size': '.nan' is not a finite number");
+  EXPECT_EQ(error_of("velocity:\n  temperature: .inf\n"),
+            "deck.yaml:2: 'velocity.temperature': '.inf' is not a finite number");
+  EXPECT_NE(error_of("system:\n  types:\n    - {name: A, fraction: .nan}\n")
+                .find("deck.yaml:3: 'system.types[0].fraction': '.nan' is not a finite number"),
+            std::string::npos);
+  EXPECT_EQ(error_of("run: {}\n", {"neighbor.skin=.nan"}),
+            "--set neighbor.skin: '.nan' is not a finite number");
+  EXPECT_EQ(error_of("run: {}\n", {"system.types=[{name: A, epsilon: .inf}]"}),
+            "--set system.types: 'system.types[0].epsilon': '.inf' is not a finite number");
+  EXPECT_NE(
+      error_of("potential:\n  pairs:\n    - {types: [A, A], sigma: 1e300}\n").find("overflow"),
+      std::string::npos);
+}
+
+// Issue 11, finding 5.
+TEST(Deck, YamlEdgeCasesAreRefused) {
+  EXPECT_NE(error_of("").find("deck.yaml: the deck is empty"), std::string::npos);
+  EXPECT_NE(error_of("# nothing\n").find("the deck is empty"), std::string::npos);
+  EXPECT_EQ(error_of("run:\n  steps: 5\nrun:\n  steps: 7\n"),
+            "deck.yaml:3: 'run' is given twice (first on line 1): give each key once");
+  EXPECT_EQ(error_of("run:\n  steps: 5\n  steps: 7\n"),
+            "deck.yaml:3: 'run.steps' is given twice (first on line 2): give each key once");
+  EXPECT_NE(error_of("run: {steps: 5}\n---\nrun: {steps: 7}\n").find("a second YAML document"),
+            std::string::npos);
+  EXPECT_EQ(error_of("run:\n  steps:\n"),
+            "deck.yaml:2: 'run.steps': has no value (leave the key out for its default; '' is an "
+            "empty string)");
+  EXPECT_NE(error_of("run: {}\n", {"run.steps="}).find("--set run.steps: empty value"),
+            std::string::npos);
+  EXPECT_NE(error_of("run: {}\n", {"run.steps=  "}).find("--set run.steps: empty value"),
+            std::string::npos);
+  // Aliases cannot blow a small text up into a huge tree.
+  std::string bomb = "a0: &a0 [x, x]\n";
+  for (int k = 1; k < 40; ++k)
+    bomb += "a" + std::to_string(k) + ": &a" + std::to_string(k) + " [*a" + std::to_string(k - 1) +
+            ", *a" + std::to_string(k - 1) + "]\n";
+  EXPECT_NE(error_of(bomb).find("too large"), std::string::npos);
+}
+
+TEST(Deck, ImpossibleSystemsAreRefusedBeforeAnyAllocation) {
+  EXPECT_NE(error_of("system:\n  lattice: {cells: [1000, 1000, 1000]}\n")
+                .find("at most 2147483647 atoms"),
+            std::string::npos);
+  EXPECT_NE(error_of("system:\n  lattice: {density: 1e-9, cells: [6, 6, 6]}\n").find("too dilute"),
+            std::string::npos);
+  EXPECT_NE(error_of("system:\n  random: {atoms: 100, density: 0.9, min_distance: 1.3}\n")
+                .find("too large"),
+            std::string::npos);
+  EXPECT_NE(error_of("run:\n  steps: 99999999999999999999\n").find("out of range"),
+            std::string::npos);
 }

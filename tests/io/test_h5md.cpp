@@ -5,11 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "h5_test_util.hpp"
 #include "io/h5md_writer.hpp"
+#include "io/staged_file.hpp"
 #include "io_test_util.hpp"
 #include "mdremap/error.hpp"
 
@@ -178,6 +181,7 @@ TEST(H5md, OnlySelectedFieldsAreWritten) {
     fr.v.clear();  // not requested, so not needed
     fr.f.clear();
     w.write_frame(fr);
+    w.close();
   }
   H5 file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   ASSERT_GE(file.id, 0);
@@ -208,7 +212,10 @@ TEST(H5md, KilledRunLeavesReadableFileWithFramesSoFar) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFSIGNALED(status));
 
-  H5 file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  // The frames so far are in the locked staging file; the target name is not taken.
+  EXPECT_FALSE(std::filesystem::exists(path));
+  const std::string partial = path + ".partial";
+  H5 file{H5Fopen(partial.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   ASSERT_GE(file.id, 0) << "a killed run must leave a readable file";
   EXPECT_EQ(shape(file.id, "particles/all/position/value"), (std::vector<hsize_t>{2, 11, 3}));
   EXPECT_EQ(read_all<std::int64_t>(file.id, "particles/all/position/step", H5T_NATIVE_INT64),
@@ -248,6 +255,44 @@ TEST(H5md, BadFramesAndPathsAreReportedWithTheFileName) {
   EXPECT_THROW(H5mdFields::from_names({"position", "velocities"}), Error);
 }
 
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Issue 11, finding 1: the lock is taken before anything is truncated, and a finished file is
+// replaced only whole, by a writer that completes.
+TEST(H5md, SecondWriterIsRefusedAndTheFinishedFileSurvives) {
+  TempDir dir;
+  const std::string path = dir.file("shared.h5");
+  {
+    H5mdWriter w(path, options_for(3));
+    w.write_frame(random_frame(3, 1, 0));
+    w.close();
+  }
+  const std::string finished = bytes_of(path);
+  ASSERT_FALSE(finished.empty());
+  {
+    H5mdWriter running(path, options_for(3));
+    running.write_frame(random_frame(3, 2, 0));
+    EXPECT_THROW(H5mdWriter(path, options_for(3)), OutputBusy);
+    EXPECT_EQ(bytes_of(path), finished) << "a running writer must not touch the target";
+    // Destroyed without close(): a failed run; the finished file stays as it was.
+  }
+  EXPECT_EQ(bytes_of(path), finished);
+  EXPECT_TRUE(std::filesystem::exists(path + ".partial"));
+  {
+    H5mdWriter next(path, options_for(3));  // replaces the partial file (with a note)
+    next.write_frame(random_frame(3, 3, 0));
+    next.write_frame(random_frame(3, 4, 10));
+    next.close();
+  }
+  EXPECT_FALSE(std::filesystem::exists(path + ".partial"));
+  H5 file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  ASSERT_GE(file.id, 0);
+  EXPECT_EQ(shape(file.id, "particles/all/position/value"), (std::vector<hsize_t>{2, 3, 3}));
+}
+
 TEST(H5md, IdsNeedNotBeDense) {
   // Ids after atoms were deleted (gaps) take the sorting path and still come out ordered.
   TempDir dir;
@@ -257,6 +302,7 @@ TEST(H5md, IdsNeedNotBeDense) {
   {
     H5mdWriter w(path, options_for(4));
     w.write_frame(fr);
+    w.close();
   }
   H5 file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   ASSERT_GE(file.id, 0);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "io/vtk_writer.hpp"
 #include "io_test_util.hpp"
@@ -35,6 +36,12 @@ TEST(VtkWriter, FramesReadBackWithPointsVerticesAndArrays) {
   w.write_frame(a);
   w.write_frame(b);
   EXPECT_EQ(w.frames_written(), 2u);
+  // Until finish() the set is staged: nothing of an earlier run's set is replaced yet.
+  EXPECT_FALSE(fs::exists(w.frame_path(250)));
+  EXPECT_FALSE(fs::exists(w.collection_path()));
+  EXPECT_NE(slurp(w.collection_path() + ".partial").find("file=\"lj_250.vtp.partial\""),
+            std::string::npos);
+  w.finish();
 
   vtkNew<vtkXMLPolyDataReader> reader;
   reader->SetFileName(w.frame_path(250).c_str());
@@ -87,7 +94,7 @@ TEST(VtkWriter, FramesReadBackWithPointsVerticesAndArrays) {
   EXPECT_LT(first, second);
   EXPECT_NE(pvd.find("</Collection>\n</VTKFile>"), std::string::npos);
   for (const auto& entry : fs::directory_iterator(dir.path()))
-    EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
+    EXPECT_NE(entry.path().extension(), ".partial") << entry.path();
 }
 
 TEST(VtkWriter, VelocityAndForceAreOptional) {
@@ -97,6 +104,7 @@ TEST(VtkWriter, VelocityAndForceAreOptional) {
   f.v.clear();
   f.f.clear();
   w.write_frame(f);
+  w.finish();
   vtkNew<vtkXMLPolyDataReader> reader;
   reader->SetFileName(w.frame_path(10).c_str());
   reader->Update();
@@ -120,6 +128,42 @@ TEST(VtkWriter, BadDirectoryAndFramesAreReported) {
   f.x.pop_back();
   EXPECT_THROW(w.write_frame(f), Error);
   EXPECT_FALSE(fs::exists(w.collection_path())) << "no .pvd for a frame that was not written";
+}
+
+// Issue 11: one run at a time per collection; an earlier run's set stays whole until a new run
+// completes; frames a killed run left as .partial are removed at the next start, with a note.
+TEST(VtkWriter, SetIsLockedStagedAndCleanedUp) {
+  test::TempDir dir;
+  {
+    VtkTrajectoryWriter first(dir.path().string(), "lj");
+    first.write_frame(test::random_frame(5, 1, 0));
+    first.finish();
+  }
+  const std::string old_frame = slurp(dir.file("lj_0.vtp"));
+  std::vector<std::string> notes;
+  StagedFile::set_note_handler([&](const std::string& s) { notes.push_back(s); });
+  {
+    VtkTrajectoryWriter killed(dir.path().string(), "lj");
+    EXPECT_THROW(VtkTrajectoryWriter(dir.path().string(), "lj"), OutputBusy);
+    killed.write_frame(test::random_frame(5, 2, 0));
+    killed.write_frame(test::random_frame(5, 3, 10));
+  }  // no finish(): as a killed run
+  EXPECT_EQ(slurp(dir.file("lj_0.vtp")), old_frame);
+  EXPECT_TRUE(fs::exists(dir.file("lj_10.vtp.partial")));
+  EXPECT_FALSE(fs::exists(dir.file("lj_10.vtp")));
+  {
+    VtkTrajectoryWriter next(dir.path().string(), "lj");
+    EXPECT_FALSE(fs::exists(dir.file("lj_10.vtp.partial")));
+    next.write_frame(test::random_frame(5, 4, 0));
+    next.finish();
+  }
+  StagedFile::set_note_handler(nullptr);
+  ASSERT_EQ(notes.size(), 2u);  // the collection's partial file and the frames
+  EXPECT_NE(notes[0].find("lj.pvd.partial"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[1].find("removed 2 'lj_*.vtp.partial' frame(s)"), std::string::npos) << notes[1];
+  EXPECT_NE(slurp(dir.file("lj_0.vtp")), old_frame);
+  for (const auto& entry : fs::directory_iterator(dir.path()))
+    EXPECT_NE(entry.path().extension(), ".partial") << entry.path();
 }
 
 }  // namespace

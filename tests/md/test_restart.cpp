@@ -110,6 +110,30 @@ TEST_P(Restart, TwoHalvesEqualOneRunBitForBit) {
   EXPECT_FALSE(same_bytes(mid.frame.x, a.frame.x));
 }
 
+// Issue 11, finding 8: the thermo and trajectory intervals decide which steps compute energies
+// and which fuse the final kick into the next step's first: neither may change the trajectory.
+// The first half and the resumed half here use other intervals than the whole run.
+TEST_P(Restart, IndependentOfThermoAndTrajectoryIntervals) {
+  const auto& [integrator, precision, extra] = GetParam();
+  std::vector<std::string> sets{"integrator.style=" + integrator, "run.precision=" + precision};
+  if (integrator != "nve") sets.push_back("integrator.temperature=1.0");
+  if (!extra.empty()) sets.push_back(extra);
+  TempDir dir;
+  const Deck deck = make_deck(sets);
+  const Frame whole = run(deck, 2 * kHalf, dir.file("whole.h5"));
+  auto other = sets;
+  other.push_back("run.thermo=0");
+  run(make_deck(other), kHalf, dir.file("half.h5"));
+  other.back() = "run.thermo=7";
+  other.push_back("output.h5md.file=" + dir.file("resumed.h5md"));
+  other.push_back("output.h5md.every=3");
+  const Frame resumed = run(make_deck(other), kHalf, dir.file("resumed.h5"), dir.file("half.h5"));
+  ASSERT_EQ(whole.id, resumed.id);
+  EXPECT_TRUE(same_bytes(whole.x, resumed.x)) << "max |dx| " << max_diff(whole.x, resumed.x);
+  EXPECT_TRUE(same_bytes(whole.v, resumed.v)) << "max |dv| " << max_diff(whole.v, resumed.v);
+  EXPECT_TRUE(same_bytes(whole.f, resumed.f)) << "max |df| " << max_diff(whole.f, resumed.f);
+}
+
 INSTANTIATE_TEST_SUITE_P(IntegratorsAndPrecisions, Restart,
                          ::testing::Combine(::testing::Values("nve", "langevin", "nose-hoover"),
                                             ::testing::Values("double", "mixed", "single"),
