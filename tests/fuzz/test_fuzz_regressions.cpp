@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "cg/matrix_market.hpp"
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "md/params.hpp"
@@ -44,6 +45,11 @@ const std::map<std::string, std::function<void(const fs::path&)>> kReaders = {
        md::read_md_params(deck);
      }},
     {"checkpoint", [](const fs::path& p) { io::read_checkpoint(p.string()); }},
+    {"matrix_market",
+     [](const fs::path& p) {
+       std::istringstream in(slurp(p));
+       cg::cg_matrix(cg::read_matrix_market(in, p.filename().string()));
+     }},
 };
 
 TEST(FuzzRegressions, EveryFindingEndsInOneErrorLine) {
