@@ -89,9 +89,10 @@ device() {
       if (cd "$repo" && "$t" >"$OUT/one.log" 2>&1); then
         local np ns
         np=$(grep -c '^\[       OK \]' "$OUT/one.log" || true)
-        ns=$(grep -c '^\[  SKIPPED \]' "$OUT/one.log" || true)
+        ns=$(grep -c '^\[  SKIPPED \] [[:alnum:]_/]*\.[[:alnum:]_/]* (' "$OUT/one.log" || true)
         echo "PASS $tb: $np passed, $ns skipped" | tee -a "$OUT/tests.log"
-        grep '^\[  SKIPPED \]' "$OUT/one.log" | sed "s/^/SKIP $tb /" | tee -a "$OUT/tests.log" || true
+        grep '^\[  SKIPPED \] [[:alnum:]_/]*\.[[:alnum:]_/]* (' "$OUT/one.log" | sed "s/^/SKIP $tb /" |
+          tee -a "$OUT/tests.log" || true
         continue
       fi
       for name in $("$t" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}'); do

@@ -66,6 +66,32 @@ void pack_vectors(Kokkos::View<double*> out, Kokkos::View<const S* [3]> a) {
       });
 }
 
+// The largest squared displacement since the last list build (minimum image), or +inf when any
+// position or velocity is not finite (issue 11, finding 3). A free function: CUDA's extended
+// lambdas cannot live in a private member function.
+template <class C, class S>
+double max_displacement_sq_or_inf(Kokkos::View<const Vec4<C>*> x, Kokkos::View<const Vec4<C>*> hold,
+                                  Kokkos::View<const S* [3]> v, const Box<C> box, std::int64_t n) {
+  double m = 0;
+  Kokkos::parallel_reduce(
+      "Neighbor::displacement_check", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, double& mx) {
+        const Vec4<C> p = x(i), q = hold(i);
+        const bool finite = Kokkos::isfinite(p.x) && Kokkos::isfinite(p.y) &&
+                            Kokkos::isfinite(p.z) && Kokkos::isfinite(v(i, 0)) &&
+                            Kokkos::isfinite(v(i, 1)) && Kokkos::isfinite(v(i, 2));
+        double r2 = Kokkos::Experimental::infinity_v<double>;
+        if (finite) {
+          C dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+          box.minimum_image(dx, dy, dz);
+          r2 = double(dx) * dx + double(dy) * dy + double(dz) * dz;
+        }
+        if (r2 > mx) mx = r2;
+      },
+      Kokkos::Max<double>(m));
+  return m;
+}
+
 template <class S, class C>
 class Simulation final : public MdEngine {
  public:
@@ -432,32 +458,10 @@ class Simulation final : public MdEngine {
     return Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
   }
 
-  // The largest squared displacement since the last list build (minimum image), or +inf when
-  // any position or velocity is not finite: the rebuild decision's one reduction, which also
-  // finds blow-ups (issue 11, finding 3). Call after pack_gather_positions().
+  // The rebuild decision's one reduction, which also finds blow-ups (see max_displacement_sq_or_inf).
+  // Call after pack_gather_positions().
   double displacement_check() const {
-    const auto x = local_positions();
-    const auto hold = xhold_;
-    const auto v = atoms_.v;
-    const auto box = box_c_;
-    double m = 0;
-    Kokkos::parallel_reduce(
-        "Neighbor::displacement_check", Kokkos::RangePolicy<ExecSpace>(0, atoms_.n),
-        KOKKOS_LAMBDA(const std::int64_t i, double& mx) {
-          const Vec4<C> p = x(i), q = hold(i);
-          const bool finite = Kokkos::isfinite(p.x) && Kokkos::isfinite(p.y) &&
-                              Kokkos::isfinite(p.z) && Kokkos::isfinite(v(i, 0)) &&
-                              Kokkos::isfinite(v(i, 1)) && Kokkos::isfinite(v(i, 2));
-          double r2 = Kokkos::Experimental::infinity_v<double>;
-          if (finite) {
-            C dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-            box.minimum_image(dx, dy, dz);
-            r2 = double(dx) * dx + double(dy) * dy + double(dz) * dz;
-          }
-          if (r2 > mx) mx = r2;
-        },
-        Kokkos::Max<double>(m));
-    return m;
+    return max_displacement_sq_or_inf<C, S>(local_positions(), xhold_, atoms_.v, box_c_, atoms_.n);
   }
 
   // LAMMPS stops on "Lost atoms"; here an atom is lost when its position or velocity is not
