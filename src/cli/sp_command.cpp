@@ -145,7 +145,14 @@ int run_sp(const SpOptions& o) {
   check_backend(o.backend);
   auto deck = io::Deck::from_file(o.deck);
   for (const auto& s : o.sets) deck.apply_override(s);
-  if (!o.cnf.empty()) deck.apply_override("formula.source=" + yaml_quoted(o.cnf));
+  if (!o.cnf.empty()) {
+    try {
+      sp::parse_random_spec(o.cnf);
+    } catch (const Error& e) {
+      throw InputError("--cnf", 0, e.what());
+    }
+    deck.apply_override("formula.source=" + yaml_quoted(o.cnf));
+  }
   if (!o.remap.empty()) deck.apply_override("remap.mode=" + o.remap);
   const sp::SpParams p = sp::read_sp_params(deck);
   check_output("--assignment-out", o.assignment_out);
@@ -286,6 +293,8 @@ int run_sp(const SpOptions& o) {
                {"decimate_ms", st.decimate_ms},
                {"simplify_ms", st.simplify_ms},
                {"contradictions", st.sp_contradictions},
+               {"retries", st.retries},
+               {"final_damping", st.final_damping},
                {"last_mean_max_w", st.last_mean_max_w},
                {"stop", st.stop}};
     j["fixed"] = {{"sp", st.fixed_sp},

@@ -63,6 +63,9 @@ SpParams read_sp_params(io::Deck& deck) {
   in_range(sp, "paramagnet", s.paramagnet, 0.0, 1.0, false);
   s.max_rounds = sp.get<long long>("max_rounds", s.max_rounds);
   if (s.max_rounds < 0) sp.fail("max_rounds", "must not be negative (0: until paramagnetic)");
+  s.retries = sp.get<int>("retries", s.retries);
+  if (s.retries < 0)
+    sp.fail("retries", "must not be negative (0: stop at the first unconverged round)");
   s.survey.pure_literals = sp.get<bool>("pure_literals", s.survey.pure_literals);
   s.survey.seed = sp.get<unsigned long long>("seed", s.survey.seed);
   sp.finish();

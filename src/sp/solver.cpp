@@ -102,27 +102,34 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
       break;
     }
     Kokkos::Timer round_timer;
-    int it = 0;
+    int it = 0, round_it = 0;
     IterationResult ir;
     bool converged = false;
-    while (it < p.max_iterations) {
-      ir = sp.iterate();
-      ++it;
-      st.calc_pi_ms += ir.calc_pi_ms;
-      st.update_ms += ir.update_ms;
-      st.sp_contradictions += ir.contradictions;
-      if (ir.moving == 0) {
-        converged = true;
-        break;
+    for (;;) {
+      while (it < p.max_iterations) {
+        ir = sp.iterate();
+        ++it;
+        st.calc_pi_ms += ir.calc_pi_ms;
+        st.update_ms += ir.update_ms;
+        st.sp_contradictions += ir.contradictions;
+        if (ir.moving == 0) {
+          converged = true;
+          break;
+        }
       }
+      round_it += it;
+      if (converged || st.retries >= p.retries) break;
+      ++st.retries;
+      sp.set_damping(0.5 * (1.0 + sp.damping()));
+      it = 0;
     }
-    st.sp_iterations += it;
-    st.round_iterations.push_back(it);
+    st.sp_iterations += round_it;
+    st.round_iterations.push_back(round_it);
     if (!converged) {
       st.stop = fmt::format(
           "SP did not converge in round {}: {} surveys still moved by more than {} after {} "
-          "sweeps",
-          st.decimation_rounds + 1, ir.moving, p.survey.epsilon, it);
+          "sweeps (damping {:.3g})",
+          st.decimation_rounds + 1, ir.moving, p.survey.epsilon, it, sp.damping());
       break;
     }
     const BiasResult b = sp.biases();
@@ -145,7 +152,7 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
     if (obs) {
       RoundInfo ri;
       ri.round = st.decimation_rounds;
-      ri.iterations = it;
+      ri.iterations = round_it;
       ri.free_vars = b.free_vars - fixed - s.fixed_unit - s.fixed_pure - s.unconstrained;
       ri.unsat_clauses = s.unsat_clauses;
       ri.fixed_sp = fixed;
@@ -163,6 +170,7 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
     unsat = s.unsat_clauses;
   }
   st.sp_s = t.seconds();
+  st.final_damping = sp.damping();
 
   // WalkSAT on what is left: the unsatisfied clauses over the free variables; after a
   // contradiction the decimated values cannot all stand, so on the whole input from them.

@@ -21,6 +21,10 @@ struct SolveParams {
   double fraction = 0.01;       // decimation: share of the free variables fixed per round
   double paramagnet = 0.01;     // stop when <max(W+, W-)> falls below (LonestarGPU PARAMAGNET)
   std::int64_t max_rounds = 0;  // decimation rounds; 0 = until paramagnetic
+  // A round whose sweeps do not converge is retried (surveys kept) with the damping raised to
+  // (1 + damping) / 2, at most this often over the solve; 0 stops at the first such round as
+  // LonestarGPU does. The synchronous sweep can oscillate where a sequential one would not.
+  int retries = 2;
   WalksatParams walksat;
 };
 
@@ -50,6 +54,8 @@ class SolveObserver {
 struct SolveStats {
   std::int64_t sp_iterations = 0;
   int decimation_rounds = 0;
+  int retries = 0;  // rounds retried with more damping
+  double final_damping = 0;
   std::vector<int> round_iterations;  // SP sweeps of each convergence (the last may not decimate)
   std::int64_t fixed_sp = 0, fixed_unit = 0, fixed_pure = 0, fixed_walksat = 0, unconstrained = 0;
   std::int64_t sp_contradictions = 0;  // edges whose pi's vanished (summed over sweeps)

@@ -1,7 +1,7 @@
 #include "sp/survey.hpp"
 
+#include <Kokkos_BitManipulation.hpp>
 #include <Kokkos_Sort.hpp>
-#include <cstring>
 #include <limits>
 
 #include "mdremap/rng.hpp"
@@ -14,17 +14,11 @@ namespace {
 
 using Policy = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
 
-KOKKOS_INLINE_FUNCTION std::uint32_t float_bits(const float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
 // Decimation key of a free variable: |bias| first (a non-negative float orders like its bits),
 // then the lower variable id. Fixed variables get 0, below every free one.
 KOKKOS_INLINE_FUNCTION std::uint64_t decimation_key(const Real bias, const std::int32_t v) {
   const float mag = static_cast<float>(bias < 0 ? -bias : bias);
-  return (static_cast<std::uint64_t>(float_bits(mag)) << 32) |
+  return (static_cast<std::uint64_t>(Kokkos::bit_cast<std::uint32_t>(mag)) << 32) |
          (0xffffffffULL - static_cast<std::uint64_t>(v));
 }
 

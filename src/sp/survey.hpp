@@ -69,6 +69,10 @@ class SurveyPropagation {
   // satisfies the formula.
   SimplifyResult simplify();
 
+  // Damping of the following sweeps (the solver raises it when a round does not converge).
+  void set_damping(double d) { p_.damping = d; }
+  double damping() const { return p_.damping; }
+
   const FactorGraph& graph() const { return g_; }
   std::vector<std::int8_t> values() const;       // per variable: +1, -1, 0 = free
   std::vector<std::uint8_t> fixed_by() const;    // FixedBy per variable
