@@ -8,6 +8,7 @@
 
 #include "mdremap/error.hpp"
 #include "sp/factor_graph.hpp"
+#include "sp/survey.hpp"
 
 namespace mdremap::sp {
 

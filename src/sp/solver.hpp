@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sp/formula.hpp"
-#include "sp/survey.hpp"
+#include "sp/survey_params.hpp"
 #include "sp/walksat.hpp"
 
 namespace mdremap::sp {

@@ -164,6 +164,16 @@ struct PurePass {
   }
 };
 
+// Initial surveys, uniform in [0, 1) per edge (LonestarGPU: rand() / RAND_MAX), a function of
+// (seed, edge) only.
+struct InitSurveys {
+  Kokkos::View<Real*> eta;
+  std::uint64_t seed = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    eta(e) = static_cast<Real>(uniform01(hash3(seed, static_cast<std::uint64_t>(e), 0x5eed)));
+  }
+};
+
 struct DecimateKernel {
   Kokkos::View<const std::uint64_t*> keys;
   Kokkos::View<const Real*> bias;
@@ -192,12 +202,7 @@ SurveyPropagation::SurveyPropagation(const FactorGraph& g, const SurveyParams& p
   forced_ = Kokkos::View<std::int32_t*>("SP::forced", V);
   keys_ = Kokkos::View<std::uint64_t*>("SP::keys", V);
   sorted_ = Kokkos::View<std::uint64_t*>("SP::keys_sorted", V);
-  auto eta = eta_;
-  const std::uint64_t seed = p.seed;
-  Kokkos::parallel_for(
-      "SP::init_surveys", Policy(0, E), KOKKOS_LAMBDA(const std::int64_t e) {
-        eta(e) = static_cast<Real>(uniform01(hash3(seed, static_cast<std::uint64_t>(e), 0x5eed)));
-      });
+  Kokkos::parallel_for("SP::init_surveys", Policy(0, E), InitSurveys{eta_, p.seed});
   Kokkos::deep_copy(ratio_, Real(1));
   Kokkos::fence();
 }

@@ -9,25 +9,9 @@
 #include <vector>
 
 #include "sp/factor_graph.hpp"
+#include "sp/survey_params.hpp"
 
 namespace mdremap::sp {
-
-struct SurveyParams {
-  double epsilon = 0.001;  // convergence: no survey moves by more than this (LonestarGPU)
-  double damping = 0.0;    // eta <- damping * eta_old + (1 - damping) * eta_new
-  std::uint64_t seed = 1;  // initial surveys: uniform in [0, 1) per edge
-  bool pure_literals = true;
-};
-
-// How a variable got its value (the report counts each).
-enum class FixedBy : std::uint8_t {
-  Free = 0,
-  Sp = 1,             // decimation on the SP biases
-  Unit = 2,           // unit propagation
-  Pure = 3,           // pure literal
-  Walksat = 4,        // WalkSAT on the remaining formula
-  Unconstrained = 5,  // in no unsatisfied clause: any value (false is written)
-};
 
 struct IterationResult {
   std::int64_t moving = 0;          // live edges whose survey moved by more than epsilon

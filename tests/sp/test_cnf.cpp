@@ -2,6 +2,7 @@
 // final assignment check. Host only.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 
 #include "mdremap/error.hpp"
@@ -184,6 +185,53 @@ TEST(Cnf, WriteThenReadGivesTheSameFormula) {
   EXPECT_EQ(g.nvars, f.nvars);
   EXPECT_EQ(g.clause_offset, f.clause_offset);
   EXPECT_EQ(g.lits, f.lits);
+}
+
+// A cheap stand-in for the libFuzzer harness: mutated formulas and random bytes either parse or
+// raise InputError, never anything else (and the parsed formula is well formed).
+TEST(Cnf, MutatedInputsParseOrRaiseInputError) {
+  const std::string seed_text = "c seed\np cnf 5 4\n1 -2 3 0\n-1 4 0\n5 -4 2 0 % 0\n-5 0\n";
+  std::string alphabet = "0123456789-+ \t\n\rcp%xcnf";
+  alphabet.push_back('\0');
+  std::uint64_t state = 12345;
+  auto rnd = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  int parsed = 0, refused = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string text = seed_text;
+    const int edits = 1 + static_cast<int>(rnd(6));
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t pos = rnd(text.size() + 1);
+      const char c = alphabet[rnd(alphabet.size())];
+      switch (rnd(3)) {
+        case 0:
+          text.insert(pos, 1, c);
+          break;
+        case 1:
+          if (pos < text.size()) text[pos] = c;
+          break;
+        default:
+          if (pos < text.size()) text.erase(pos, 1 + rnd(4));
+      }
+    }
+    if (trial % 10 == 0) {  // pure noise
+      text.resize(rnd(64));
+      for (auto& ch : text) ch = static_cast<char>(rnd(256));
+    }
+    try {
+      const auto f = read(text);
+      ++parsed;
+      ASSERT_EQ(f.clause_offset.front(), 0);
+      ASSERT_EQ(f.clause_offset.back(), f.literals());
+      for (std::int32_t l : f.lits) ASSERT_TRUE(l != 0 && std::abs(l) <= f.nvars);
+    } catch (const mdremap::InputError&) {
+      ++refused;
+    }
+  }
+  EXPECT_GT(parsed, 100);
+  EXPECT_GT(refused, 100);
 }
 
 TEST(Formula, CountUnsatisfiedChecksEveryClause) {
