@@ -7,7 +7,7 @@
 
 #include "mdremap/error.hpp"
 
-#include "remap/omp.hpp"
+#include "omp.hpp"
 
 namespace mdremap::remap {
 
@@ -42,19 +42,27 @@ ThreadClustering LabelPropagationClustering::cluster(const IrregularPattern& p) 
 
   // Readers of each element (transpose of the index): the element side of the bipartite graph.
   std::vector<std::int64_t> roff(D + 1, 0);
-  // Row-major sweeps read the index contiguously (rows-by-threads storage).
-  for (int j = 0; j < p.rows; ++j)
-    for (std::int64_t t = 0; t < T; ++t)
-      if (j < p.len[t]) ++roff[p.at(j, t) + 1];
+  // Sweeps in storage order read the index contiguously: row-major for rows-by-threads,
+  // thread-major for CSR (where a row-major sweep would cost rows * threads for one long row).
+  auto for_each_ref = [&p, T](auto&& f) {
+    if (p.csr()) {
+      for (std::int64_t t = 0; t < T; ++t)
+        for (int j = 0; j < p.len[t]; ++j) f(j, t);
+    } else {
+      for (int j = 0; j < p.rows; ++j)
+        for (std::int64_t t = 0; t < T; ++t)
+          if (j < p.len[t]) f(j, t);
+    }
+  };
+  for_each_ref([&](int j, std::int64_t t) { ++roff[p.at(j, t) + 1]; });
   std::partial_sum(roff.begin(), roff.end(), roff.begin());
   if (T > std::numeric_limits<std::int32_t>::max())
     throw Error("labelprop: more than 2^31 threads are not supported");
   std::vector<std::int32_t> readers(roff[D]);
   {
     std::vector<std::int64_t> fill(roff.begin(), roff.end() - 1);
-    for (int j = 0; j < p.rows; ++j)
-      for (std::int64_t t = 0; t < T; ++t)
-        if (j < p.len[t]) readers[fill[p.at(j, t)]++] = static_cast<std::int32_t>(t);
+    for_each_ref(
+        [&](int j, std::int64_t t) { readers[fill[p.at(j, t)]++] = static_cast<std::int32_t>(t); });
   }
 
   // Seed nodes: a random order of the threads that read anything; seeds are taken from its front.

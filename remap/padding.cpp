@@ -77,6 +77,17 @@ PaddingPlan make_padding_plan(const IrregularPattern& p, const PaddingOptions& o
     std::iota(plan.thread_perm.begin(), plan.thread_perm.end(), 0);
   }
   const ThreadPermutation& perm = plan.thread_perm;
+  // Q is laid out like the thread-permuted pattern (rows-by-threads: j*T + nt; CSR: the permuted
+  // offsets), so that padded_pattern() reads it through pos().
+  std::vector<std::int64_t> qoff;
+  if (p.csr()) {
+    qoff.assign(T + 1, 0);
+    for (std::int64_t nt = 0; nt < T; ++nt) qoff[nt + 1] = qoff[nt] + p.len[perm[nt]];
+  }
+  auto qpos = [&](int j, std::int64_t nt) {
+    return p.csr() ? static_cast<std::size_t>(qoff[nt] + j)
+                   : static_cast<std::size_t>(j) * T + static_cast<std::size_t>(nt);
+  };
   plan.q.assign(p.index.size(), -1);
 
   // seed 001 §3.3.2 step 3, Fig. 3: greedy packing into segments.
@@ -102,7 +113,9 @@ PaddingPlan make_padding_plan(const IrregularPattern& p, const PaddingOptions& o
 
   for (std::int64_t w0 = 0; w0 < T; w0 += opt.warp_size) {
     const std::int64_t w1 = std::min(T, w0 + opt.warp_size);
-    for (int j = 0; j < p.rows; ++j, ++unit) {
+    int warp_rows = 0;  // the warp's longest len: one long CSR row must not cost every warp
+    for (std::int64_t nt = w0; nt < w1; ++nt) warp_rows = std::max(warp_rows, p.len[perm[nt]]);
+    for (int j = 0; j < warp_rows; ++j, ++unit) {
       uniq.clear();
       for (std::int64_t nt = w0; nt < w1; ++nt) {
         const std::int64_t t = perm[nt];
@@ -138,8 +151,7 @@ PaddingPlan make_padding_plan(const IrregularPattern& p, const PaddingOptions& o
       for (std::int64_t nt = w0; nt < w1; ++nt) {
         const std::int64_t t = perm[nt];
         if (j >= p.len[t]) continue;
-        plan.q[static_cast<std::size_t>(j) * T + nt] =
-            static_cast<std::int32_t>(slot_of[p.at(j, t)]);
+        plan.q[qpos(j, nt)] = static_cast<std::int32_t>(slot_of[p.at(j, t)]);
       }
     }
   }

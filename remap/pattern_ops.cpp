@@ -42,6 +42,27 @@ void validate_pattern(const IrregularPattern& p) {
   }
 }
 
+IrregularPattern to_layout(const IrregularPattern& p, HostLayout layout) {
+  validate_pattern(p);
+  IrregularPattern q;
+  q.threads = p.threads;
+  q.rows = p.rows;
+  q.data_count = p.data_count;
+  q.elem_bytes = p.elem_bytes;
+  q.len = p.len;
+  const std::int64_t T = p.threads;
+  if (layout == HostLayout::csr) {
+    q.offset.assign(T + 1, 0);
+    for (std::int64_t t = 0; t < T; ++t) q.offset[t + 1] = q.offset[t] + p.len[t];
+    q.index.resize(q.offset[T]);
+  } else {
+    q.index.assign(static_cast<std::size_t>(p.rows) * T, -1);
+  }
+  for (std::int64_t t = 0; t < T; ++t)
+    for (int j = 0; j < p.len[t]; ++j) q.index[q.pos(j, t)] = p.at(j, t);
+  return q;
+}
+
 namespace {
 
 template <class Int>

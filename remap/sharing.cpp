@@ -8,7 +8,7 @@
 #include "mdremap/error.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
 
-#include "remap/omp.hpp"
+#include "omp.hpp"
 
 namespace mdremap::remap {
 

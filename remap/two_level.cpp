@@ -47,25 +47,31 @@ void validate_two_level(const TwoLevelPattern& p) {
   }
 }
 
-IrregularPattern flatten(const TwoLevelPattern& p) {
+IrregularPattern flatten(const TwoLevelPattern& p, HostLayout layout) {
   validate_two_level(p);
   IrregularPattern out;
   out.threads = p.threads;
   out.data_count = p.data_count;
   out.elem_bytes = p.elem_bytes;
   out.len.resize(p.threads);
-  std::int64_t rows = 0;
+  std::int64_t rows = 0, total = 0;
   for (std::int64_t t = 0; t < p.threads; ++t) {
     const std::int64_t n = p.row_offset[p.outer[t] + 1] - p.row_offset[p.outer[t]];
     out.len[t] = static_cast<std::int32_t>(n);
     rows = std::max(rows, n);
+    total += n;
   }
   out.rows = static_cast<int>(rows);
-  out.index.assign(static_cast<std::size_t>(rows) * p.threads, -1);
+  if (layout == HostLayout::csr) {
+    out.offset.assign(p.threads + 1, 0);
+    for (std::int64_t t = 0; t < p.threads; ++t) out.offset[t + 1] = out.offset[t] + out.len[t];
+    out.index.resize(total);
+  } else {
+    out.index.assign(static_cast<std::size_t>(rows) * p.threads, -1);
+  }
   for (std::int64_t t = 0; t < p.threads; ++t) {
     const std::int64_t v = p.row_offset[p.outer[t]];  // SP: v_j = var_rowOff[ed_dst[tid]]
-    for (int j = 0; j < out.len[t]; ++j)
-      out.index[static_cast<std::size_t>(j) * p.threads + t] = p.inner[v + j];
+    for (int j = 0; j < out.len[t]; ++j) out.index[out.pos(j, t)] = p.inner[v + j];
   }
   return out;
 }

@@ -72,8 +72,12 @@ device() {
     for t in "$repo"/.bundle/bin/${TEST_BINS:-test_*}; do
       for name in $("$t" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}'); do
         if (cd "$repo" && "$t" --gtest_filter="$name" >"$OUT/one.log" 2>&1); then
-          echo "PASS $(basename "$t") $name" | tee -a "$OUT/tests.log"
-          grep -h "Skipped" -A1 "$OUT/one.log" >>"$OUT/tests.log" || true
+          if grep -q '^\[  SKIPPED \]' "$OUT/one.log"; then  # a skip is not a pass
+            echo "SKIP $(basename "$t") $name" | tee -a "$OUT/tests.log"
+            grep -h "Skipped" -A1 "$OUT/one.log" >>"$OUT/tests.log" || true
+          else
+            echo "PASS $(basename "$t") $name" | tee -a "$OUT/tests.log"
+          fi
         else
           echo "FAIL $(basename "$t") $name" | tee -a "$OUT/tests.log"
           tail -n 20 "$OUT/one.log" | tee -a "$OUT/tests.log"

@@ -12,7 +12,8 @@ export MDREMAP_DEPS=${MDREMAP_DEPS:-/opt/mdremap-deps}
 jobs=${JOBS:-$(nproc)}
 
 packages=(cmake g++ make patch curl ca-certificates libhdf5-dev libyaml-cpp-dev libvtk9-dev libgtest-dev
-  libcli11-dev libfmt-dev nlohmann-json3-dev gnuplot-nox python3-h5py python3-mdanalysis)
+  libcli11-dev libfmt-dev nlohmann-json3-dev gnuplot-nox python3-h5py python3-mdanalysis
+  python3-numpy python3-vtk9 xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

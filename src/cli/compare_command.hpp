@@ -17,8 +17,8 @@ struct CompareOptions {
   std::vector<std::string> sets;
   std::string precision;
   std::string csv, plot;
-  int steps = 20;   // measured steps per mode
-  int warmup = 20;  // steps before measuring (auto profiles its candidates here)
+  int steps = 100;  // steps of each mode's run (setup + steps are timed)
+  int rounds = 3;   // interleaved rounds; the table shows medians
   int repeats = 5;  // fenced force evaluations for the remap / compute split
   bool shuffle = false;
   bool quiet = false;

@@ -2,47 +2,88 @@
 
 #include <algorithm>
 
+#include "mdremap/remap/registry.hpp"
+
 namespace mdremap::md {
 
 template <class C, class A>
-template <class Access>
-ForceResult LJForce<C, A>::run(const Access& acc, Kokkos::View<const Vec4<C>*> x, bool half,
-                               const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f,
-                               bool ev) {
-  ForceResult r;
-  const std::int64_t n = f.extent(0);
-  Kokkos::RangePolicy<ExecSpace> policy(0, n);
-  if (!half) {
-    LJFullKernel<C, A, Access> k{acc, x, f, lj_};
-    if (ev)
-      Kokkos::parallel_reduce("ForceLJ::full_ev", policy, k, r.e_pair, r.virial);
-    else
-      Kokkos::parallel_for("ForceLJ::full", policy, k);
-    return r;
-  }
-  if (scatter_target_ != f.data() || scatter_.subview().extent(0) != f.extent(0)) {
-    scatter_ = ScatterF(f);
-    scatter_target_ = f.data();
-  }
-  Kokkos::deep_copy(f, A(0));
-  scatter_.reset_except(f);
-  LJHalfKernel<C, A, Access, ScatterF> k{acc, x, scatter_, lj_, ghosts.owner, ghosts.nlocal};
-  if (ev)
-    Kokkos::parallel_reduce("ForceLJ::half_ev", policy, k, r.e_pair, r.virial);
-  else
-    Kokkos::parallel_for("ForceLJ::half", policy, k);
-  Kokkos::Experimental::contribute(f, scatter_);
-  return r;
+PairForce<C, A>::PairForce(const PairCoeffs& pc, bool shift, bool half,
+                           const remap::RemapOptions& o, const std::string& mode)
+    : lj_(make_lj_table<C>(pc, shift)), half_(half) {
+  remap::RemapOptions opt = o;
+  // The half list scatters partner forces through the list: a write through the pattern.
+  opt.writes_through_pattern = half;
+  s_ = remap::make_strategy<T>(mode, opt);
 }
 
 template <class C, class A>
-ForceResult LJForce<C, A>::run_half_host(
-    const remap::GatherAccess<Vec4<C>, remap::GatherPath::ReadOnly>& acc,
-    const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f, bool ev) {
+PairForce<C, A>::~PairForce() = default;
+
+template <class C, class A>
+std::string PairForce<C, A>::name() const {
+  return s_->name();
+}
+
+template <class C, class A>
+void PairForce<C, A>::plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts) {
+  ghosts_ = ghosts;
+  pv_ = remap::PatternView{};
+  pv_.layout = remap::PatternLayout::Strided;
+  pv_.index = list.neighbors;
+  pv_.len = list.counts;
+  pv_.threads = list.n;
+  pv_.rows = list.max_count;
+  pv_.stride_j = list.stride_j;
+  pv_.stride_t = list.stride_i;
+  pv_.data_count = ghosts.nlocal + ghosts.nghost;
+  if (s_->needs_host_pattern()) {
+    const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
+    s_->plan(pv_, &host);
+  } else {
+    s_->plan(pv_, nullptr);
+  }
+}
+
+template <class C, class A>
+ForceResult PairForce<C, A>::compute(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev) {
+  x_ = xall;
+  f_ = f;
+  // Positions move every step: the remap cache is invalidated (seed 000 §5.2).
+  s_->set_data(xall, true);
+  remap::Sums2 sums;
+  if (!half_) {
+    remap::execute(*s_, LJFullBody<C, A>{xall, f, lj_}, ev, sums);
+  } else {
+#ifdef KOKKOS_ENABLE_OPENMP
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) return compute_half_host(ev);
+#endif
+    if (scatter_target_ != f.data() || scatter_.subview().extent(0) != f.extent(0)) {
+      scatter_ = ScatterF(f);
+      scatter_target_ = f.data();
+    }
+    Kokkos::deep_copy(f, A(0));
+    scatter_.reset_except(f);
+    remap::execute(*s_,
+                   LJHalfBody<C, A, ScatterF>{xall, scatter_, lj_, ghosts_.owner, ghosts_.nlocal},
+                   ev, sums);
+    Kokkos::Experimental::contribute(f, scatter_);
+  }
+  ForceResult r;
+  r.e_pair = sums.s0;
+  r.virial = sums.s1;
+  return r;
+}
+
+// Host (OpenMP) half list, LAMMPS OPENMP-package style: each thread adds into its own force copy
+// covering local and ghost slots, so the partner update needs neither atomics nor an owner lookup.
+// A second pass sums the copies and folds each ghost slot into its owner in a fixed order. The
+// strategy's range kernel uses the static schedule, so the split, and the sums, are reproducible.
+template <class C, class A>
+ForceResult PairForce<C, A>::compute_half_host(bool ev) {
   ForceResult r;
 #ifdef KOKKOS_ENABLE_OPENMP
   if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) {
-    const std::int64_t n = f.extent(0), ntotal = n + ghosts.nghost;
+    const std::int64_t n = f_.extent(0), ntotal = n + ghosts_.nghost;
     const int nthreads = Kokkos::OpenMP::impl_max_hardware_threads();
     const std::int64_t stride = 3 * ntotal;
     if (fcopies_.extent(0) < static_cast<size_t>(nthreads * stride))
@@ -50,34 +91,17 @@ ForceResult LJForce<C, A>::run_half_host(
           Kokkos::view_alloc("force_copies", Kokkos::WithoutInitializing),
           nthreads * (stride + stride / 8));
     A* fc = fcopies_.data();
-    const C* xd = reinterpret_cast<const C*>(acc.data.data());
-    const int* index = acc.index.data();
-    const int* len = acc.len.data();
-    const std::int64_t sj = acc.stride_j, si = acc.stride_t;
-    const LJTable<C> lj = lj_;
-    // Each thread adds into its own copy (the thread id, as Kokkos::ScatterView's duplicated
-    // mode uses it); the static schedule makes the split, and so the sums, reproducible.
     Kokkos::parallel_for("ForceLJ::half_host_clear",
                          Kokkos::RangePolicy<Kokkos::OpenMP>(0, nthreads * stride),
                          [=](const std::int64_t k) { fc[k] = A(0); });
-    auto body = [=](const std::int64_t i, double& e, double& w, auto ev_tag) {
-      A* ft = fc + Kokkos::OpenMP::impl_hardware_thread_id() * stride;
-      lj_half_atom_host<decltype(ev_tag)::value, C, A>(xd, index + i * si, sj, len[i], lj, i, ft, e,
-                                                       w);
-    };
-    using Static = Kokkos::RangePolicy<Kokkos::OpenMP, Kokkos::Schedule<Kokkos::Static>>;
-    if (ev)
-      Kokkos::parallel_reduce(
-          "ForceLJ::half_host_ev", Static(0, n),
-          [=](const std::int64_t i, double& e, double& w) { body(i, e, w, std::true_type{}); },
-          r.e_pair, r.virial);
-    else
-      Kokkos::parallel_for("ForceLJ::half_host", Static(0, n), [=](const std::int64_t i) {
-        double e = 0, w = 0;
-        body(i, e, w, std::false_type{});
-      });
+    remap::Sums2 sums;
+    remap::execute(*s_, LJHalfHostBody<C, A>{fc, stride, lj_}, ev, sums);
+    r.e_pair = sums.s0;
+    r.virial = sums.s1;
     // Sum the copies: the local slot, then each ghost image of the atom in ghost order.
-    const int* goff = ghosts.offset.data();
+    const int* goff = ghosts_.offset.data();
+    auto f = f_;
+    using Static = Kokkos::RangePolicy<Kokkos::OpenMP, Kokkos::Schedule<Kokkos::Static>>;
     Kokkos::parallel_for("ForceLJ::half_host_fold", Static(0, n), [=](const std::int64_t i) {
       for (int d = 0; d < 3; ++d) {
         A s = 0;
@@ -88,40 +112,85 @@ ForceResult LJForce<C, A>::run_half_host(
       }
     });
   }
+#else
+  (void)ev;
 #endif
   return r;
 }
 
 template <class C, class A>
-ForceResult LJForce<C, A>::compute(Kokkos::View<const Vec4<C>*> x,
-                                   const neighbor::NeighborList& list,
-                                   const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f,
-                                   bool ev, remap::GatherPath path) {
-  if (path == remap::GatherPath::Texture) {
-    remap::TextureGatherAccess<Vec4<C>> acc{tex_.bind(x.data(), x.extent(0)),
-                                            list.neighbors,
-                                            list.counts,
-                                            list.stride_j,
-                                            list.stride_i,
-                                            tex_.shift()};
-    return run(acc, x, list.half, ghosts, f, ev);
+RemapStats PairForce<C, A>::stats(bool with_transactions) const {
+  RemapStats st;
+  st.report = s_->report();
+  if (with_transactions && pv_.threads > 0) {
+    const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
+    st.tx = s_->model_transactions(host);
+    st.have_tx = true;
   }
-  if (path == remap::GatherPath::Global) {
-    remap::GatherAccess<Vec4<C>, remap::GatherPath::Global> acc{x, list.neighbors, list.counts,
-                                                                list.stride_j, list.stride_i};
-    return run(acc, x, list.half, ghosts, f, ev);
-  }
-  remap::GatherAccess<Vec4<C>, remap::GatherPath::ReadOnly> acc{x, list.neighbors, list.counts,
-                                                                list.stride_j, list.stride_i};
-#ifdef KOKKOS_ENABLE_OPENMP
-  if (std::is_same_v<ExecSpace, Kokkos::OpenMP> && list.half)
-    return run_half_host(acc, ghosts, f, ev);
-#endif
-  return run(acc, x, list.half, ghosts, f, ev);
+  return st;
 }
 
-template class LJForce<double, double>;
-template class LJForce<float, double>;
-template class LJForce<float, float>;
+template <class C, class A>
+void PairForce<C, A>::probe_remap() {
+  s_->set_data(x_, true);
+  s_->remap_now();
+}
+template <class C, class A>
+void PairForce<C, A>::probe_compute() {
+  remap::Sums2 sums;
+  if (half_) {
+    compute(x_, f_, false);
+    return;
+  }
+  remap::compute_only(*s_, LJFullBody<C, A>{x_, f_, lj_}, false, sums);
+}
+template <class C, class A>
+void PairForce<C, A>::probe_execute() {
+  compute(x_, f_, false);
+}
+
+// Calls f(dup's stream pipeline) when dup serves the force (chosen by auto or not).
+template <class T, class F>
+void on_pipeline(remap::RemapStrategy<T>& st, F&& f) {
+  remap::visit(st, [&](auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    if constexpr (std::is_same_v<S, remap::DuplicationStrategy<T>>)
+      f(s.pipeline());
+    else if constexpr (std::is_same_v<S, remap::AutoStrategy<T>>)
+      if (s.chosen()) on_pipeline(*s.chosen(), f);
+  });
+}
+
+template <class C, class A>
+void PairForce<C, A>::set_pipeline_timing(bool on) {
+  on_pipeline(*s_, [&](remap::ChunkPipeline& p) { p.set_timing(on); });
+}
+template <class C, class A>
+remap::PipelineTimeline PairForce<C, A>::pipeline_timeline() const {
+  remap::PipelineTimeline tl;
+  on_pipeline(*s_, [&](remap::ChunkPipeline& p) { tl = p.timeline(); });
+  return tl;
+}
+template <class C, class A>
+bool PairForce<C, A>::pipeline_streams_distinct() const {
+  bool d = false;
+  on_pipeline(*s_, [&](remap::ChunkPipeline& p) { d = p.distinct_streams(); });
+  return d;
+}
+
+template <class C, class A>
+ForcePattern PairForce<C, A>::force_pattern() const {
+  ForcePattern fp;
+  fp.pattern = pv_;
+  if constexpr (std::is_same_v<C, float>)
+    fp.xf = x_;
+  else
+    fp.xd = x_;
+  return fp;
+}
+
+template class PairForce<double, double>;
+template class PairForce<float, double>;
+template class PairForce<float, float>;
 
 }  // namespace mdremap::md

@@ -1,16 +1,21 @@
 #pragma once
-// The LJ pair-force drivers: one generic loop over neighbours that calls the evaluator (lj.hpp),
-// reading neighbour data through a remap accessor (remap/gather.hpp), so every remap strategy
-// reuses the same loop. C: arithmetic/gather precision; A: force accumulation and storage.
+// The LJ pair force as remap compute bodies: one loop over neighbours that calls the evaluator
+// (lj.hpp), reading neighbour data through whichever accessor the remap strategy hands in
+// (include/mdremap/remap/accessors.hpp), and the one force engine (PairForce) that runs them
+// through the strategy of remap.mode — the plain gather included. C: arithmetic/gather precision;
+// A: force accumulation and storage.
 #include <Kokkos_ScatterView.hpp>
+#include <memory>
+#include <string>
 #include <type_traits>
 
 #include "md/lj.hpp"
 #include "md/lj_avx512.hpp"
+#include "mdremap/remap/chunk_pipeline.hpp"
+#include "mdremap/remap/options.hpp"
+#include "mdremap/remap/report.hpp"
+#include "mdremap/remap/strategy.hpp"
 #include "neighbor/neighbor_list.hpp"
-#include "remap/device_pattern.hpp"
-#include "remap/gather.hpp"
-#include "remap/texture.hpp"
 
 namespace mdremap::md {
 
@@ -68,7 +73,7 @@ inline void lj_full_atom_simd(const C* __restrict xd, const int* __restrict idx,
 template <class Access>
 struct IsPlainGather : std::false_type {};
 template <class T, remap::GatherPath P>
-struct IsPlainGather<remap::GatherAccess<T, P>> : std::true_type {};
+struct IsPlainGather<remap::GatherAccess<T, P, remap::PatternLayout::Strided>> : std::true_type {};
 
 // One atom of the full-list force: thread i reads its neighbours through any remap accessor
 // (nb(j, i), j < nb.count(i)) and writes f(i) once. Neighbours are local atoms or periodic ghost
@@ -170,29 +175,14 @@ KOKKOS_INLINE_FUNCTION void lj_full_atom(const Access& nb, const Kokkos::View<co
   }
 }
 
-// Full list, one thread per atom, no write conflicts: f[i] is written once.
-template <class C, class A, class Access>
-struct LJFullKernel {
-  Access nb;
-  Kokkos::View<const Vec4<C>*> x;
-  Kokkos::View<A* [3]> f;
-  LJTable<C> lj;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    double e, w;
-    lj_full_atom<false>(nb, x, f, lj, i, e, w);
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const int i, double& e, double& w) const {
-    lj_full_atom<true>(nb, x, f, lj, i, e, w);
-  }
-};
-
-// The same atom as a remap compute body (remap/strategy.hpp): the strategy launches the kernels
-// (dup's chunked range kernels, sharing's team kernel staging shared memory) and hands in its
-// accessor. The MD force kernel has three reference patterns: the gather pos[P[j][i]], its own
-// pos[i] and the write f[i] (padding refuses it, seed 001 §3.3).
+// Full list, one thread per atom, no write conflicts: f[i] is written once. A remap compute body
+// (include/mdremap/remap/strategy.hpp): the strategy launches the kernels (gather's range kernel,
+// dup's chunked ones, sharing's team kernel staging shared memory) and hands in its accessor. The
+// MD force kernel has three reference patterns: the gather pos[P[j][i]], its own pos[i] and the
+// write f[i] (padding refuses it, seed 001 §3.3).
 template <class C, class A>
 struct LJFullBody {
+  static constexpr remap::PatternLayout kLayout = remap::PatternLayout::Strided;
   static constexpr int kReferencePatterns = 3;
   Kokkos::View<const Vec4<C>*> x;
   Kokkos::View<A* [3]> f;
@@ -204,19 +194,24 @@ struct LJFullBody {
   }
 };
 
-// Half list (Newton's third law): each pair once, the partner's force scattered (atomics on the
-// GPU, per-thread copies on OpenMP through Kokkos::ScatterView).
-template <class C, class A, class Access, class Scatter>
-struct LJHalfKernel {
-  Access nb;
+// Half list (Newton's third law): each pair once, the partner's force scattered through the list
+// (atomics on the GPU through Kokkos::ScatterView). Only the gather serves it: the kernel writes
+// through the pattern (RemapOptions::writes_through_pattern).
+template <class C, class A, class Scatter>
+struct LJHalfBody {
+  static constexpr remap::PatternLayout kLayout = remap::PatternLayout::Strided;
+  static constexpr bool kWritesThroughPattern = true;
   Kokkos::View<const Vec4<C>*> x;
   Scatter fs;
   LJTable<C> lj;
   Kokkos::View<const int*> owner;
   std::int64_t nlocal;
 
-  template <bool EV>
-  KOKKOS_INLINE_FUNCTION void atom(const int i, double& e, double& w) const {
+  template <bool EV, class Access>
+  KOKKOS_INLINE_FUNCTION void thread(const std::int64_t i, const Access& nb,
+                                     remap::Sums2& s) const {
+    double& e = s.s0;
+    double& w = s.s1;
     auto fa = fs.access();
     const Vec4<C> xi = x(i);
     const int ti = static_cast<int>(xi.w) * kMaxTypes;
@@ -252,13 +247,6 @@ struct LJHalfKernel {
       e += ei;
       w += wi;
     }
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    double e, w;
-    atom<false>(i, e, w);
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const int i, double& e, double& w) const {
-    atom<true>(i, e, w);
   }
 };
 
@@ -310,30 +298,101 @@ inline void lj_half_atom_host(const C* __restrict xd, const int* __restrict idx,
 }
 #endif
 
+#ifdef KOKKOS_ENABLE_OPENMP
+// The host half list as a body: each OpenMP thread adds into its own force copy (the copies are
+// cleared before and folded after the execution by PairForce).
 template <class C, class A>
-class LJForce {
- public:
-  LJForce(const PairCoeffs& pc, bool shift) : lj_(make_lj_table<C>(pc, shift)) {}
+struct LJHalfHostBody {
+  static constexpr remap::PatternLayout kLayout = remap::PatternLayout::Strided;
+  static constexpr bool kWritesThroughPattern = true;
+  A* copies = nullptr;
+  std::int64_t stride = 0;  // 3 * (local + ghost atoms)
+  LJTable<C> lj;
+  template <bool EV, class Access>
+  KOKKOS_INLINE_FUNCTION void thread(const std::int64_t i, const Access& nb,
+                                     remap::Sums2& s) const {
+    if constexpr (IsPlainGather<Access>::value) {
+      A* ft = copies + Kokkos::OpenMP::impl_hardware_thread_id() * stride;
+      lj_half_atom_host<EV, C, A>(reinterpret_cast<const C*>(nb.data.data()),
+                                  nb.index.data() + i * nb.stride_t, nb.stride_j, nb.count(i), lj,
+                                  i, ft, s.s0, s.s1);
+    }
+  }
+};
+#endif
 
+// The force kernel's irregular reference, for measurements outside the engine (compare): the
+// neighbour pattern and the gathered positions in the force precision.
+struct ForcePattern {
+  remap::PatternView pattern;
+  Kokkos::View<const Vec4<float>*> xf;   // single / mixed precision
+  Kokkos::View<const Vec4<double>*> xd;  // double precision
+};
+
+// What `compare` times through: the force strategy's phases on the current state, each fenced by
+// the caller, and the stream pipeline's device timestamps.
+class ForceProbe {
+ public:
+  virtual ~ForceProbe() = default;
+  virtual void probe_remap() = 0;    // the remap alone (data marked changed)
+  virtual void probe_compute() = 0;  // the compute alone on remapped data
+  virtual void probe_execute() = 0;  // remap + compute as the strategy runs them
+  // dup's pipeline: device timestamps of each chunk's remap and compute (CUDA).
+  virtual void set_pipeline_timing(bool on) = 0;
+  virtual remap::PipelineTimeline pipeline_timeline() const = 0;
+  virtual bool pipeline_streams_distinct() const = 0;
+  virtual ForcePattern force_pattern() const = 0;
+};
+
+struct RemapStats {
+  remap::RemapReport report;
+  remap::TransactionCount tx;  // modelled, one force evaluation
+  bool have_tx = false;
+  // Fenced time the engine spent in the strategy so far (plans and force evaluations, setup
+  // included): what auto's whole-run prediction is compared with.
+  double realised_ms = 0;
+  std::int64_t executions = 0;
+};
+
+// The one force engine of an MD run: the LJ bodies run through the remap strategy of remap.mode
+// (include/mdremap/remap/registry.hpp), `gather` included.
+template <class C, class A>
+class PairForce final : public ForceProbe {
+ public:
+  using T = Vec4<C>;
+  PairForce(const PairCoeffs& pc, bool shift, bool half, const remap::RemapOptions& o,
+            const std::string& mode);
+  ~PairForce() override;
+  // After every neighbour-list build: the new pattern (plans the strategy).
+  void plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts);
   // Forces on the local atoms into f (overwritten); xall holds local atoms then ghosts. Energy
   // and virial only when `ev` (thermo steps).
-  ForceResult compute(Kokkos::View<const Vec4<C>*> xall, const neighbor::NeighborList& list,
-                      const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f, bool ev,
-                      remap::GatherPath path = remap::GatherPath::ReadOnly);
+  ForceResult compute(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev);
   const LJTable<C>& table() const { return lj_; }
+  std::string name() const;
+  RemapStats stats(bool with_transactions) const;
+
+  void probe_remap() override;
+  void probe_compute() override;
+  void probe_execute() override;
+  void set_pipeline_timing(bool on) override;
+  remap::PipelineTimeline pipeline_timeline() const override;
+  bool pipeline_streams_distinct() const override;
+  ForcePattern force_pattern() const override;
 
  private:
-  template <class Access>
-  ForceResult run(const Access& acc, Kokkos::View<const Vec4<C>*> x, bool half,
-                  const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f, bool ev);
+  ForceResult compute_half_host(bool ev);
   using ScatterF =
       Kokkos::Experimental::ScatterView<A* [3], typename Kokkos::View<A* [3]>::array_layout,
                                         ExecSpace>;
-  ForceResult run_half_host(const remap::GatherAccess<Vec4<C>, remap::GatherPath::ReadOnly>& acc,
-                            const neighbor::GhostAtoms& ghosts, Kokkos::View<A* [3]> f, bool ev);
   LJTable<C> lj_;
-  Kokkos::View<A*, Kokkos::HostSpace> fcopies_;  // run_half_host: threads x 3 (local + ghost)
-  remap::TextureObject<Vec4<C>> tex_;            // gather path texture (CUDA)
+  bool half_;
+  std::unique_ptr<remap::RemapStrategy<T>> s_;
+  remap::PatternView pv_;
+  neighbor::GhostAtoms ghosts_;
+  Kokkos::View<const T*> x_;
+  Kokkos::View<A* [3]> f_;
+  Kokkos::View<A*, Kokkos::HostSpace> fcopies_;  // host half list: threads x 3 (local + ghost)
   ScatterF scatter_;
   A* scatter_target_ = nullptr;
 };

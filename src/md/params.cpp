@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "io/h5md_writer.hpp"
+#include "mdremap/remap/registry.hpp"
 
 namespace mdremap::md {
 
@@ -281,7 +282,7 @@ MdParams read_md_params(io::Deck& deck) {
   read_output(out, root.section("restart"), p);
 
   auto rm = root.section("remap");
-  p.remap = one_of(rm, "mode", "gather", {"gather", "dup", "padding", "sharing", "auto"});
+  p.remap = one_of(rm, "mode", "gather", remap::strategy_names());
   p.reorder = one_of(rm, "reorder", "none", {"none", "spatial", "labelprop", "partition"});
   p.gather_path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture"});
   p.remap_chunks = rm.get<int>("chunks", p.remap_chunks);
@@ -306,7 +307,7 @@ MdParams read_md_params(io::Deck& deck) {
             "on a CPU backend: use readonly or global");
 #endif
   // The strategies serve the papers' layout: a full list read column-major, one thread per atom.
-  if (p.remap != "gather" || p.gather_path == "texture") {
+  if (p.remap != "gather") {
     const std::string why =
         fmt::format("remap mode '{}' (gather path '{}') needs", p.remap, p.gather_path);
     if (p.list == "half")

@@ -8,7 +8,7 @@
 
 #include "integrators/integrator.hpp"
 #include "md/force.hpp"
-#include "md/remap_driver.hpp"
+#include "md/reorder.hpp"
 #include "mdremap/error.hpp"
 #include "neighbor/neighbor_list.hpp"
 
@@ -70,7 +70,7 @@ template <class S, class C>
 class Simulation final : public MdEngine {
  public:
   Simulation(const MdParams& p, const HostSystem& s, std::int64_t first_step)
-      : p_(p), step_(first_step), force_(p.pairs, p.shift) {
+      : p_(p), step_(first_step) {
     const std::int64_t n = s.n();
     atoms_.allocate(n);
     auto hx = Kokkos::create_mirror_view(atoms_.x);
@@ -125,9 +125,9 @@ class Simulation final : public MdEngine {
     std::vector<std::int64_t> count(p.types.size(), 0);
     for (auto t : s.type) ++count[t];
     tail_correction(p.pairs, count, etail_, ptail_);
-    // Any remap mode other than the plain gather is served by the remap layer (BRIEF section 5).
-    if (p.remap != "gather" || p.gather_path == "texture")
-      remap_ = std::make_unique<RemapForce<C, S>>(p, force_.table());
+    // The force kernel's gathers are served by the remap layer, the plain gather included
+    // (BRIEF section 5): one force engine whatever remap.mode says.
+    force_ = std::make_unique<PairForce<C, S>>(p.pairs, p.shift, half_, remap_options(p), p.remap);
   }
 
   void set_integrator_state(const std::vector<double>& st) { integrator_->set_state(st); }
@@ -315,11 +315,18 @@ class Simulation final : public MdEngine {
   std::string describe() const override {
     return fmt::format("{} {} neighbor list, atom order {}, precision {}, {}, remap {}{}",
                        half_ ? "half" : "full", column_major_ ? "column-major" : "row-major",
-                       p_.sort, to_string(p_.precision), integrator_->describe(),
-                       remap_ ? remap_->name() : "gather", reorder_note());
+                       p_.sort, to_string(p_.precision), integrator_->describe(), force_->name(),
+                       reorder_note());
   }
 
  private:
+  template <class F>
+  static double fenced_ms(F&& f) {
+    Kokkos::Timer t;
+    f();
+    Kokkos::fence();
+    return 1e3 * t.seconds();
+  }
   template <class F>
   void timed(double& acc, F&& f) {
     Kokkos::Timer t;
@@ -381,7 +388,7 @@ class Simulation final : public MdEngine {
     neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
     pack_gather_positions();
     builder_->build(xg_, ghosts_, box_c_, list_);
-    if (remap_) remap_->plan(list_, atoms_.n + ghosts_.nghost);
+    remap_ms_ += fenced_ms([&] { force_->plan(list_, ghosts_); });
     if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
       xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
     Kokkos::deep_copy(xhold_, Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
@@ -419,12 +426,10 @@ class Simulation final : public MdEngine {
 
   ForceResult compute_forces(bool ev) {
     ForceResult r;
-    const auto path =
-        p_.gather_path == "global" ? remap::GatherPath::Global : remap::GatherPath::ReadOnly;
-    timed(split_.force, [&] {
-      r = remap_ ? remap_->compute(xg_, atoms_.f, ev)
-                 : force_.compute(xg_, list_, ghosts_, atoms_.f, ev, path);
-    });
+    const double ms = fenced_ms([&] { r = force_->compute(xg_, atoms_.f, ev); });
+    split_.force += 1e-3 * ms;
+    remap_ms_ += ms;
+    ++force_evals_;
     if (ev) have_ev_ = true;
     return r;
   }
@@ -446,41 +451,12 @@ class Simulation final : public MdEngine {
 
  public:
   RemapStats remap_stats(bool with_transactions) override {
-    if (remap_) return remap_->stats(with_transactions);
-    RemapStats st;
-    st.report.strategy = p_.gather_path == "global" ? "gather(global)" : "gather";
-    st.report.rows = list_.max_count;
-    if (with_transactions && !list_.half) {
-      remap::PatternView pv{list_.neighbors,          list_.counts,   list_.n,
-                            list_.max_count,          list_.stride_j, list_.stride_i,
-                            atoms_.n + ghosts_.nghost};
-      st.tx = remap::count_transactions(remap::host_pattern(pv, sizeof(Vec4<C>)));
-      st.have_tx = true;
-    }
+    RemapStats st = force_->stats(with_transactions && !list_.half);
+    st.realised_ms = remap_ms_;
+    st.executions = force_evals_;
     return st;
   }
-  GatherReduceResult gather_reduce_demo(const std::string& mode, int reps) override {
-    if (list_.half || !list_.column_major)
-      throw Error("gather-reduce demo: needs the full, column-major neighbour list");
-    return gather_reduce<C>(p_, mode, list_, atoms_.n + ghosts_.nghost, xg_, reps);
-  }
-  RemapTiming measure_remap(int reps) override {
-    if (remap_) return remap_->measure(xg_, atoms_.f, reps);
-    std::vector<double> ms;
-    for (int r = 0; r < reps; ++r) {
-      Kokkos::fence();
-      Kokkos::Timer t;
-      force_.compute(
-          xg_, list_, ghosts_, atoms_.f, false,
-          p_.gather_path == "global" ? remap::GatherPath::Global : remap::GatherPath::ReadOnly);
-      Kokkos::fence();
-      ms.push_back(1e3 * t.seconds());
-    }
-    std::sort(ms.begin(), ms.end());
-    RemapTiming tm;
-    tm.compute_ms = tm.pipelined_ms = ms.empty() ? 0.0 : ms[ms.size() / 2];
-    return tm;
-  }
+  ForceProbe& force_probe() override { return *force_; }
 
  private:
   ThermoSample sample() {
@@ -516,8 +492,9 @@ class Simulation final : public MdEngine {
   std::unique_ptr<neighbor::VerletListBuilder<C>> builder_;
   neighbor::NeighborList list_;
   neighbor::GhostAtoms ghosts_;
-  LJForce<C, S> force_;
-  std::unique_ptr<RemapForce<C, S>> remap_;
+  std::unique_ptr<PairForce<C, S>> force_;
+  double remap_ms_ = 0;  // time in the strategy: plans and force evaluations
+  std::int64_t force_evals_ = 0;
   std::unique_ptr<integrators::Integrator<S>> integrator_;
   TypeTable<S> mass_;
   double dof_ = 0, etail_ = 0, ptail_ = 0;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "md/force.hpp"
 #include "md/params.hpp"
-#include "md/remap_driver.hpp"
 #include "md/system.hpp"
 #include "mdremap/frame.hpp"
 
@@ -114,13 +114,10 @@ class MdEngine {
   virtual std::int64_t natoms() const = 0;
   virtual std::string describe() const = 0;  // list type, precision, integrator
   // The remap layer serving the force kernel's gathers (remap.mode): its report, optionally the
-  // modelled transactions (host copy of the list: slow for millions of atoms), and measured
-  // remap / compute / overlapped times (median of `reps` fenced force evaluations).
+  // modelled transactions (host copy of the list: slow for millions of atoms).
   virtual RemapStats remap_stats(bool with_transactions) = 0;
-  virtual RemapTiming measure_remap(int reps) = 0;
-  // The single-pattern gather-reduce over this system's neighbour list through `mode` (where
-  // padding applies; md_command's compare shows it beside the force kernel's refusal).
-  virtual GatherReduceResult gather_reduce_demo(const std::string& mode, int reps) = 0;
+  // The force strategy's phases and pattern, for measurements made outside the engine (compare).
+  virtual ForceProbe& force_probe() = 0;
 };
 
 std::unique_ptr<MdEngine> make_engine(const MdParams& p, const HostSystem& s,

@@ -17,7 +17,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include "remap/device_pattern.hpp"
+#include "mdremap/remap/device_pattern.hpp"
 #include "sp/factor_graph.hpp"
 
 namespace mdremap::sp {

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "mdremap/rng.hpp"
-#include "remap/strategy.hpp"
+#include "mdremap/remap/strategy.hpp"
 #include "sp/kernels.hpp"
 
 namespace mdremap::sp {

@@ -87,15 +87,4 @@ inline int run_shell(const std::string& command) {
   return WEXITSTATUS(status);
 }
 
-// First interpreter that imports `modules` ($MDREMAP_PYTHON first, then python3 on PATH, then
-// Debian's /usr/bin/python3, which pyenv shims may hide); empty if none does.
-inline std::string find_python(const std::string& modules = "MDAnalysis, h5py") {
-  std::vector<std::string> candidates;
-  if (const char* env = std::getenv("MDREMAP_PYTHON")) candidates.emplace_back(env);
-  candidates.insert(candidates.end(), {"python3", "/usr/bin/python3"});
-  for (const auto& py : candidates)
-    if (run_shell(shell_quote(py) + " -c 'import " + modules + "' >/dev/null 2>&1") == 0) return py;
-  return {};
-}
-
 }  // namespace mdremap::io::test

@@ -16,11 +16,11 @@
 
 #include "io/h5md_writer.hpp"
 #include "io_test_util.hpp"
+#include "require.hpp"
 
 namespace mdremap::io {
 namespace {
 
-using test::find_python;
 using test::random_frame;
 using test::run_shell;
 using test::shell_quote;
@@ -72,10 +72,10 @@ print("OK MDAnalysis", mda.__version__, "h5py", h5py.__version__)
 )PY";
 
 TEST(H5mdPython, OpensInH5pyAndMDAnalysis) {
-  const std::string python = find_python();
-  if (python.empty())
-    GTEST_SKIP() << "no python3 with MDAnalysis and h5py (apt-get install python3-mdanalysis "
-                    "python3-h5py, or set MDREMAP_PYTHON)";
+  const auto python_tool =
+      mdremap::test::python_with("MDAnalysis, h5py", "python3-mdanalysis python3-h5py");
+  MDREMAP_REQUIRE(python_tool);
+  const std::string& python = python_tool.path;
   TempDir dir;
   const std::string path = dir.file("traj.h5");
   const std::size_t n = 23;

@@ -19,6 +19,7 @@
 #include "md/params.hpp"
 #include "md/simulation.hpp"
 #include "mdremap/error.hpp"
+#include "require.hpp"
 
 #if MDREMAP_HAS_VTK
 #include <vtkDataArray.h>
@@ -271,7 +272,7 @@ TEST(BackgroundWriter, RunsJobsInOrderAndRethrowsTheFirstError) {
 }
 
 // The engine-produced file opens in h5py and MDAnalysis (Debian python3-mdanalysis,
-// convert_units=False: the file is in reduced LJ units). Skipped where they are missing.
+// convert_units=False: the file is in reduced LJ units); tests/require.hpp finds them.
 const char* const kScript = R"PY(
 import sys
 import numpy as np
@@ -304,10 +305,10 @@ print("OK MDAnalysis", mda.__version__, "frames", n_frames, "atoms", n_atoms)
 )PY";
 
 TEST(MdOutput, EngineTrajectoryOpensInH5pyAndMDAnalysis) {
-  const std::string python = io::test::find_python();
-  if (python.empty())
-    GTEST_SKIP() << "no python3 with MDAnalysis and h5py (apt-get install python3-mdanalysis "
-                    "python3-h5py, or set MDREMAP_PYTHON)";
+  const auto python_tool =
+      mdremap::test::python_with("MDAnalysis, h5py", "python3-mdanalysis python3-h5py");
+  MDREMAP_REQUIRE(python_tool);
+  const std::string& python = python_tool.path;
   TempDir dir;
   const std::string path = dir.file("traj.h5md");
   const Case c = make_case({"output.h5md.file=" + path, "output.h5md.every=10",

@@ -1,6 +1,10 @@
 // check_writable: output paths are checked before a run starts, with the path in the message.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -51,15 +55,52 @@ TEST(Paths, DirectoryAsOutputAndEmptyPathAreRefused) {
   EXPECT_FALSE(message_of("").empty());
 }
 
-TEST(Paths, ReadOnlyDirectoryIsRefusedForNonRoot) {
-  if (::geteuid() == 0) GTEST_SKIP() << "root bypasses directory permissions";
+// Root may write anywhere, so as root (CI) the check runs as user nobody: real and effective
+// uid, since access() checks the real one; the saved uid stays root to switch back.
+class RunAsNobody {
+ public:
+  RunAsNobody() : active_(::geteuid() == 0) {
+    if (active_ && ::setresuid(65534, 65534, 0) != 0) {
+      std::perror("setresuid(nobody)");
+      active_ = false;
+      failed_ = true;
+    }
+  }
+  ~RunAsNobody() {
+    if (active_ && ::setresuid(0, 0, 0) != 0) {
+      std::perror("setresuid(root)");
+      std::abort();  // the other tests must not go on as nobody
+    }
+  }
+  RunAsNobody(const RunAsNobody&) = delete;
+  RunAsNobody& operator=(const RunAsNobody&) = delete;
+  bool failed() const { return failed_; }
+
+ private:
+  bool active_;
+  bool failed_ = false;
+};
+
+TEST(Paths, ReadOnlyDirectoryIsRefused) {
   test::TempDir dir;
-  std::filesystem::create_directory(dir.file("ro"));
-  std::filesystem::permissions(
-      dir.file("ro"), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
-  const std::string msg = message_of(dir.file("ro/out.h5"));
-  std::filesystem::permissions(dir.file("ro"), std::filesystem::perms::owner_all);
+  namespace fs = std::filesystem;
+  const std::string ro = dir.file("ro");
+  fs::create_directory(ro);
+  // The scratch directory open to nobody whatever the umask; `ro`: read and enter for everyone
+  // (nobody included), write for no one.
+  fs::permissions(dir.path(), fs::perms::others_read | fs::perms::others_exec,
+                  fs::perm_options::add);
+  fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                          fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  std::string msg;
+  {
+    RunAsNobody nobody;
+    ASSERT_FALSE(nobody.failed()) << "cannot switch to user nobody";
+    msg = message_of(ro + "/out.h5");
+  }
+  fs::permissions(ro, fs::perms::owner_all);
   EXPECT_NE(msg.find("not writable"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(ro), std::string::npos) << msg;
 }
 
 }  // namespace

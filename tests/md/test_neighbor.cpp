@@ -171,9 +171,11 @@ void check_gpu_kernels_agree(double L, int n, bool half, bool column_major, int 
   EXPECT_GT(entries, std::int64_t(n) * (half ? 20 : 40));
 }
 
+// GPU builds only: the host has one list kernel, so on a CPU build there is nothing to compare
+// (compiled out rather than skipped, so a CPU run reports no skip).
+#if defined(KOKKOS_ENABLE_CUDA)
 TEST(NeighborList, GpuKernelsBuildTheSameLists) {
-  if (std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>)
-    GTEST_SKIP() << "one list kernel on the host";
+  static_assert(!std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>);
   // Density 1.6: cells of 2.8 hold about 35 atoms, so some cells need two passes of 32.
   for (bool half : {false, true})
     for (bool cm : {true, false}) {
@@ -183,6 +185,7 @@ TEST(NeighborList, GpuKernelsBuildTheSameLists) {
   check_gpu_kernels_agree<float>(22.0, 17000, false, true, 5, 31);
   check_gpu_kernels_agree<double>(16.9, 4000, true, true, 5, 32);
 }
+#endif
 
 TEST(NeighborList, BoxBelowTwiceTheListCutoffIsRejected) {
   try {

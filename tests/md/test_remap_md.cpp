@@ -4,7 +4,9 @@
 
 #include <map>
 
+#include "compare/measure.hpp"
 #include "md/md_test_util.hpp"
+#include "md/reorder.hpp"
 #include "mdremap/error.hpp"
 
 using namespace mdremap;
@@ -103,21 +105,22 @@ TEST(RemapMdVariants, PaddingRefusesTheForceKernelWithItsReason) {
     FAIL() << "padding accepted the MD force kernel";
   } catch (const Error& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("padding does not apply to the MD force kernel"), std::string::npos) << m;
+    EXPECT_NE(m.find("padding does not apply: the MD force kernel"), std::string::npos) << m;
     EXPECT_NE(m.find("pos[i]"), std::string::npos) << m;
   }
 }
 
 // Padding shown on the single-pattern gather-reduce over the same neighbour list.
 TEST(RemapMdVariants, PaddingGatherReduceEqualsPlainGatherReduce) {
-  auto e = md::create_engine(
-      params("inputs/lj_melt.yaml", {"remap.mode=gather", "neighbor.list=full",
-                                     "neighbor.layout=column", "run.precision=double"}));
+  const auto p = params("inputs/lj_melt.yaml", {"remap.mode=gather", "neighbor.list=full",
+                                                "neighbor.layout=column", "run.precision=double"});
+  auto e = md::create_engine(p);
   e->setup();
-  const auto pad = e->gather_reduce_demo("padding", 1);
+  const md::ForcePattern fp = e->force_probe().force_pattern();
+  const auto pad = compare::gather_reduce(fp, "padding", md::remap_options(p), 1);
   EXPECT_LT(pad.max_rel_err, 1e-12);
   EXPECT_GT(pad.stats.report.extra_bytes, 0);  // space overhead reported
-  const auto gat = e->gather_reduce_demo("gather", 1);
+  const auto gat = compare::gather_reduce(fp, "gather", md::remap_options(p), 1);
   EXPECT_NEAR(pad.checksum, gat.checksum, 1e-9 * std::abs(gat.checksum));
   // Padding's point: no more segments than the gather touches.
   EXPECT_LE(pad.stats.tx.seg128, gat.stats.tx.seg128);

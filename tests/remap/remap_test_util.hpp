@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mdremap/remap/pattern.hpp"
+#include "mdremap/remap/pattern_ops.hpp"
 
 namespace mdremap::remap::testing {
 
@@ -27,6 +28,12 @@ inline IrregularPattern make_pattern(const std::vector<std::vector<std::int32_t>
       p.index[static_cast<std::size_t>(j) * p.threads + t] = per_thread[t][j];
   }
   return p;
+}
+
+// The same pattern in CSR layout (offset[t] + j).
+inline IrregularPattern make_csr_pattern(const std::vector<std::vector<std::int32_t>>& per_thread,
+                                         std::int64_t data_count, int elem_bytes) {
+  return to_csr(make_pattern(per_thread, data_count, elem_bytes));
 }
 
 // One reference per thread: A[P[tid]] (seed 001's conceptual form).
@@ -76,6 +83,32 @@ inline ShuffledLattice make_shuffled_lattice(int n, std::uint64_t seed) {
       }
   out.pattern = make_pattern(per_thread, N, 16);
   return out;
+}
+
+// The 5-point Laplacian of an n x n grid as a CSR pattern (SpMV: row t reads x at its own point
+// and its up to 4 neighbours, columns ascending; 8-byte doubles). With shuffle_seed != 0 the
+// points are renumbered by a random permutation (rows and columns alike, P A P^T), so ids carry
+// no locality.
+inline IrregularPattern make_grid_laplacian(int n, std::uint64_t shuffle_seed = 0) {
+  const std::int32_t N = n * n;
+  std::vector<std::int32_t> id(N);
+  std::iota(id.begin(), id.end(), 0);
+  if (shuffle_seed != 0) {
+    std::mt19937_64 rng(shuffle_seed);
+    std::shuffle(id.begin(), id.end(), rng);
+  }
+  std::vector<std::vector<std::int32_t>> rows(N);
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x) {
+      std::vector<std::int32_t>& r = rows[id[x + n * y]];
+      r.push_back(id[x + n * y]);
+      if (x > 0) r.push_back(id[x - 1 + n * y]);
+      if (x + 1 < n) r.push_back(id[x + 1 + n * y]);
+      if (y > 0) r.push_back(id[x + n * (y - 1)]);
+      if (y + 1 < n) r.push_back(id[x + n * (y + 1)]);
+      std::sort(r.begin(), r.end());
+    }
+  return make_csr_pattern(rows, N, 8);
 }
 
 }  // namespace mdremap::remap::testing

@@ -75,5 +75,15 @@ TEST(LabelPropagation, ComponentsNeverShareAClusterAndIdleThreadsGoLast) {
   }
 }
 
+TEST(LabelPropagation, SameClustersFromCsr) {
+  const auto lat = make_shuffled_lattice(8, 3);
+  LabelPropagationOptions opt;
+  opt.cluster_threads = 32;
+  const auto x = LabelPropagationClustering(opt).cluster(lat.pattern);
+  const auto y = LabelPropagationClustering(opt).cluster(to_csr(lat.pattern));
+  EXPECT_EQ(x.thread_perm, y.thread_perm);
+  EXPECT_EQ(x.cluster_begin, y.cluster_begin);
+}
+
 }  // namespace
 }  // namespace mdremap::remap

@@ -18,10 +18,12 @@ using testing::single_row;
 // Reading through Q gives what the original thread read.
 void expect_invariant(const IrregularPattern& p, const PaddingPlan& plan) {
   ASSERT_TRUE(is_permutation(plan.thread_perm));
+  const IrregularPattern permuted = apply_thread_permutation(p, plan.thread_perm);
+  ASSERT_EQ(plan.q.size(), p.index.size());
   for (std::int64_t nt = 0; nt < p.threads; ++nt) {
     const std::int64_t t = plan.thread_perm[nt];
     for (int j = 0; j < p.len[t]; ++j) {
-      const std::int32_t slot = plan.q[static_cast<std::size_t>(j) * p.threads + nt];
+      const std::int32_t slot = plan.q[permuted.pos(j, nt)];
       ASSERT_GE(slot, 0);
       ASSERT_LT(slot, static_cast<std::int32_t>(plan.newdata_src.size()));
       EXPECT_EQ(plan.newdata_src[slot], p.at(j, t)) << "thread " << t << " row " << j;
@@ -162,6 +164,25 @@ TEST(Padding, RejectsSegmentNotMultipleOfElement) {
   PaddingOptions opt;
   opt.segment_bytes = 100;
   EXPECT_THROW(make_padding_plan(single_row({0}, 1, 16), opt), Error);
+}
+
+TEST(Padding, CsrLayoutGivesTheSamePlan) {
+  // Uneven multi-row pattern; Q follows the layout (the thread-permuted CSR offsets).
+  std::mt19937 rng(8);
+  std::vector<std::vector<std::int32_t>> rows(200);
+  for (auto& r : rows) {
+    r.resize(rng() % 6);
+    for (auto& e : r) e = static_cast<std::int32_t>(rng() % 150);
+  }
+  const IrregularPattern p = make_pattern(rows, 150, 16), c = to_csr(p);
+  const PaddingPlan a = make_padding_plan(p), b = make_padding_plan(c);
+  expect_invariant(p, a);
+  expect_invariant(c, b);
+  EXPECT_EQ(a.thread_perm, b.thread_perm);
+  EXPECT_EQ(a.newdata_src, b.newdata_src);
+  EXPECT_EQ(b.q.size(), c.index.size());
+  EXPECT_EQ(count_transactions(padded_pattern(p, a)).seg32,
+            count_transactions(padded_pattern(c, b)).seg32);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 namespace mdremap::remap {
 namespace {
 
+using testing::make_csr_pattern;
 using testing::make_pattern;
 
 TEST(PatternOps, ThreadPermutationMovesColumns) {
@@ -65,6 +66,49 @@ TEST(PatternOps, ValidateNamesTheProblem) {
   bad = p;
   bad.index[3] = 99;  // row 1, thread 1: inactive, ignored
   EXPECT_NO_THROW(validate_pattern(bad));
+}
+
+TEST(PatternOps, LayoutConversionRoundTrip) {
+  // t0 reads 4,5; t1 reads 6; t2 nothing. CSR: offset {0,2,3,3}, index {4,5,6}.
+  const auto p = make_pattern({{4, 5}, {6}, {}}, 7, 16);
+  const auto c = to_csr(p);
+  EXPECT_TRUE(c.csr());
+  EXPECT_EQ(c.offset, (std::vector<std::int64_t>{0, 2, 3, 3}));
+  EXPECT_EQ(c.index, (std::vector<std::int32_t>{4, 5, 6}));
+  EXPECT_EQ(c.rows, 2);
+  EXPECT_EQ(c.references(), 3);
+  EXPECT_EQ(c.pos(1, 0), 1u);
+  EXPECT_EQ(c.at(0, 1), 6);
+  const auto back = to_rows_by_threads(c);
+  EXPECT_FALSE(back.csr());
+  EXPECT_EQ(back.index, p.index);
+  EXPECT_EQ(back.len, p.len);
+  EXPECT_EQ(to_csr(c).index, c.index);  // already CSR: a copy
+}
+
+TEST(PatternOps, PermutationsInCsr) {
+  // Same as ThreadPermutationMovesColumns / DataPermutationRenamesActiveEntries, in CSR.
+  const auto p = make_csr_pattern({{4, 5}, {6}, {}}, 7, 16);
+  const auto q = apply_thread_permutation(p, {2, 0, 1});
+  EXPECT_EQ(q.len, (std::vector<std::int32_t>{0, 2, 1}));
+  EXPECT_EQ(q.offset, (std::vector<std::int64_t>{0, 0, 2, 3}));
+  EXPECT_EQ(q.index, (std::vector<std::int32_t>{4, 5, 6}));
+  const auto d = make_csr_pattern({{0, 1}, {2}}, 3, 4);
+  EXPECT_EQ(apply_data_permutation(d, {2, 0, 1}).index, (std::vector<std::int32_t>{2, 0, 1}));
+}
+
+TEST(PatternOps, ValidateCsr) {
+  const auto p = make_csr_pattern({{0, 1}, {2}}, 3, 4);
+  EXPECT_NO_THROW(validate_pattern(p));
+  auto bad = p;
+  bad.offset = {0, 1, 3};  // row 0 holds 1 entry but len says 2
+  EXPECT_THROW(validate_pattern(bad), Error);
+  bad = p;
+  bad.offset = {0, 2, 4};  // ends past the index
+  EXPECT_THROW(validate_pattern(bad), Error);
+  bad = p;
+  bad.index[2] = 3;  // outside data_count
+  EXPECT_THROW(validate_pattern(bad), Error);
 }
 
 }  // namespace

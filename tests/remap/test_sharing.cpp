@@ -1,6 +1,8 @@
 // seed 001 §3.4, Fig. 5 / Fig. 4(d): the sharing plan.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "mdremap/error.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
 #include "mdremap/remap/sharing.hpp"
@@ -19,7 +21,7 @@ void expect_local_invariant(const IrregularPattern& p, const SharingPlan& plan) 
   for (std::int64_t b = 0; b < plan.blocks(); ++b)
     for (std::int64_t t = plan.block_begin[b]; t < plan.block_begin[b + 1]; ++t)
       for (int j = 0; j < p.len[t]; ++j) {
-        const std::int32_t l = plan.local[static_cast<std::size_t>(j) * p.threads + t];
+        const std::int32_t l = plan.local[p.pos(j, t)];
         ASSERT_GE(l, 0);
         ASSERT_LT(l, plan.block_sizes[b]);
         EXPECT_EQ(plan.packed_src[plan.block_pos[b] + l], p.at(j, t));
@@ -133,6 +135,29 @@ TEST(Sharing, ThreadAloneOverCapacityThrows) {
   opt.block_threads = 4;
   opt.capacity_elems = 1;
   EXPECT_THROW(make_sharing_plan(make_pattern({{0, 1}}, 2, 4), opt), Error);
+}
+
+TEST(Sharing, CsrLayoutGivesTheSamePlan) {
+  // Random pattern with uneven rows: the plan (blocks, packing) does not depend on the layout;
+  // local indices are laid out like each pattern.
+  std::mt19937 rng(4);
+  std::vector<std::vector<std::int32_t>> rows(300);
+  for (auto& r : rows) {
+    r.resize(rng() % 12);
+    for (auto& e : r) e = static_cast<std::int32_t>(rng() % 500);
+  }
+  const IrregularPattern p = make_pattern(rows, 500, 16), c = to_csr(p);
+  SharingOptions opt;
+  opt.block_threads = 64;
+  opt.capacity_elems = 200;
+  const SharingPlan a = make_sharing_plan(p, opt), b = make_sharing_plan(c, opt);
+  expect_local_invariant(p, a);
+  expect_local_invariant(c, b);
+  EXPECT_EQ(a.block_begin, b.block_begin);
+  EXPECT_EQ(a.packed_src, b.packed_src);
+  EXPECT_EQ(b.local.size(), c.index.size());
+  for (std::int64_t t = 0; t < p.threads; ++t)
+    for (int j = 0; j < p.len[t]; ++j) ASSERT_EQ(a.local[p.pos(j, t)], b.local[c.pos(j, t)]);
 }
 
 }  // namespace

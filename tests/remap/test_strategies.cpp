@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <random>
 
-#include "remap/gather_reduce.hpp"
-#include "remap/registry.hpp"
+#include "mdremap/remap/cost_model.hpp"
+#include "mdremap/remap/gather_reduce.hpp"
+#include "mdremap/remap/registry.hpp"
 #include "remap_test_util.hpp"
 
 using namespace mdremap;
@@ -22,6 +24,15 @@ struct First {
   KOKKOS_INLINE_FUNCTION double operator()(const Elem& e) const { return e[0]; }
 };
 
+// Outputs of the last execution in the old thread order (the contract: thread_perm(), new -> old).
+std::vector<double> back_to_old_order(const RemapStrategy<Elem>& s, std::vector<double> v) {
+  const ThreadPermutation& perm = s.thread_perm();
+  if (perm.empty()) return v;
+  std::vector<double> back(v.size());
+  for (std::size_t nt = 0; nt < v.size(); ++nt) back[perm[nt]] = v[nt];
+  return back;
+}
+
 // A pattern on the device plus its data A[e] = (e * 0.5 + 1, -e).
 struct Fixture {
   IrregularPattern host;
@@ -35,7 +46,13 @@ struct Fixture {
     for (std::int64_t t = 0; t < p.threads; ++t) hl(t) = p.len[t];
     Kokkos::deep_copy(idx, hi);
     Kokkos::deep_copy(len, hl);
-    pv = PatternView{idx, len, p.threads, p.rows, p.threads, 1, p.data_count};
+    pv.index = idx;
+    pv.len = len;
+    pv.threads = p.threads;
+    pv.rows = p.rows;
+    pv.stride_j = p.threads;
+    pv.stride_t = 1;
+    pv.data_count = p.data_count;
     data = Kokkos::View<Elem*>("A", p.data_count);
     auto hd = Kokkos::create_mirror_view(data);
     for (std::int64_t e = 0; e < p.data_count; ++e) hd(e) = Elem{{e * 0.5 + 1.0, -double(e)}};
@@ -49,20 +66,12 @@ struct Fixture {
     Sums2 sums;
     for (int k = 0; k < times; ++k) {
       s.set_data(data, false);
-      visit(s, [&](auto& st) { st.execute(body, k == times - 1, sums); });
+      remap::execute(s, body, k == times - 1, sums);
     }
     Kokkos::fence();
     if (total) *total = sums.s0;
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-    std::vector<double> v(h.data(), h.data() + h.extent(0));
-    RemapStrategy<Elem>* ran = &s;
-    if (auto* a = dynamic_cast<AutoStrategy<Elem>*>(&s); a && a->decided()) ran = a->chosen();
-    if (auto* pad = dynamic_cast<PaddingStrategy<Elem>*>(ran)) {
-      std::vector<double> back(v.size());
-      for (std::size_t nt = 0; nt < v.size(); ++nt) back[pad->thread_perm()[nt]] = v[nt];
-      return back;
-    }
-    return v;
+    return back_to_old_order(s, std::vector<double>(h.data(), h.data() + h.extent(0)));
   }
 };
 
@@ -185,7 +194,9 @@ TEST(RemapStrategies, PaddingRefusesKernelsWithSeveralReferencePatterns) {
     FAIL() << "padding accepted a kernel with three reference patterns";
   } catch (const Error& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("padding does not apply to the test kernel"), std::string::npos) << m;
+    EXPECT_NE(m.find("padding does not apply: the test kernel has 3 reference patterns"),
+              std::string::npos)
+        << m;
     EXPECT_NE(m.find("seed 001 §3.3"), std::string::npos) << m;
   }
   o.reference_patterns = 1;
@@ -218,27 +229,199 @@ TEST(RemapStrategies, AutoDecidesAfterProfilingEveryCandidate) {
   Fixture fx(make_shuffled_lattice(8, 5).pattern);
   RemapOptions o;
   o.profile_steps = 2;
-  AutoStrategy<Elem> s(o);
-  s.plan(fx.pv, &fx.host);
+  o.reference_patterns = 1;
+  // A long run planned once (CG-like): no candidate's plan can exceed the gather's whole run.
+  o.horizon.executions = 1000000;
+  auto s = make_strategy<Elem>("auto", o);
+  auto& a = static_cast<AutoStrategy<Elem>&>(*s);
+  s->plan(fx.pv, nullptr);  // auto makes the host copy itself, timed, when a candidate needs it
   Kokkos::View<double*> out("out", fx.pv.threads);
   const GatherReduceBody<Elem, First> body{out, First{}};
   Sums2 sums;
   int calls = 0;
-  while (!s.decided() && calls < 100) {
-    s.set_data(fx.data, true);
-    s.execute(body, false, sums);
+  const auto ref = reference(fx.host);
+  while (!a.decided() && calls < 100) {
+    s->set_data(fx.data, true);
+    remap::execute(*s, body, false, sums);
     ++calls;
+    // Every profiled execution computes the right result, in the order thread_perm() says.
+    Kokkos::fence();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    const auto got = back_to_old_order(*s, std::vector<double>(h.data(), h.data() + h.extent(0)));
+    for (std::size_t t = 0; t < ref.size(); ++t) ASSERT_DOUBLE_EQ(got[t], ref[t]) << calls;
   }
-  ASSERT_TRUE(s.decided());
-  const auto prof = s.profile();
-  EXPECT_EQ(calls, 2 * static_cast<int>(prof.size()));  // gather, dup, sharing, padding
-  EXPECT_EQ(prof.size(), 4u);
-  const std::string chosen = s.chosen()->name();
+  ASSERT_TRUE(a.decided());
+  const RemapReport r = s->report();
+  ASSERT_EQ(r.predictions.size(), 4u);  // gather, dup, padding, sharing
+  // Each candidate: one first execution + profile_steps; the decision comes at the next call.
+  EXPECT_EQ(calls, 3 * 4 + 1);
+  const std::string chosen = a.chosen()->name();
   double best = 1e300;
-  for (const auto& [name, ms] : prof) best = std::min(best, ms);
-  for (const auto& [name, ms] : prof)
-    if (name == chosen) EXPECT_EQ(ms, best);
-  EXPECT_NE(s.report().decision.find("auto chose " + chosen), std::string::npos);
+  for (const auto& p : r.predictions) {
+    EXPECT_TRUE(p.profiled) << p.name << ": " << p.note;
+    EXPECT_NEAR(p.run_ms, predict_run_ms(p, o.horizon), 1e-9 * p.run_ms) << p.name;
+    best = std::min(best, p.run_ms);
+  }
+  for (const auto& p : r.predictions)
+    if (p.name == chosen) EXPECT_EQ(p.run_ms, best);
+  EXPECT_EQ(r.predicted_run_ms, best);
+  EXPECT_NE(r.decision.find("auto chose " + chosen), std::string::npos);
+}
+
+// seed 001 §4 with every cost counted, on injected costs: a candidate with an expensive plan and a
+// cheap execution loses a short run re-planned often and wins a long run planned once.
+TEST(RemapCostModel, ShortAndLongHorizonsChooseDifferently) {
+  std::vector<CandidatePrediction> c(3);
+  c[0] = {"gather", 0.0, 0.0, 2.0, 0, true, ""};     // no plan, 2 ms an execution
+  c[1] = {"sharing", 400.0, 0.0, 0.5, 0, true, ""};  // a 400 ms host plan, 0.5 ms an execution
+  c[2] = {"dup", 1.0, 30.0, 1.9, 0, true, ""};       // a one-time 30 ms remap per plan
+  RunHorizon shortrun{100, 20};                      // MD: 100 steps, a list build every 20
+  RunHorizon longrun{100000, 0};                     // CG: planned once, 100,000 executions
+  EXPECT_EQ(shortrun.plans(), 5);
+  EXPECT_EQ(longrun.plans(), 1);
+  const int s = choose_candidate(c, shortrun);
+  EXPECT_EQ(c[s].name, "gather");
+  EXPECT_DOUBLE_EQ(c[1].run_ms, 5 * 400.0 + 100 * 0.5);  // 2050 ms against the gather's 200
+  EXPECT_DOUBLE_EQ(c[2].run_ms, 5 * 31.0 + 100 * 1.9);
+  const int l = choose_candidate(c, longrun);
+  EXPECT_EQ(c[l].name, "sharing");
+  EXPECT_DOUBLE_EQ(c[1].run_ms, 400.0 + 100000 * 0.5);
+  // Plans alone are what auto compares before profiling a candidate at all.
+  EXPECT_GT(predict_plans_ms(400.0, shortrun), 100 * 2.0);
+  EXPECT_LT(predict_plans_ms(400.0, longrun), 100000 * 2.0);
+  // A candidate that was not profiled is never chosen.
+  c[0].profiled = false;
+  c[1].profiled = false;
+  EXPECT_EQ(c[choose_candidate(c, longrun)].name, "dup");
+}
+
+// A 100-step run re-planned every 20 steps where the only cheap execution needs an expensive
+// plan: auto must not pick it. Sharing's plan on a shuffled pattern is a host pass over every
+// reference, so at a horizon of 1 execution its plans alone exceed the gather's whole run.
+TEST(RemapStrategies, AutoDoesNotProfileACandidateWhosePlansExceedTheBestRun) {
+  Fixture fx(make_shuffled_lattice(24, 9).pattern);  // 13,824 threads
+  RemapOptions o;
+  o.profile_steps = 1;
+  o.reference_patterns = 3;  // padding does not apply
+  o.horizon = RunHorizon{1, 0};
+  auto s = make_strategy<Elem>("auto", o);
+  auto& a = static_cast<AutoStrategy<Elem>&>(*s);
+  s->plan(fx.pv, nullptr);
+  Kokkos::View<double*> out("out", fx.pv.threads);
+  const GatherReduceBody<Elem, First> body{out, First{}};
+  Sums2 sums;
+  for (int k = 0; k < 20 && !a.decided(); ++k) {
+    s->set_data(fx.data, true);
+    remap::execute(*s, body, false, sums);
+  }
+  ASSERT_TRUE(a.decided());
+  const RemapReport r = s->report();
+  bool saw_sharing = false;
+  for (const auto& p : r.predictions) {
+    if (p.name == "padding") EXPECT_NE(p.note.find("does not apply"), std::string::npos);
+    if (p.name != "sharing") continue;
+    saw_sharing = true;
+    // One execution of the gather takes microseconds; sharing's host plan takes far longer.
+    EXPECT_FALSE(p.profiled);
+    EXPECT_NE(p.note.find("not profiled"), std::string::npos) << p.note;
+  }
+  EXPECT_TRUE(saw_sharing);
+  EXPECT_NE(a.chosen()->name(), "sharing");
+}
+
+// The CSR (offsets) layout with per-reference weights, as SpMV describes x[col[rowptr[t]+j]]
+// with val[rowptr[t]+j]: every strategy computes out[t] = sum_j w[t][j] * A[P[t][j]] exactly as
+// the serial reference does; dup duplicates the references (ELL) once and serves every later
+// execution from the remap cache.
+namespace {
+struct WeightedFirst {
+  static constexpr PatternLayout kLayout = PatternLayout::Offsets;
+  static constexpr int kReferencePatterns = 1;
+  Kokkos::View<double*> out;
+  template <bool EV, class Access>
+  KOKKOS_INLINE_FUNCTION void thread(const std::int64_t t, const Access& a, Sums2& s) const {
+    double sum = 0;
+    for (int j = 0; j < a.count(t); ++j) sum += a.weight(j, t) * a(j, t)[0];
+    out(t) = sum;
+    if constexpr (EV) s.s0 += sum;
+  }
+};
+}  // namespace
+
+TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
+  // Rows of 0..40 entries (one row longer than a warp, some empty), random columns.
+  std::mt19937 rng(11);
+  const std::int64_t T = 3000, Z = 2500;
+  std::vector<std::int64_t> start(T), off(T + 1, 0);
+  std::vector<int> len(T), col;
+  std::vector<double> w;
+  for (std::int64_t t = 0; t < T; ++t) {
+    len[t] = t == 17 ? 200 : static_cast<int>(rng() % 41);
+    start[t] = static_cast<std::int64_t>(col.size());
+    for (int j = 0; j < len[t]; ++j) {
+      col.push_back(static_cast<int>(rng() % Z));
+      w.push_back(0.25 + (rng() % 1000) / 997.0);
+    }
+  }
+  Kokkos::View<int*> dcol("col", col.size()), dlen("len", T);
+  Kokkos::View<std::int64_t*> dstart("start", T);
+  Kokkos::View<double*> dw("w", w.size());
+  Kokkos::deep_copy(dcol, Kokkos::View<int*, Kokkos::HostSpace>(col.data(), col.size()));
+  Kokkos::deep_copy(dlen, Kokkos::View<int*, Kokkos::HostSpace>(len.data(), T));
+  Kokkos::deep_copy(dstart, Kokkos::View<std::int64_t*, Kokkos::HostSpace>(start.data(), T));
+  Kokkos::deep_copy(dw, Kokkos::View<double*, Kokkos::HostSpace>(w.data(), w.size()));
+  PatternView pv;
+  pv.layout = PatternLayout::Offsets;
+  pv.index = dcol;
+  pv.len = dlen;
+  pv.start = dstart;
+  pv.weight = dw;
+  pv.threads = T;
+  pv.rows = *std::max_element(len.begin(), len.end());
+  pv.data_count = Z;
+  Kokkos::View<Elem*> data("A", Z);
+  auto hd = Kokkos::create_mirror_view(data);
+  for (std::int64_t e = 0; e < Z; ++e) hd(e) = Elem{{e * 0.5 + 1.0, -double(e)}};
+  Kokkos::deep_copy(data, hd);
+  std::vector<double> ref(T, 0.0);
+  for (std::int64_t t = 0; t < T; ++t)
+    for (int j = 0; j < len[t]; ++j) ref[t] += w[start[t] + j] * (col[start[t] + j] * 0.5 + 1.0);
+  const IrregularPattern host = host_pattern(pv, sizeof(Elem));
+  ASSERT_TRUE(host.csr());
+  for (const std::string mode : {"gather", "dup", "padding", "sharing", "auto"}) {
+    for (int variant = 0; variant < 2; ++variant) {
+      SCOPED_TRACE(mode + " variant " + std::to_string(variant));
+      RemapOptions o;
+      o.profile_steps = 1;
+      o.horizon.executions = 100;
+      o.chunks = variant ? 5 : 1;
+      o.streams = variant ? 3 : 1;
+      o.dup_fraction = variant ? 0.3 : 1.0;
+      o.smem_bytes = variant ? 256 * 16 : 0;  // sharing: force splits (thread 17 alone: 200)
+      o.path = variant ? GatherPath::Global : GatherPath::ReadOnly;
+      auto s = make_strategy<Elem>(mode, o);
+      s->plan(pv, s->needs_host_pattern() ? &host : nullptr);
+      Kokkos::View<double*> out("out", T);
+      const WeightedFirst body{out};
+      Sums2 sums;
+      for (int k = 0; k < 8; ++k) {
+        s->set_data(data, false);  // static data (CG's matrix in the references)
+        remap::execute(*s, body, k == 7, sums);
+        Kokkos::fence();
+        auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+        const auto got =
+            back_to_old_order(*s, std::vector<double>(h.data(), h.data() + h.extent(0)));
+        for (std::int64_t t = 0; t < T; ++t) ASSERT_DOUBLE_EQ(got[t], ref[t]) << "thread " << t;
+      }
+      const RemapReport r = s->report();
+      if (mode == "dup") {
+        EXPECT_EQ(r.dup_target, "references");
+        EXPECT_EQ(r.remapped_chunks, r.chunks);  // remapped once...
+        EXPECT_EQ(r.cache_hits, 7 * r.chunks);   // ...then served by the cache
+      }
+      if (mode == "sharing" && variant) EXPECT_GT(r.splits, 0);
+    }
+  }
 }
 
 TEST(RemapStrategies, UnknownModeNamesTheValidOnes) {
@@ -246,6 +429,7 @@ TEST(RemapStrategies, UnknownModeNamesTheValidOnes) {
     make_strategy<Elem>("duplication", RemapOptions{});
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("gather dup padding sharing auto"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("gather, dup, padding, sharing, auto"), std::string::npos)
+        << e.what();
   }
 }

@@ -12,7 +12,7 @@
 #include "mdremap/remap/pattern_ops.hpp"
 #include "mdremap/remap/transactions.hpp"
 #include "mdremap/remap/two_level.hpp"
-#include "remap/two_level.hpp"
+#include "mdremap/remap/two_level_remap.hpp"
 
 using namespace mdremap;
 using namespace mdremap::remap;
@@ -111,26 +111,54 @@ TwoLevelPattern random_two_level(std::int64_t T, std::int64_t nrows, int maxlen,
 
 }  // namespace
 
-// flatten() on the hand example equals the rows-by-threads index written out by hand.
+// flatten() on the hand example equals the index written out by hand, in both layouts.
 TEST(TwoLevel, FlattenHandExample) {
-  const IrregularPattern f = flatten(hand_example());
+  const IrregularPattern f = flatten(hand_example(), HostLayout::rows_by_threads);
   EXPECT_EQ(f.threads, 3);
   EXPECT_EQ(f.rows, 3);
   EXPECT_EQ(f.data_count, 6);
   EXPECT_EQ(f.elem_bytes, 16);
   EXPECT_EQ(f.len, (std::vector<std::int32_t>{1, 2, 3}));
+  EXPECT_FALSE(f.csr());
   // index[j*3+t]:        t=0  t=1  t=2
   const std::vector<std::int32_t> want = {2,  4,  0,   // j = 0
                                           -1, 1,  3,   // j = 1
                                           -1, -1, 5};  // j = 2
   EXPECT_EQ(f.index, want);
   EXPECT_NO_THROW(validate_pattern(f));
+  // CSR (the default): thread 0 {2}, thread 1 {4, 1}, thread 2 {0, 3, 5}; no -1 padding.
+  const IrregularPattern c = flatten(hand_example());
+  EXPECT_TRUE(c.csr());
+  EXPECT_EQ(c.rows, 3);
+  EXPECT_EQ(c.len, (std::vector<std::int32_t>{1, 2, 3}));
+  EXPECT_EQ(c.offset, (std::vector<std::int64_t>{0, 1, 3, 6}));
+  EXPECT_EQ(c.index, (std::vector<std::int32_t>{2, 4, 1, 0, 3, 5}));
+  EXPECT_NO_THROW(validate_pattern(c));
+}
+
+// One long row among short ones: CSR stores the references, not max len * threads.
+TEST(TwoLevel, FlattenCsrStoresOnlyReferences) {
+  TwoLevelPattern p;
+  p.threads = 1000;
+  p.data_count = 5000;
+  p.row_offset = {0, 1, 5001};  // row 0: 1 entry, row 1: 5000 entries
+  for (std::int32_t e = 0; e < 5001; ++e) p.inner.push_back(e % 5000);
+  p.outer.assign(1000, 0);
+  p.outer[7] = 1;  // one thread reads the long row
+  const IrregularPattern c = flatten(p);
+  EXPECT_EQ(c.rows, 5000);
+  EXPECT_EQ(c.index.size(), 999u + 5000u);
+  EXPECT_EQ(c.at(4998, 7), 4999);  // inner[1 + 4998]
+  EXPECT_EQ(c.at(0, 8), 0);
+  EXPECT_EQ(flatten(p, HostLayout::rows_by_threads).index.size(), 5000u * 1000u);
 }
 
 // Transactions of the flattened hand example, counted by hand (16-byte elements: 2 per 32-byte
 // segment, 8 per 128-byte segment; all 6 elements lie in 128-byte segment 0).
 TEST(TwoLevel, FlattenedTransactionsHandCount) {
-  const IrregularPattern f = flatten(hand_example());
+  const IrregularPattern f = flatten(hand_example(), HostLayout::rows_by_threads);
+  // The data counts do not depend on the layout.
+  EXPECT_EQ(count_transactions(flatten(hand_example())).seg32, count_transactions(f).seg32);
   // Warp 32 (one warp). Row 0 reads {2,4,0}: 32-byte segments {1,2,0} = 3. Row 1 reads {1,3}:
   // segments {0,1} = 2. Row 2 reads {5}: segment {2} = 1. 128-byte: 1 per row.
   TransactionCount c = count_transactions(f, 32);

@@ -32,8 +32,9 @@ struct PaddingOptions {
 struct PaddingPlan {
   ThreadPermutation thread_perm;          // new -> old (identity when not regrouping)
   std::vector<std::int32_t> newdata_src;  // slot -> old element; -1 = padding hole
-  // Q[j*T + new_t]: slot read by new thread new_t at row j (-1 where j >= len). Invariant:
-  // newdata_src[Q[j*T + nt]] == index[j*T + thread_perm[nt]] for every j < len[thread_perm[nt]].
+  // Q, laid out like the thread-permuted pattern q = apply_thread_permutation(p, thread_perm)
+  // (rows-by-threads: Q[j*T + nt]; CSR: Q[q.offset[nt] + j]): slot read by new thread nt at row j
+  // (-1 where j >= len). Invariant: newdata_src[Q[q.pos(j, nt)]] == p.at(j, thread_perm[nt]).
   std::vector<std::int32_t> q;
   std::int64_t segment_elems = 0;  // slots per segment = segment_bytes / elem_bytes
   std::int64_t holes = 0;          // padding slots

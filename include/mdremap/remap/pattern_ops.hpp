@@ -17,9 +17,22 @@ namespace mdremap::remap {
 using ThreadPermutation = std::vector<std::int64_t>;  // new -> old
 using DataPermutation = std::vector<std::int32_t>;    // old -> new
 
-// Throws mdremap::Error naming the first problem: sizes (index = rows*threads, len = threads),
-// 0 <= len[t] <= rows, and every active entry (j < len[t]) in [0, data_count).
+// Throws mdremap::Error naming the first problem: sizes (index = rows*threads, or CSR offsets
+// from 0 to index size), len = threads, 0 <= len[t] <= rows (CSR: offset[t+1] - offset[t] ==
+// len[t]), and every active entry (j < len[t]) in [0, data_count).
 void validate_pattern(const IrregularPattern& p);
+
+// The same references in the other storage layout (pattern.hpp): CSR (offset = prefix sums of
+// len, index[offset[t] + j]) or rows-by-threads (index[j*T + t], -1 past len). A pattern already
+// in the asked layout is returned as a copy. Validates first.
+enum class HostLayout { rows_by_threads, csr };
+IrregularPattern to_layout(const IrregularPattern& p, HostLayout layout);
+inline IrregularPattern to_csr(const IrregularPattern& p) {
+  return to_layout(p, HostLayout::csr);
+}
+inline IrregularPattern to_rows_by_threads(const IrregularPattern& p) {
+  return to_layout(p, HostLayout::rows_by_threads);
+}
 
 bool is_permutation(const std::vector<std::int64_t>& perm);
 bool is_permutation(const std::vector<std::int32_t>& perm);

@@ -13,13 +13,15 @@
 // with outer = ed_dst, row_offset = var_rowOff, inner = var_col. (Where the kernel only needs the
 // values of var_col itself, A = var_col and inner is the identity.)
 //
-// flatten() composes the two levels into the one-level rows-by-threads IrregularPattern, so every
-// strategy, the transaction model and the planners apply unchanged. The device-side two-level
-// remap that skips the host flatten is remap/two_level.hpp.
+// flatten() composes the two levels into the one-level IrregularPattern, so every strategy, the
+// transaction model and the planners apply unchanged. It is CSR by default: SP's rows are long
+// and uneven, and rows-by-threads would store max len * threads entries. The device-side
+// two-level remap that skips the host flatten is remap/two_level.hpp.
 #include <cstdint>
 #include <vector>
 
 #include "mdremap/remap/pattern.hpp"
+#include "mdremap/remap/pattern_ops.hpp"
 
 namespace mdremap::remap {
 
@@ -41,7 +43,8 @@ struct TwoLevelPattern {
 void validate_two_level(const TwoLevelPattern& p);
 
 // The one-level pattern: rows = max len, len[t] = row_offset[outer[t]+1] - row_offset[outer[t]],
-// index[j*T+t] = inner[row_offset[outer[t]] + j] for j < len[t], -1 otherwise. Validates first.
-IrregularPattern flatten(const TwoLevelPattern& p);
+// at(j, t) = inner[row_offset[outer[t]] + j] for j < len[t]; CSR (offset = prefix sums of len) or
+// rows-by-threads (index[j*T+t], -1 past len). Validates first.
+IrregularPattern flatten(const TwoLevelPattern& p, HostLayout layout = HostLayout::csr);
 
 }  // namespace mdremap::remap

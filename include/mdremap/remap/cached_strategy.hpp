@@ -1,9 +1,9 @@
 #pragma once
-// What the strategies that keep a remapped copy (dup, padding, sharing) share: the data array the
-// copy is made from, the remap cache over it (seed 000 §5.2: a copy stays valid while its source
-// data is unchanged), and the planning time and count for the report.
+// What every strategy keeps the same way: the data array, the remap cache over it (seed 000
+// §5.2: a remapped copy stays valid while its source data are unchanged), and the plan time and
+// execution counts for the report.
 #include "mdremap/remap/remap_cache.hpp"
-#include "remap/strategy.hpp"
+#include "mdremap/remap/strategy.hpp"
 
 namespace mdremap::remap {
 
@@ -23,7 +23,8 @@ class CachedRemapStrategy : public RemapStrategy<T> {
   void finish_plan(const Kokkos::Timer& timer) {
     cache_.clear();
     Kokkos::fence();
-    plan_ms_ += ms_since(timer);
+    last_plan_ms_ = ms_since(timer);
+    plan_ms_ += last_plan_ms_;
     ++plans_;
   }
   // A report with this class's fields filled in.
@@ -34,15 +35,18 @@ class CachedRemapStrategy : public RemapStrategy<T> {
     r.cache_misses = cache_.misses();
     r.invalidations = cache_.invalidations();
     r.plan_ms = plan_ms_;
+    r.last_plan_ms = last_plan_ms_;
     r.plans = plans_;
+    r.executions = executions_;
     return r;
   }
 
   Kokkos::View<const T*> data_;
   RemapCache cache_;
+  std::int64_t executions_ = 0;
 
  private:
-  double plan_ms_ = 0;
+  double plan_ms_ = 0, last_plan_ms_ = 0;
   int plans_ = 0;
 };
 

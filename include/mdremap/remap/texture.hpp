@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mdremap/error.hpp"
+#include "mdremap/remap/device_pattern.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
@@ -129,22 +130,36 @@ KOKKOS_INLINE_FUNCTION T texture_fetch(const TextureHandle tex, const std::int64
   return v;
 }
 
-// The gather accessor of remap/gather.hpp with the data read through a texture object.
-template <class T>
+// The gather accessor (accessors.hpp) with the data read through a texture object.
+template <class T, PatternLayout L = PatternLayout::Strided>
 struct TextureGatherAccess {
   TextureHandle tex = 0;
   Kokkos::View<const int*> index;
   Kokkos::View<const int*> len;
   std::int64_t stride_j = 0;
   std::int64_t stride_t = 1;
+  Kokkos::View<const std::int64_t*> start;
+  Kokkos::View<const double*> weights;
   std::int64_t shift = 0;  // TextureObject::shift()
 
+  static TextureGatherAccess of(const PatternView& pv, TextureHandle tex, std::int64_t shift) {
+    return {tex, pv.index, pv.len, pv.stride_j, pv.stride_t, pv.start, pv.weight, shift};
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t pos(const int j, const std::int64_t t) const {
+    if constexpr (L == PatternLayout::Strided)
+      return j * stride_j + t * stride_t;
+    else
+      return start(t) + j;
+  }
   KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
   KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
-    return index(j * stride_j + t * stride_t);
+    return index(pos(j, t));
   }
   KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
     return texture_fetch<T>(tex, source(j, t), shift);
+  }
+  KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t t) const {
+    return weights(pos(j, t));
   }
 };
 

@@ -6,39 +6,55 @@
 // Thread clustering (Fig. 5's first step) is a thread reordering, applied by the app (--reorder
 // labelprop). The packing is planned on the host (make_sharing_plan) at every pattern change;
 // re-packing the data (the remap) runs on the device whenever the data changed.
-#include <memory>
+#include <chrono>
 
+#include "mdremap/remap/cached_strategy.hpp"
 #include "mdremap/remap/sharing.hpp"
-#include "remap/cached_strategy.hpp"
 
 namespace mdremap::remap {
 
-// A block's view of its staged set: a(j, t) = scratch[local[j*T + t]].
-template <class T>
+// A block's view of its staged set: a(j, t) = scratch[local[lpos(j, t)]], where the local
+// indices are laid out like the host pattern (rows-by-threads, or CSR by prefix sums of len);
+// weights are read where the pattern keeps them.
+template <class T, PatternLayout L>
 struct SharedLocalAccess {
   const T* scratch;
   Kokkos::View<const int*> local;
+  Kokkos::View<const std::int64_t*> local_start;  // CSR host layout (Offsets patterns)
   Kokkos::View<const int*> len;
   std::int64_t threads;
+  Kokkos::View<const double*> weights;
+  PatternPos<L> wpos;
   KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
   KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
-    return scratch[local(j * threads + t)];
+    if constexpr (L == PatternLayout::Strided)
+      return scratch[local(j * threads + t)];
+    else
+      return scratch[local(local_start(t) + j)];
+  }
+  KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t t) const {
+    return weights(wpos(j, t));
   }
 };
 
 // One team per (sub-)block: stage the set coalesced, barrier, compute from shared memory.
 template <class T, class Body>
 struct SharingTeamKernel {
+  static constexpr PatternLayout L = body_layout_v<Body>;
+  using Sums = body_sums_t<Body>;
   using Policy = Kokkos::TeamPolicy<Kokkos::DefaultExecutionSpace>;
   using Member = Policy::member_type;
   Body body;
   Kokkos::View<const T*> packed;
   Kokkos::View<const std::int64_t*> block_begin, block_pos;
   Kokkos::View<const int*> block_sizes, local, len;
+  Kokkos::View<const std::int64_t*> local_start;
   std::int64_t threads = 0;
+  Kokkos::View<const double*> weights;
+  PatternPos<L> wpos;
 
   template <bool EV>
-  KOKKOS_INLINE_FUNCTION void run(const Member& m, Sums2& total) const {
+  KOKKOS_INLINE_FUNCTION void run(const Member& m, Sums& total) const {
     const int b = m.league_rank();
     const int n = block_sizes(b);
     const std::int64_t pos = block_pos(b);
@@ -46,28 +62,28 @@ struct SharingTeamKernel {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n),
                          [&](const int k) { s[k] = packed(pos + k); });
     m.team_barrier();
-    const SharedLocalAccess<T> acc{s, local, len, threads};
+    const SharedLocalAccess<T, L> acc{s, local, local_start, len, threads, weights, wpos};
     const std::int64_t t0 = block_begin(b);
     const int nt = static_cast<int>(block_begin(b + 1) - t0);
     if constexpr (EV) {
-      Sums2 part;
+      Sums part;
       Kokkos::parallel_reduce(
           Kokkos::TeamThreadRange(m, nt),
-          [&](const int i, Sums2& v) { body.template thread<true>(t0 + i, acc, v); },
-          Kokkos::Sum<Sums2>(part));
+          [&](const int i, Sums& v) { body.template thread<true>(t0 + i, acc, v); },
+          Kokkos::Sum<Sums>(part));
       Kokkos::single(Kokkos::PerTeam(m), [&]() { total += part; });
     } else {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nt), [&](const int i) {
-        Sums2 v;
+        Sums v;
         body.template thread<false>(t0 + i, acc, v);
       });
     }
   }
   KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
-    Sums2 unused;
+    Sums unused;
     run<false>(m, unused);
   }
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& m, Sums2& total) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m, Sums& total) const {
     run<true>(m, total);
   }
 };
@@ -78,11 +94,23 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
   using CachedRemapStrategy<T>::cache_;
 
  public:
+  static constexpr const char* kName = "sharing";
+  // Reads A in place (no copy): serves kernels that also write through the pattern.
+  static constexpr bool kReadsInPlace = false;
+  static constexpr const char* kHelp =
+      "per-block working sets packed and staged in shared memory (seed 001 §3.4)";
+  static Applicability applies(const RemapOptions& o) {
+    if (o.writes_through_pattern)
+      return {false, o.kernel + " writes through the pattern; sharing stages reads only"};
+    return {};
+  }
   using Policy = Kokkos::TeamPolicy<Kokkos::DefaultExecutionSpace>;
   explicit SharingStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {
     if (o.block_threads < 1) throw Error("sharing: block threads must be at least 1");
+    if (const auto a = applies(o); !a.ok) throw Error("sharing does not apply: " + a.why);
   }
-  std::string name() const override { return "sharing"; }
+  const char* key() const override { return kName; }
+  std::string name() const override { return kName; }
   bool needs_host_pattern() const override { return true; }
 
   // Shared memory one block may stage: the option, else the backend's level-0 team scratch.
@@ -95,16 +123,14 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
     if (!host) throw Error("sharing: plan needs the host copy of the pattern");
     Kokkos::Timer timer;
     pv_ = pv;
-    SharingOptions so;
-    so.block_threads = this->opt_.block_threads;
-    so.capacity_elems = std::max<std::int64_t>(1, capacity_bytes() / sizeof(T));
-    so.align_elems = std::max<int>(1, 128 / static_cast<int>(sizeof(T)));  // 128-byte segments
-    plan_ = make_sharing_plan(*host, so);
+    plan_ = make_sharing_plan(*host, options());
     block_begin_ = upload("Remap::sharing_block_begin", plan_.block_begin);
     block_pos_ = upload("Remap::sharing_block_pos", plan_.block_pos);
     block_sizes_ = upload("Remap::sharing_block_sizes", plan_.block_sizes);
     packed_src_ = upload("Remap::sharing_packed_src", plan_.packed_src);
     local_ = upload("Remap::sharing_local", plan_.local);
+    local_start_ = host->csr() ? upload("Remap::sharing_local_start", host->offset)
+                               : Kokkos::View<const std::int64_t*>();
     packed_ = Kokkos::View<T*>("Remap::sharing_packed", plan_.packed_elems);
     plan_.local.clear();  // on the device now; the host copy of R*T ints is not needed
     plan_.local.shrink_to_fit();
@@ -116,22 +142,26 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
     Kokkos::fence();
   }
 
-  template <class Body>
-  void execute(const Body& body, bool ev, Sums2& sums) {
+  template <class Body, class Sums>
+  void execute(const Body& body, bool ev, Sums& sums) {
     pack();
     compute_only(body, ev, sums);
   }
-  template <class Body>
-  void compute_only(const Body& body, bool ev, Sums2& sums) {
+  template <class Body, class Sums>
+  void compute_only(const Body& body, bool ev, Sums& sums) {
+    check_layout<Body>(pv_, kName);
+    ++this->executions_;
+    constexpr PatternLayout L = body_layout_v<Body>;
     const std::int64_t nb = plan_.blocks();
     if (nb == 0) return;
     const std::size_t bytes = sizeof(T) * plan_.max_block_set;
     Policy policy = team_policy(nb).set_scratch_size(0, Kokkos::PerTeam(bytes));
-    SharingTeamKernel<T, Body> k{body,         packed_, block_begin_, block_pos_,
-                                 block_sizes_, local_,  pv_.len,      pv_.threads};
+    SharingTeamKernel<T, Body> k{
+        body,    packed_,      block_begin_, block_pos_, block_sizes_,          local_,
+        pv_.len, local_start_, pv_.threads,  pv_.weight, PatternPos<L>::of(pv_)};
     if (ev) {
-      Sums2 s;
-      Kokkos::parallel_reduce("Remap::sharing_compute", policy, k, Kokkos::Sum<Sums2>(s));
+      Sums s;
+      Kokkos::parallel_reduce("Remap::sharing_compute", policy, k, Kokkos::Sum<Sums>(s));
       sums += s;
     } else {
       Kokkos::parallel_for("Remap::sharing_compute", policy, k);
@@ -155,15 +185,27 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
     r.dup_elems = plan_.dup_elems;
     return r;
   }
+  // The host planner is linear in the references: time it on a slice of the threads and scale.
+  double estimate_plan_ms(const PatternView&, const IrregularPattern* host) const override {
+    if (!host || host->threads < 4096) return -1;
+    const std::int64_t bt = this->opt_.block_threads;
+    const std::int64_t part = std::max<std::int64_t>(16 * bt, host->threads / 32) / bt * bt;
+    const IrregularPattern slice = thread_slice(*host, 0, std::min(part, host->threads));
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)make_sharing_plan(slice, options());
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return ms * static_cast<double>(host->threads) / static_cast<double>(slice.threads);
+  }
   const SharingPlan& sharing_plan() const { return plan_; }
 
  private:
-  template <class V>
-  static auto upload(const char* label, const std::vector<V>& h) {
-    Kokkos::View<V*> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing),
-                       h.size());
-    Kokkos::deep_copy(d, Kokkos::View<const V*, Kokkos::HostSpace>(h.data(), h.size()));
-    return Kokkos::View<const V*>(d);
+  SharingOptions options() const {
+    SharingOptions so;
+    so.block_threads = this->opt_.block_threads;
+    so.capacity_elems = std::max<std::int64_t>(1, capacity_bytes() / sizeof(T));
+    so.align_elems = std::max<int>(1, 128 / static_cast<int>(sizeof(T)));  // 128-byte segments
+    return so;
   }
   Policy team_policy(std::int64_t nb) const {
     if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>)
@@ -185,7 +227,7 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
   PatternView pv_;
   SharingPlan plan_;
   Kokkos::View<T*> packed_;
-  Kokkos::View<const std::int64_t*> block_begin_, block_pos_;
+  Kokkos::View<const std::int64_t*> block_begin_, block_pos_, local_start_;
   Kokkos::View<const int*> block_sizes_, packed_src_, local_;
   std::int64_t remapped_ = 0;
 };

@@ -2,12 +2,14 @@
 // A single-pattern kernel over any irregular reference: out[t] = sum_j proj(A[P[j][t]]), the
 // shape of seed 001's MERGE benchmark. Its only thread-indexed reference besides the gather is
 // the coalesced output write, so every strategy applies, padding included (seed 001 §3.3).
-#include "remap/strategy.hpp"
+#include "mdremap/remap/strategy.hpp"
 
 namespace mdremap::remap {
 
-template <class T, class Proj>
+template <class T, class Proj, PatternLayout L = PatternLayout::Strided>
 struct GatherReduceBody {
+  static constexpr PatternLayout kLayout = L;
+  static constexpr int kReferencePatterns = 1;
   Kokkos::View<double*> out;  // indexed by the thread id the strategy runs (padding: new order)
   Proj proj;
   template <bool EV, class Access>

@@ -1,0 +1,106 @@
+#pragma once
+// How a compute body reads its irregular reference (BRIEF section 5). Every strategy hands the
+// body an accessor with the same call shape, so a kernel written once runs under any of them:
+//   a.count(t)      len[t]
+//   a(j, t)         A[P[j][t]], the j-th element thread t references
+//   a.weight(j, t)  the per-reference coefficient stored like the index (PatternView::weight)
+// The `gather` baseline below reads A[P[j][t]] straight through the index; the other strategies'
+// accessors live beside them.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "mdremap/remap/device_pattern.hpp"
+#include "mdremap/remap/options.hpp"
+
+namespace mdremap::remap {
+
+template <class T, GatherPath Path>
+struct GatherTraits {
+  using type = Kokkos::MemoryTraits<0>;
+};
+template <class T>
+struct GatherTraits<T, GatherPath::ReadOnly> {
+  using type = Kokkos::MemoryTraits<Kokkos::RandomAccess>;
+};
+
+// Where entry j of thread t sits in a pattern's index (and weight) array, per layout.
+template <PatternLayout L>
+struct PatternPos {
+  std::int64_t stride_j = 0;  // Strided: rows-by-threads (the papers' layout): stride_j = threads
+  std::int64_t stride_t = 1;
+  Kokkos::View<const std::int64_t*> start;  // Offsets: start[t]
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(const int j, const std::int64_t t) const {
+    if constexpr (L == PatternLayout::Strided)
+      return j * stride_j + t * stride_t;
+    else
+      return start(t) + j;
+  }
+  static PatternPos of(const PatternView& pv) { return {pv.stride_j, pv.stride_t, pv.start}; }
+};
+
+template <class T, GatherPath Path = GatherPath::ReadOnly, PatternLayout L = PatternLayout::Strided>
+struct GatherAccess {
+  Kokkos::View<const T*, typename GatherTraits<T, Path>::type> data;  // A
+  Kokkos::View<const int*> index;                                     // P
+  Kokkos::View<const int*> len;                                       // len[t]
+  std::int64_t stride_j = 0;                                          // Strided layout
+  std::int64_t stride_t = 1;
+  Kokkos::View<const std::int64_t*> start;  // Offsets layout
+  Kokkos::View<const double*> weights;      // optional, stored like the index
+
+  static GatherAccess of(const PatternView& pv, Kokkos::View<const T*> a) {
+    return {a, pv.index, pv.len, pv.stride_j, pv.stride_t, pv.start, pv.weight};
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t pos(const int j, const std::int64_t t) const {
+    if constexpr (L == PatternLayout::Strided)
+      return j * stride_j + t * stride_t;
+    else
+      return start(t) + j;
+  }
+  KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
+  KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
+    return index(pos(j, t));
+  }
+  KOKKOS_INLINE_FUNCTION decltype(auto) operator()(const int j, const std::int64_t t) const {
+    return data(source(j, t));
+  }
+  KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t t) const {
+    return weights(pos(j, t));
+  }
+};
+
+// The layout a compute body is written for: Body::kLayout (Strided when it does not say).
+template <class Body, class = void>
+struct BodyLayout {
+  static constexpr PatternLayout value = PatternLayout::Strided;
+};
+template <class Body>
+struct BodyLayout<Body, std::void_t<decltype(Body::kLayout)>> {
+  static constexpr PatternLayout value = Body::kLayout;
+};
+template <class Body>
+inline constexpr PatternLayout body_layout_v = BodyLayout<Body>::value;
+
+// A body that writes through the pattern (Body::kWritesThroughPattern: an MD half list scatters
+// partner forces) can only be served by strategies that read A in place (the gather).
+template <class Body, class = void>
+struct BodyWrites : std::false_type {};
+template <class Body>
+struct BodyWrites<Body, std::void_t<decltype(Body::kWritesThroughPattern)>>
+    : std::bool_constant<Body::kWritesThroughPattern> {};
+template <class Body>
+inline constexpr bool body_writes_through_pattern_v = BodyWrites<Body>::value;
+
+// The value a body's executions reduce (energy, virial; or the body's own Body::Sums).
+template <class Body, class = void>
+struct BodySums {
+  using type = Sums2;
+};
+template <class Body>
+struct BodySums<Body, std::void_t<typename Body::Sums>> {
+  using type = typename Body::Sums;
+};
+template <class Body>
+using body_sums_t = typename BodySums<Body>::type;
+
+}  // namespace mdremap::remap

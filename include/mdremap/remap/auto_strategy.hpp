@@ -1,0 +1,320 @@
+#pragma once
+// `auto` (seed 001 §4: the Fig. 6 guidelines plus online profiling, G-Streamline style), choosing
+// the candidate with the smallest predicted time over the whole run it is told about
+// (RemapOptions::horizon; cost_model.hpp): plans (host copy of the pattern, host and device
+// planning, measured), the first execution's one-time remap, and remap + compute per execution,
+// times the executions between re-plans. Candidates are every registered strategy that applies to
+// the kernel, planned lazily and profiled one after the other on the app's real executions:
+//   - gather first (no plan): its prediction is the bar;
+//   - a candidate whose plans alone (estimated from a sample where the planner can tell, else
+//     measured) exceed the best predicted whole run so far is not profiled;
+//   - the others run `profile_steps` + 1 executions (the first one separately: it carries any
+//     one-time remap), fenced and timed.
+// The choice then runs alone and the losers' copies are released. Included by registry.hpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "mdremap/median.hpp"
+#include "mdremap/remap/cost_model.hpp"
+
+namespace mdremap::remap {
+
+namespace detail {
+template <class T, class... S>
+std::vector<std::pair<std::string, Applicability>> candidates(TypeList<S...>,
+                                                              const RemapOptions& o) {
+  std::vector<std::pair<std::string, Applicability>> out;
+  (
+      [&] {
+        if constexpr (!std::is_same_v<S, AutoStrategy<T>>)
+          out.emplace_back(S::kName, S::applies(o));
+      }(),
+      ...);
+  return out;
+}
+}  // namespace detail
+
+template <class T>
+class AutoStrategy final : public RemapStrategy<T> {
+ public:
+  static constexpr const char* kName = "auto";
+  // Reads A in place (no copy): serves kernels that also write through the pattern.
+  static constexpr bool kReadsInPlace = true;
+  static constexpr const char* kHelp =
+      "Fig. 6 guidelines + online profiling: the smallest predicted whole-run time (seed 001 §4)";
+  static Applicability applies(const RemapOptions&) { return {}; }
+
+  explicit AutoStrategy(const RemapOptions& o) : RemapStrategy<T>(o) {
+    if (o.profile_steps < 1) throw Error("auto: profile steps must be at least 1");
+  }
+  const char* key() const override { return kName; }
+  std::string name() const override {
+    return chosen_ ? std::string(kName) + ":" + chosen_->name() : std::string(kName);
+  }
+  // Undecided, auto makes (and times) the host copy itself when a candidate needs it.
+  bool needs_host_pattern() const override {
+    return chosen_ ? chosen_->needs_host_pattern() : false;
+  }
+
+  void plan(const PatternView& pv, const IrregularPattern* host) override {
+    pv_ = pv;
+    if (chosen_) return chosen_->plan(pv, host);
+    host_.reset();
+    host_copy_ms_ = 0;
+    if (cands_.empty()) choose_candidates();
+    // A new pattern during profiling: every candidate planned so far plans again.
+    for (auto& c : cands_)
+      if (c.s) plan_candidate(c);
+  }
+  void set_data(Kokkos::View<const T*> data, bool changed) override {
+    data_ = data;
+    if (chosen_) return chosen_->set_data(data, changed);
+    for (auto& c : cands_)
+      if (c.s) c.s->set_data(data, changed);
+  }
+  void remap_now() override {
+    if (chosen_) chosen_->remap_now();
+  }
+  TransactionCount model_transactions(const IrregularPattern& host) const override {
+    if (!chosen_) return count_transactions(host);
+    return chosen_->model_transactions(host);
+  }
+  RemapReport report() const override {
+    RemapReport r = chosen_ ? chosen_->report() : RemapReport{};
+    r.strategy = name();
+    r.decision = decision_;
+    r.predictions.clear();
+    for (const auto& c : cands_) r.predictions.push_back(c.p);
+    if (best_ >= 0) r.predicted_run_ms = cands_[best_].p.run_ms;
+    r.selection_ms = selection_ms_;
+    r.selection_exec_ms = selection_exec_ms_;
+    return r;
+  }
+  // The order of the last execution's outputs: while profiling, the candidate that ran it.
+  const ThreadPermutation& thread_perm() const override {
+    const RemapStrategy<T>* s = chosen_ ? chosen_ : last_ran_;
+    return s ? s->thread_perm() : RemapStrategy<T>::thread_perm();
+  }
+  Kokkos::View<const std::int64_t*> thread_perm_device() const override {
+    const RemapStrategy<T>* s = chosen_ ? chosen_ : last_ran_;
+    return s ? s->thread_perm_device() : Kokkos::View<const std::int64_t*>();
+  }
+  bool decided() const { return chosen_ != nullptr; }
+  RemapStrategy<T>* chosen() { return chosen_; }
+
+  template <class Body, class Sums>
+  void execute(const Body& body, bool ev, Sums& sums) {
+    if (!chosen_) advance();
+    if (chosen_) return remap::execute(*chosen_, body, ev, sums);
+    Candidate& c = cands_[profiling_];
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    remap::execute(*c.s, body, ev, sums);
+    last_ran_ = c.s.get();
+    Kokkos::fence();
+    const double ms = ms_since(timer);
+    c.exec_total += ms;
+    if (ev) return;  // blocking reductions would distort the sample: profile plain steps only
+    if (!c.first_done) {
+      c.first_done = true;
+      c.first_ms = ms;
+      return;
+    }
+    c.ms.push_back(ms);
+    if (static_cast<int>(c.ms.size()) >= this->opt_.profile_steps) finish_candidate(c);
+  }
+  template <class Body, class Sums>
+  void compute_only(const Body& body, bool ev, Sums& sums) {
+    if (!chosen_) return execute(body, ev, sums);
+    remap::compute_only(*chosen_, body, ev, sums);
+  }
+
+ private:
+  struct Candidate {
+    std::unique_ptr<RemapStrategy<T>> s;
+    CandidatePrediction p;
+    std::vector<double> ms;
+    double first_ms = 0;
+    double plan_total = 0, exec_total = 0;  // every plan and profiled execution of it
+    bool first_done = false, done = false;
+  };
+  // seed 001 Fig. 6: T threads vs Z data; single reference pattern -> padding; block working set
+  // within shared memory -> sharing; else duplication. The guideline names a first choice; every
+  // applicable candidate is then measured.
+  void choose_candidates() {
+    const RemapOptions& o = this->opt_;
+    const std::int64_t Tn = pv_.threads, Z = pv_.data_count;
+    std::string rule;
+    if (Tn <= 2 * Z)
+      rule = fmt::format("T={} threads is comparable with Z={} elements -> dup", Tn, Z);
+    else if (o.reference_patterns == 1)
+      rule = "one reference pattern -> padding";
+    else
+      rule = "-> sharing where the block working set fits shared memory, else dup";
+    guideline_ = "Fig. 6 guideline: " + rule;
+    for (const auto& [n, a] : detail::candidates<T>(StrategyTypes<T>{}, o)) {
+      Candidate c;
+      c.p.name = n;
+      if (!a.ok) {
+        c.done = true;
+        c.p.note = "does not apply: " + a.why;
+      } else if (n == "gather" && o.path == GatherPath::Texture && !texture_path_available()) {
+        c.done = true;
+        c.p.note = "texture path unavailable on this backend";
+      }
+      cands_.push_back(std::move(c));
+    }
+  }
+
+  // The best predicted whole run among the candidates finished so far.
+  double best_run_ms() const {
+    double b = std::numeric_limits<double>::infinity();
+    for (const auto& c : cands_)
+      if (c.done && c.p.profiled) b = std::min(b, c.p.run_ms);
+    return b;
+  }
+
+  const IrregularPattern* host(double& copy_ms) {
+    if (!host_) {
+      Kokkos::Timer t;
+      host_ = std::make_unique<IrregularPattern>(host_pattern(pv_, sizeof(T)));
+      host_copy_ms_ = ms_since(t);
+    }
+    copy_ms = host_copy_ms_;
+    return host_.get();
+  }
+
+  void plan_candidate(Candidate& c) {
+    double copy_ms = 0;
+    const IrregularPattern* h = c.s->needs_host_pattern() ? host(copy_ms) : nullptr;
+    Kokkos::fence();
+    Kokkos::Timer t;
+    c.s->plan(pv_, h);
+    Kokkos::fence();
+    c.p.plan_ms = copy_ms + ms_since(t);
+    c.plan_total += c.p.plan_ms;
+    if (data_.data()) c.s->set_data(data_, true);
+  }
+
+  // Before an execution while undecided: releases the copies of finished candidates that are not
+  // the best so far (a dup copy can take gigabytes; the last execution's outputs have been
+  // consumed by now), then plans the next candidate to profile, skipping those whose plans alone
+  // exceed the best predicted run, or decides when none is left.
+  void advance() {
+    const int best = best_finished();
+    for (int k = 0; k < static_cast<int>(cands_.size()); ++k)
+      if (k != best && cands_[k].done && cands_[k].s) {
+        if (last_ran_ == cands_[k].s.get()) last_ran_ = nullptr;
+        cands_[k].s.reset();
+      }
+    if (profiling_ >= 0 && !cands_[profiling_].done) return;
+    const RemapOptions& o = this->opt_;
+    for (int k = 0; k < static_cast<int>(cands_.size()); ++k) {
+      Candidate& c = cands_[k];
+      if (c.done) continue;
+      c.s = make_strategy<T>(c.p.name, o);
+      const double bar = best_run_ms();
+      double copy_ms = 0;
+      const IrregularPattern* h = c.s->needs_host_pattern() ? host(copy_ms) : nullptr;
+      const double est = c.s->estimate_plan_ms(pv_, h);
+      if (est >= 0 && predict_plans_ms(copy_ms + est, o.horizon) > bar) {
+        c.p.plan_ms = copy_ms + est;
+        c.p.note = fmt::format(
+            "plans alone (estimated {:.1f} ms x {}) exceed the best run {:.1f} ms: not profiled",
+            c.p.plan_ms, o.horizon.plans(), bar);
+        c.s.reset();
+        c.done = true;
+        continue;
+      }
+      plan_candidate(c);
+      if (predict_plans_ms(c.p.plan_ms, o.horizon) > bar) {
+        c.p.note =
+            fmt::format("plans alone ({:.1f} ms x {}) exceed the best run {:.1f} ms: not profiled",
+                        c.p.plan_ms, o.horizon.plans(), bar);
+        c.s.reset();
+        c.done = true;
+        continue;
+      }
+      profiling_ = k;
+      return;
+    }
+    decide();
+  }
+  int best_finished() const {
+    int b = -1;
+    for (int k = 0; k < static_cast<int>(cands_.size()); ++k)
+      if (cands_[k].done && cands_[k].p.profiled &&
+          (b < 0 || cands_[k].p.run_ms < cands_[b].p.run_ms))
+        b = k;
+    return b;
+  }
+
+  void finish_candidate(Candidate& c) {
+    c.p.exec_ms = median(c.ms);
+    c.p.first_extra_ms = std::max(0.0, c.first_ms - c.p.exec_ms);
+    c.p.profiled = true;
+    c.p.run_ms = predict_run_ms(c.p, this->opt_.horizon);
+    c.done = true;
+  }
+
+  void decide() {
+    std::vector<CandidatePrediction> preds;
+    for (const auto& c : cands_) preds.push_back(c.p);
+    best_ = choose_candidate(preds, this->opt_.horizon);
+    if (best_ < 0) throw Error("auto: no candidate could be profiled");
+    for (std::size_t k = 0; k < cands_.size(); ++k) cands_[k].p.run_ms = preds[k].run_ms;
+    Candidate& b = cands_[best_];
+    if (!b.s) {  // released as a loser earlier: plan it again (its plan is then counted twice)
+      b.s = make_strategy<T>(b.p.name, this->opt_);
+      plan_candidate(b);
+    }
+    chosen_ = b.s.get();
+    // The losers' remapped copies are released (a dup copy can take gigabytes).
+    for (std::size_t k = 0; k < cands_.size(); ++k)
+      if (static_cast<int>(k) != best_) cands_[k].s.reset();
+    last_ran_ = nullptr;
+    profiling_ = -1;
+    // Time spent on candidates not kept: their plans and profiled executions.
+    selection_ms_ = selection_exec_ms_ = 0;
+    for (std::size_t k = 0; k < cands_.size(); ++k)
+      if (static_cast<int>(k) != best_) {
+        selection_ms_ += cands_[k].plan_total + cands_[k].exec_total;
+        selection_exec_ms_ += cands_[k].exec_total;
+      }
+    host_.reset();
+    const RunHorizon& h = this->opt_.horizon;
+    std::string lines;
+    for (const auto& c : cands_) {
+      if (c.p.profiled)
+        lines += fmt::format(
+            "\n    {:<8} plan {:9.3f} ms x {}  first +{:8.3f} ms  exec {:8.4f} ms x {}"
+            "  -> run {:10.1f} ms",
+            c.p.name, c.p.plan_ms, h.plans(), c.p.first_extra_ms, c.p.exec_ms,
+            std::max<std::int64_t>(1, h.executions), c.p.run_ms);
+      else
+        lines += fmt::format("\n    {:<8} {}", c.p.name, c.p.note);
+    }
+    decision_ = fmt::format(
+        "auto chose {} ({}; whole-run prediction over {} executions, re-planned {}; median of {} "
+        "profiled executions each):{}",
+        chosen_->name(), guideline_,
+        h.executions > 0 ? std::to_string(h.executions) : std::string("an unknown number of"),
+        h.plan_every > 0 ? fmt::format("every {}", h.plan_every) : std::string("never"),
+        this->opt_.profile_steps, lines);
+  }
+
+  PatternView pv_;
+  Kokkos::View<const T*> data_;
+  std::unique_ptr<IrregularPattern> host_;
+  double host_copy_ms_ = 0;
+  std::vector<Candidate> cands_;
+  RemapStrategy<T>* chosen_ = nullptr;
+  const RemapStrategy<T>* last_ran_ = nullptr;
+  int best_ = -1;
+  int profiling_ = -1;  // candidate being profiled
+  double selection_ms_ = 0, selection_exec_ms_ = 0;
+  std::string guideline_, decision_;
+};
+
+}  // namespace mdremap::remap

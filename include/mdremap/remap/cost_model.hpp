@@ -1,0 +1,43 @@
+#pragma once
+// `auto`'s whole-run prediction (seed 001 §4, with every cost counted): a candidate costs its
+// plans (host copy of the pattern, host and device planning), the extra work of the first
+// execution after each plan (a static copy remapped once, then served by the remap cache), and
+// one execution's remap + compute for every execution of the run. Pure functions, so the choice
+// can be tested with injected costs.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "mdremap/remap/options.hpp"
+#include "mdremap/remap/report.hpp"
+
+namespace mdremap::remap {
+
+inline double predict_run_ms(const CandidatePrediction& c, const RunHorizon& h) {
+  const double plans = static_cast<double>(h.plans());
+  const double execs = h.executions > 0 ? static_cast<double>(h.executions) : 1.0;
+  return plans * (c.plan_ms + c.first_extra_ms) + execs * c.exec_ms;
+}
+
+// Plans alone (no execution): what a candidate costs before it does any work.
+inline double predict_plans_ms(double plan_ms, const RunHorizon& h) {
+  return static_cast<double>(h.plans()) * plan_ms;
+}
+
+// Fills run_ms of every profiled candidate and returns the index of the smallest predicted
+// whole run (-1 when none was profiled).
+inline int choose_candidate(std::vector<CandidatePrediction>& c, const RunHorizon& h) {
+  int best = -1;
+  double best_ms = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    if (!c[k].profiled) continue;
+    c[k].run_ms = predict_run_ms(c[k], h);
+    if (c[k].run_ms < best_ms) {
+      best_ms = c[k].run_ms;
+      best = static_cast<int>(k);
+    }
+  }
+  return best;
+}
+
+}  // namespace mdremap::remap

@@ -1,0 +1,79 @@
+#pragma once
+// `gather`: the baseline (BRIEF section 5). The kernel reads A[P[j][t]] straight through the index,
+// on the memory path of seed 003 Algorithm 3 (global, read-only cache, or texture on CUDA).
+#include "mdremap/remap/cached_strategy.hpp"
+#include "mdremap/remap/texture.hpp"
+
+namespace mdremap::remap {
+
+template <class T>
+class GatherStrategy final : public CachedRemapStrategy<T> {
+ public:
+  static constexpr const char* kName = "gather";
+  // Reads A in place (no copy): serves kernels that also write through the pattern.
+  static constexpr bool kReadsInPlace = true;
+  static constexpr const char* kHelp =
+      "the baseline: the kernel reads A[P[j][t]] through the index";
+  static Applicability applies(const RemapOptions&) { return {}; }
+
+  explicit GatherStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {
+    if (o.path == GatherPath::Texture) require_texture_path();
+  }
+  const char* key() const override { return kName; }
+  std::string name() const override {
+    return this->opt_.path == GatherPath::ReadOnly
+               ? std::string(kName)
+               : std::string(kName) + "(" + to_string(this->opt_.path) + ")";
+  }
+  void plan(const PatternView& pv, const IrregularPattern*) override {
+    Kokkos::Timer timer;
+    pv_ = pv;
+    this->finish_plan(timer);
+  }
+  TransactionCount model_transactions(const IrregularPattern& host) const override {
+    return count_transactions(host);
+  }
+  RemapReport report() const override {
+    RemapReport r = this->cached_report();
+    r.rows = pv_.rows;
+    return r;
+  }
+  double estimate_plan_ms(const PatternView&, const IrregularPattern*) const override { return 0; }
+
+  template <class Body, class Sums>
+  void execute(const Body& body, bool ev, Sums& sums) {
+    compute_only(body, ev, sums);
+  }
+  template <class Body, class Sums>
+  void compute_only(const Body& body, bool ev, Sums& sums) {
+    check_layout<Body>(pv_, kName);
+    constexpr PatternLayout L = body_layout_v<Body>;
+    ++this->executions_;
+    const ExecSpace exec;
+    switch (this->opt_.path) {
+      case GatherPath::Global:
+        launch_range("Remap::gather", exec, body,
+                     GatherAccess<T, GatherPath::Global, L>::of(pv_, this->data_), 0, pv_.threads,
+                     ev, sums);
+        break;
+      case GatherPath::ReadOnly:
+        launch_range("Remap::gather", exec, body,
+                     GatherAccess<T, GatherPath::ReadOnly, L>::of(pv_, this->data_), 0, pv_.threads,
+                     ev, sums);
+        break;
+      case GatherPath::Texture: {
+        const TextureHandle h = tex_.bind(this->data_.data(), this->data_.extent(0));
+        launch_range("Remap::gather_texture", exec, body,
+                     TextureGatherAccess<T, L>::of(pv_, h, tex_.shift()), 0, pv_.threads, ev, sums);
+        break;
+      }
+    }
+  }
+
+ private:
+  using ExecSpace = Kokkos::DefaultExecutionSpace;
+  PatternView pv_;
+  TextureObject<T> tex_;
+};
+
+}  // namespace mdremap::remap

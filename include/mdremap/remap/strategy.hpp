@@ -1,0 +1,151 @@
+#pragma once
+// The strategy contract of the remap layer (BRIEF section 5). An app describes its irregular
+// reference (PatternView + data array A) and writes its kernel once as a compute body; a strategy
+// plans from the pattern, remaps when the data changed, and runs the body through its accessor.
+//
+// The compute body is a device functor with
+//   static constexpr PatternLayout kLayout;            // the layout of its patterns (Strided)
+//   template <bool EV, class Access>
+//   KOKKOS_FUNCTION void thread(std::int64_t t, const Access& a, Sums& sums) const;
+// which does thread t's work reading A[P[j][t]] as a(j, t) for j < a.count(t) (and the
+// per-reference weight as a.weight(j, t)). Sums is Sums2 unless the body names its own
+// (Body::Sums). Strategies launch the kernels (range, chunked on streams, or team-parallel with
+// shared memory), so the body is written once.
+//
+// What an app calls, for every strategy alike (registry.hpp makes them by name):
+//   make_strategy<T>(name, options)                     by registry name (registry.hpp)
+//   plan(pattern, host copy if needs_host_pattern())   when the index arrays change
+//   set_data(A, changed)                                before an execution
+//   execute(strategy, body, ev, sums)                   remap (where needed) + compute
+//   compute_only(strategy, body, ev, sums)              the compute alone on remapped data
+//   remap_now()                                         the remap alone, fenced
+//   thread_perm()                                       new -> old thread order of the outputs
+//   report(), model_transactions(host)
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mdremap/error.hpp"
+#include "mdremap/remap/accessors.hpp"
+#include "mdremap/remap/device_pattern.hpp"
+#include "mdremap/remap/options.hpp"
+#include "mdremap/remap/pattern_ops.hpp"
+#include "mdremap/remap/report.hpp"
+#include "mdremap/remap/transactions.hpp"
+
+namespace mdremap::remap {
+
+// Whether a strategy applies to a kernel, and why not (shown by `auto` and by the refusal).
+struct Applicability {
+  bool ok = true;
+  std::string why;
+};
+
+template <class T>
+class RemapStrategy {
+ public:
+  explicit RemapStrategy(const RemapOptions& o) : opt_(o) {}
+  virtual ~RemapStrategy() = default;
+  RemapStrategy(const RemapStrategy&) = delete;
+  RemapStrategy& operator=(const RemapStrategy&) = delete;
+
+  virtual std::string name() const = 0;
+  // The concrete class's registry name (its kName): the compute dispatch (registry.hpp) walks the
+  // registry's type list with it, no chain of dynamic_casts.
+  virtual const char* key() const = 0;
+  // Whether plan() needs the host copy of the pattern (planners run on the host).
+  virtual bool needs_host_pattern() const { return false; }
+  // Called whenever the index arrays change (MD: every neighbour-list build).
+  virtual void plan(const PatternView& pv, const IrregularPattern* host) = 0;
+  // The data array the next execution reads; `changed`: its values differ from the last call
+  // (invalidates the remap cache).
+  virtual void set_data(Kokkos::View<const T*> data, bool changed) = 0;
+  // Brings the remapped copy up to date now and fences (to time the remap on its own).
+  virtual void remap_now() {}
+  // Modelled memory transactions of one execution (seed 001 §2.1), from the real index arrays.
+  virtual TransactionCount model_transactions(const IrregularPattern& host) const = 0;
+  virtual RemapReport report() const = 0;
+  // New -> old thread order the outputs are written in (padding regroups threads); empty: the
+  // identity. The device copy is for apps that map outputs back in a kernel.
+  virtual const ThreadPermutation& thread_perm() const { return identity_; }
+  virtual Kokkos::View<const std::int64_t*> thread_perm_device() const { return {}; }
+  // A cheap estimate of one plan's time (ms) on this pattern, or < 0 when the strategy cannot
+  // tell without planning (auto skips a candidate whose plans alone exceed the best run).
+  virtual double estimate_plan_ms(const PatternView&, const IrregularPattern*) const { return -1; }
+  const RemapOptions& options() const { return opt_; }
+
+ protected:
+  RemapOptions opt_;
+
+ private:
+  ThreadPermutation identity_;
+};
+
+// Thread range [t0, t1) of a range kernel: body.thread(t0 + i, access).
+template <class Body, class Access>
+struct RangeCompute {
+  using Sums = body_sums_t<Body>;
+  Body body;
+  Access acc;
+  std::int64_t t0 = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    Sums s;
+    body.template thread<false>(t0 + i, acc, s);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, Sums& s) const {
+    body.template thread<true>(t0 + i, acc, s);
+  }
+};
+
+// Launches body over threads [t0, t1) on `exec`; with ev, reduces (blocking) into `sums`.
+template <class Exec, class Body, class Access, class Sums>
+void launch_range(const char* label, const Exec& exec, const Body& body, const Access& acc,
+                  std::int64_t t0, std::int64_t t1, bool ev, Sums& sums) {
+  if (t1 <= t0) return;
+  Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> policy(exec, 0, t1 - t0);
+  RangeCompute<Body, Access> k{body, acc, t0};
+  if (ev) {
+    Sums s;
+    Kokkos::parallel_reduce(label, policy, k, Kokkos::Sum<Sums>(s));
+    sums += s;
+  } else {
+    Kokkos::parallel_for(label, policy, k);
+  }
+}
+
+// out[k] = A[src[k]], or the trivial value T{} where src[k] < 0 (alignment / padding holes).
+template <class T>
+struct PackKernel {
+  Kokkos::View<T*> out;
+  Kokkos::View<const T*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> data;
+  Kokkos::View<const int*> src;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const int s = src(k);
+    out(k) = s >= 0 ? data(s) : T{};
+  }
+};
+
+// A host vector on the device (planner outputs).
+template <class V>
+Kokkos::View<const V*> upload(const char* label, const std::vector<V>& h) {
+  Kokkos::View<V*> d(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), h.size());
+  Kokkos::deep_copy(d, Kokkos::View<const V*, Kokkos::HostSpace>(h.data(), h.size()));
+  return d;
+}
+
+inline double ms_since(const Kokkos::Timer& t) {
+  return 1e3 * t.seconds();
+}
+
+// A body run over a pattern of another layout would read the index wrongly: refuse.
+template <class Body>
+void check_layout(const PatternView& pv, const char* strategy) {
+  if (pv.layout != body_layout_v<Body>)
+    throw Error(std::string(strategy) + ": the compute body is written for the " +
+                (body_layout_v<Body> == PatternLayout::Strided ? "strided" : "offsets") +
+                " pattern layout but the pattern is " +
+                (pv.layout == PatternLayout::Strided ? "strided" : "offsets"));
+}
+
+}  // namespace mdremap::remap
