@@ -6,7 +6,8 @@
 #
 # INSTANCES: comma list of 4000 (random-16800-4000-3), 10000 (random-42000-10000-3), 1m, 10m
 # (ratio 4.2; decks inputs/sp_lonestar_4000.yaml, sp_random3sat.yaml, sp_1m.yaml, sp_10m.yaml);
-# default 4000,10000,1m. MODES: comma list of remap modes for calc_pi_values (default gather).
+# default 4000,10000,1m. MODES: comma list of remap modes for calc_pi_values (default
+# gather,dup,sharing,auto).
 # Each `mdremap sp` run is limited to SP_LIMIT seconds [540]; CaDiCaL (Debian's cadical, carried
 # as .carry/cadical: the GPU machine has no apt) runs on the same formula, written with
 # --write-cnf, on the host CPU for CDCL_LIMIT seconds [300] (CDCL=0 skips it). A device call runs
@@ -39,7 +40,7 @@ deck_of() {
 }
 
 device() {
-  local instances=${1:-4000,10000,1m} modes=${2:-gather}
+  local instances=${1:-4000,10000,1m} modes=${2:-gather,dup,sharing,auto}
   if [[ ! -x $repo/.bundle/bin/mdremap ]]; then
     rm -rf "$repo/.bundle" && mkdir -p "$repo/.bundle"
     python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
@@ -88,26 +89,27 @@ d = sys.argv[1]
 gpu = open(os.path.join(d, "gpu.txt")).read().strip()
 cpus = open(os.path.join(d, "cpus.txt")).read().strip()
 print(f"GPU: {gpu}; CDCL on the host CPU ({cpus} cores, one thread)\n")
-print("| instance | solver / mode | outcome | sweeps | rounds | ms/sweep | calc_pi ms | solve s | wall s | fixed SP / prop / WalkSAT | 32B transactions data (with index) / dup |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print("| instance | solver / mode | outcome | sweeps | rounds | ms/sweep | calc_pi ms | solve s | wall s | fixed SP / prop / WalkSAT | plans / cache hits | 32B transactions gather data (all loads) / dup all loads |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for f in sorted(glob.glob(os.path.join(d, "*_*.json"))):
     j = json.load(open(f))
     inst = os.path.basename(f).rsplit("_", 1)[0]
     mode = os.path.basename(f).rsplit("_", 1)[1][:-5]
-    s, fx, t, tr = j["sp"], j["fixed"], j["times_s"], j["transactions"]
-    txt = (f'{tr["data"]["seg32"]} ({tr["with_index"]["seg32"]}) / {tr["dup_data"]["seg32"]}'
-           if tr.get("computed") else "not modelled")
-    print(f'| {inst} ({j["formula"]["variables"]} vars) | mdremap sp {mode} | {j["outcome"]} | '
-          f'{s["iterations"]} | {s["decimation_rounds"]} | {s["ms_per_iteration"]:.3f} | '
-          f'{s["calc_pi_ms_per_iteration"]:.3f} | {t["solve"]:.2f} | {t["wall"]:.2f} | '
-          f'{fx["sp"]} / {fx["unit"] + fx["pure"]} / {fx["walksat"]} | {txt} |')
+    s, fx, t, tr, rm = j["sp"], j["fixed"], j["times_s"], j["transactions"], j["remap"]
+    txt = (f'{tr["gather"]["data"]["seg32"]} ({tr["gather"]["total"]["seg32"]}) / '
+           f'{tr["dup"]["total"]["seg32"]}' if tr.get("computed") else "not modelled")
+    print(f'| {inst} ({j["formula"]["variables"]} vars) | mdremap sp {rm["strategy"]} | '
+          f'{j["outcome"]} | {s["iterations"]} | {s["decimation_rounds"]} | '
+          f'{s["ms_per_iteration"]:.3f} | {s["calc_pi_ms_per_iteration"]:.3f} | {t["solve"]:.2f} | '
+          f'{t["wall"]:.2f} | {fx["sp"]} / {fx["unit"] + fx["pure"]} / {fx["walksat"]} | '
+          f'{rm["plans"]} / {rm["cache_hits"]} | {txt} |')
 for f in sorted(glob.glob(os.path.join(d, "*_cadical.txt"))):
     inst = os.path.basename(f)[: -len("_cadical.txt")]
     lines = open(f).read().split("\n")
     words = lines[1].split()
     rc, secs, limit = words[1], words[3], words[5]
     out = {"10": "SATISFIABLE", "20": "UNSATISFIABLE", "124": f"timeout ({limit} s)"}.get(rc, f"exit {rc}")
-    print(f"| {inst} | CaDiCaL 1.5.3 (CPU) | {out} | | | | | {secs} | {secs} | | |")
+    print(f"| {inst} | CaDiCaL 1.5.3 (CPU) | {out} | | | | | {secs} | {secs} | | | |")
 PY
 }
 

@@ -13,9 +13,9 @@
 #include "cli/common.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
+#include "mdremap/remap/registry.hpp"
 #include "sp/cnf.hpp"
 #include "sp/generator.hpp"
-#include "sp/model.hpp"
 #include "sp/params.hpp"
 #include "sp/solver.hpp"
 
@@ -31,7 +31,10 @@ void add_sp_command(CLI::App& app, SpOptions& o) {
   sp->add_option("--set", o.sets, "Override a deck key: --set sp.fraction=0.02 (repeatable)")
       ->take_all();
   sp->add_option("--remap", o.remap,
-                 "How calc_pi_values' two-level reference is served: gather (remap.mode)");
+                 "How calc_pi_values' two-level reference is served: " + remap::strategy_list() +
+                     " (remap.mode; padding does not apply)");
+  sp->add_option("--reorder", o.reorder,
+                 "Edge (thread) order: none | variable | labelprop | partition (remap.reorder)");
   sp->add_option("--assignment-out", o.assignment_out,
                  "Write the result in DIMACS solution format (s SATISFIABLE / v ... 0)");
   sp->add_option("--summary", o.summary, "Write a JSON summary of the solve to this file");
@@ -98,6 +101,13 @@ nlohmann::json tc_json(const remap::TransactionCount& t) {
   return {{"loads", t.loads}, {"seg32", t.seg32}, {"seg128", t.seg128}};
 }
 
+nlohmann::json breakdown_json(const remap::TransactionBreakdown& b) {
+  return {{"data", tc_json(b.data)},
+          {"index", tc_json(b.index)},
+          {"lengths", tc_json(b.lengths)},
+          {"total", tc_json(b.total())}};
+}
+
 // A self-overwriting line on a terminal, a plain line every 10 s otherwise.
 class SpProgress : public sp::SolveObserver {
  public:
@@ -154,6 +164,7 @@ int run_sp(const SpOptions& o) {
     deck.apply_override("formula.source=" + yaml_quoted(o.cnf));
   }
   if (!o.remap.empty()) deck.apply_override("remap.mode=" + o.remap);
+  if (!o.reorder.empty()) deck.apply_override("remap.reorder=" + o.reorder);
   const sp::SpParams p = sp::read_sp_params(deck);
   check_output("--assignment-out", o.assignment_out);
   check_output("--summary", o.summary);
@@ -204,36 +215,6 @@ int run_sp(const SpOptions& o) {
     return 0;
   }
 
-  // The transaction model of calc_pi_values' reference (host, from the real arrays).
-  nlohmann::json tj;
-  const std::int64_t refs = sp::calc_pi_references(f);
-  const bool model = p.transactions == "on" || (p.transactions == "auto" && refs <= 250000000);
-  if (model) {
-    Kokkos::Timer mt;
-    const auto tc = sp::model_calc_pi_transactions(f);
-    tj = {{"computed", true},
-          {"warp", 32},
-          {"references", tc.references},
-          {"data", tc_json(tc.data)},
-          {"index", tc_json(tc.index)},
-          {"with_index", tc_json(tc.with_index)},
-          {"dup_data", tc_json(tc.dup_data)},
-          {"survey_gathers", tc_json(tc.survey)},
-          {"seconds", mt.seconds()}};
-    if (!o.quiet)
-      fmt::print(
-          "# calc_pi_values reference var_col[var_rowOff[ed_dst[t]] + j]: {} references; "
-          "32-byte transactions: data {} (with index loads {}), after the two-level remap {}; "
-          "eta gathers {}\n",
-          tc.references, tc.data.seg32, tc.with_index.seg32, tc.dup_data.seg32, tc.survey.seg32);
-  } else {
-    tj = {{"computed", false},
-          {"references", refs},
-          {"note", p.transactions == "off"
-                       ? "report.transactions is off"
-                       : "skipped: more than 2.5e8 references (report.transactions=on forces it)"}};
-  }
-
   SpProgress progress(!o.quiet, f.nvars);
   const sp::SolveResult r = sp::solve(f, p.solve, &progress);
   progress.finish();
@@ -254,6 +235,20 @@ int run_sp(const SpOptions& o) {
       fmt::print("WalkSAT: {} flips in {:.3g} s on {} clauses over {} variables{}\n",
                  st.walksat_flips, st.walksat_s, st.residual_clauses, st.residual_vars,
                  st.walksat_full ? " (the whole formula, after a contradiction)" : "");
+    const auto& rr = st.remap;
+    fmt::print(
+        "calc_pi_values: served by {} (reorder {}), {} plans ({} compactions), remap cache "
+        "{} hits / {} misses, {:.3g} MB extra{}\n",
+        st.remap_strategy, st.reorder, st.plans, st.compactions, rr.cache_hits, rr.cache_misses,
+        rr.extra_bytes / 1e6, rr.decision.empty() ? std::string() : "; " + rr.decision);
+    if (st.model_computed)
+      fmt::print(
+          "Transactions per calc_pi_values sweep on the input graph (32-byte segments, {} "
+          "references): gather {} (surveys {}, var_col {}, bounds {}); duplicated "
+          "references {} (var_col {}); {} data {}\n",
+          st.references, st.model_gather.total().seg32, st.model_gather.data.seg32,
+          st.model_gather.index.seg32, st.model_gather.lengths.seg32, st.model_dup.total().seg32,
+          st.model_dup.index.seg32, st.remap_strategy, st.model_strategy.seg32);
     fmt::print(
         "Time: solve {:.4g} s (graph {:.3g}, SP {:.4g}, WalkSAT {:.3g}, check {:.3g}); "
         "wall {:.4g} s\n",
@@ -279,7 +274,43 @@ int run_sp(const SpOptions& o) {
                     {"ratio", ratio},
                     {"longest_clause", max_clause},
                     {"warnings", notes.warnings.size()}};
-    j["remap"] = {{"mode", p.remap}};
+    const auto& rr = st.remap;
+    nlohmann::json preds = nlohmann::json::array();
+    for (const auto& c : rr.predictions)
+      preds.push_back({{"name", c.name},
+                       {"plan_ms", c.plan_ms},
+                       {"exec_ms", c.exec_ms},
+                       {"run_ms", c.run_ms},
+                       {"profiled", c.profiled},
+                       {"note", c.note}});
+    j["remap"] = {{"mode", p.remap},
+                  {"strategy", st.remap_strategy},
+                  {"reorder", st.reorder},
+                  {"plans", st.plans},
+                  {"compactions", st.compactions},
+                  {"compact_ms", st.compact_ms},
+                  {"reorder_ms", st.reorder_ms},
+                  {"plan_ms", rr.plan_ms},
+                  {"cache_hits", rr.cache_hits},
+                  {"cache_misses", rr.cache_misses},
+                  {"invalidations", rr.invalidations},
+                  {"extra_bytes", rr.extra_bytes},
+                  {"dup_target", rr.dup_target},
+                  {"rows", rr.rows},
+                  {"sharing_splits", rr.splits},
+                  {"decision", rr.decision},
+                  {"predictions", preds}};
+    nlohmann::json tj;
+    if (st.model_computed)
+      tj = {{"computed", true},
+            {"warp", 32},
+            {"references", st.references},
+            {"gather", breakdown_json(st.model_gather)},
+            {"dup", breakdown_json(st.model_dup)},
+            {"strategy_data", tc_json(st.model_strategy)},
+            {"seconds", st.model_s}};
+    else
+      tj = {{"computed", false}, {"references", st.references}, {"note", st.model_note}};
     j["outcome"] = sp::outcome_name(r.outcome);
     j["exit_code"] = sp::exit_code(r.outcome);
     j["reason"] = r.reason;

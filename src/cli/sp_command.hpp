@@ -13,6 +13,7 @@ struct SpOptions {
   std::string cnf;  // overrides formula.source
   std::vector<std::string> sets;
   std::string remap;           // overrides remap.mode
+  std::string reorder;         // overrides remap.reorder
   std::string assignment_out;  // DIMACS solution format
   std::string summary;         // JSON
   std::string write_cnf;       // write the formula as DIMACS and exit

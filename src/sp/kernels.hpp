@@ -1,8 +1,6 @@
 #pragma once
-// The survey-propagation kernels as remap compute bodies (BRIEF section 5's contract:
-// `template <bool EV, class Access> thread(t, a, sums)` reading a(j, t) for j < a.count(t)),
-// written once and run by whatever serves the reference, plus the accessors that serve it by
-// plain gathers (the LonestarGPU baseline).
+// The survey-propagation sweep as remap compute bodies (BRIEF section 5's contract), written once
+// and run by whichever strategy serves the reference.
 //
 // Equations (Braunstein, Mezard, Zecchina 2005, "Survey propagation: an algorithm for
 // satisfiability", eqs. 26-27; LonestarGPU sp's calc_pi_values / update_eta): for the edge
@@ -11,9 +9,13 @@
 //   P_s = prod_{b in V^s_a(j)} (1 - eta_{b->j}),  P_u = prod_{b in V^u_a(j)} (1 - eta_{b->j}),
 //   pi^u = (1 - P_u) P_s,  pi^s = (1 - P_s) P_u,  pi^0 = P_s P_u,
 //   eta_{a->i} = prod_{j in V(a) \ i} pi^u_{j->a} / (pi^u_{j->a} + pi^s_{j->a} + pi^0_{j->a}).
-// calc_pi_values stores the ratio pi^u / (pi^u + pi^s + pi^0) per edge; the survey update
-// multiplies a clause's ratios. Dead edges (clause satisfied or variable fixed) hold eta = 0 and
-// ratio = 1, so they drop out of every product without a branch on the clause.
+//
+// Per edge the state holds the signed survey complement sq[e] = +-(1 - eta[e]), negative for a
+// negated literal (the sign bit, so -0 marks eta = 1 on a negated literal): calc_pi_values' one
+// irregular reference sq[var_col[var_rowOff[ed_dst[t]] + j]] then brings both the factor and the
+// sign of each occurrence, and any strategy can serve it (sharing stages only values). Dead edges
+// (clause satisfied or variable fixed) hold |sq| = 1 and ratio = 1, so they drop out of every
+// product without a branch on the clause.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -22,44 +24,17 @@
 
 namespace mdremap::sp {
 
-// calc_pi_values' two-level reference, LonestarGPU style (seed 000 Listing 2):
-//   j = ed_dst[t]; v_j = var_rowOff[j]; len = var_rowOff[j+1] - v_j; a(i, t) = var_col[v_j + i].
-struct TwoLevelGatherAccess {
-  Kokkos::View<const std::int32_t*> outer;       // ed_dst (edge_var)
-  Kokkos::View<const std::int64_t*> row_offset;  // var_rowOff (var_off)
-  Kokkos::View<const std::int32_t*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> data;  // var_col
-
-  KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const {
-    const std::int32_t j = outer(t);
-    return static_cast<int>(row_offset(j + 1) - row_offset(j));
-  }
-  KOKKOS_INLINE_FUNCTION std::int32_t operator()(const int i, const std::int64_t t) const {
-    return data(row_offset(outer(t)) + i);
-  }
-};
-
-// A one-level CSR reference: a(j, t) = data[start[t] + j], j < start[t+1] - start[t] (the survey
-// update reads the ratios of clause t's edges).
-template <class T>
-struct CsrGatherAccess {
-  Kokkos::View<const std::int64_t*> start;
-  Kokkos::View<const T*> data;
-
-  KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const {
-    return static_cast<int>(start(t + 1) - start(t));
-  }
-  KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
-    return data(start(t) + j);
-  }
-};
-
-// calc_pi_values: one thread per edge t = (a -> j); a(i, t) is the tag 2*e + neg(e) of the i-th
-// edge of variable j (var_col). Writes ratio(t). With EV, sums0 counts edges whose three pi's
-// vanish (j is forced both ways: an SP contradiction; LonestarGPU then sets the survey to 0).
+// calc_pi_values: one thread per edge t = (a -> j); a(i, t) is sq of the i-th edge of variable j
+// (the pattern: start[t] = var_rowOff[ed_dst[t]], index = var_col, seed 000 Listing 2). The own
+// edge sits at position var_pos[t] of the list (b != a). Writes ratio[t]. With EV, sums.s0 counts
+// edges whose three pi's vanish (j forced both ways; LonestarGPU then sets the survey to 0).
 struct CalcPiBody {
-  static constexpr int kReferencePatterns = 1;
-  Kokkos::View<const Real*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> eta;  // per edge
+  static constexpr remap::PatternLayout kLayout = remap::PatternLayout::Offsets;
+  // The var_col pattern, and the thread's own edge (dead flag, sign, position, output): seed 001
+  // §3.3's padding, which regroups threads, does not apply (RemapOptions::reference_patterns).
+  static constexpr int kReferencePatterns = 2;
   Kokkos::View<const std::uint8_t*> edge_neg, edge_dead;
+  Kokkos::View<const std::int32_t*> var_pos;
   Kokkos::View<Real*> ratio;
 
   template <bool EV, class Access>
@@ -67,14 +42,14 @@ struct CalcPiBody {
                                      remap::Sums2& sums) const {
     if (edge_dead(t)) return;
     const bool own_neg = edge_neg(t) != 0;
+    const int self = var_pos(t);
     Real p_same = 1, p_other = 1;
     const int n = a.count(t);
     for (int i = 0; i < n; ++i) {
-      const std::int32_t tag = a(i, t);
-      const std::int32_t e = tag_edge(tag);
-      if (e == t) continue;  // b != a
-      const Real q = Real(1) - eta(e);
-      if (tag_neg(tag) == own_neg)
+      if (i == self) continue;  // b != a
+      const Real s = a(i, t);
+      const Real q = Kokkos::fabs(s);
+      if (Kokkos::signbit(s) == own_neg)
         p_same *= q;
       else
         p_other *= q;
@@ -92,15 +67,16 @@ struct CalcPiBody {
   }
 };
 
-// The survey update: one thread per clause c; a(j, c) is the ratio of c's j-th edge. Writes the
-// new surveys of c's live edges (damped: eta <- damping * eta_old + (1 - damping) * eta_new) and,
-// with EV, counts in sums0 the edges whose survey moved by more than epsilon (LonestarGPU's
-// convergence test is max |delta eta| <= epsilon: the same as a zero count).
+// The survey update: one thread per clause c; a(j, c) is the ratio of c's j-th edge and
+// a.source(j, c) that edge (the clause pattern: start = clause_off, index = clause_edges; a gather
+// accessor). Writes the surveys of c's live edges (damped: eta <- damping * eta_old +
+// (1 - damping) * eta_new) and, with EV, counts in sums.s0 the edges whose survey moved by more
+// than epsilon (LonestarGPU's test max |delta eta| <= epsilon is a zero count).
 struct UpdateSurveyBody {
+  static constexpr remap::PatternLayout kLayout = remap::PatternLayout::Offsets;
   static constexpr int kReferencePatterns = 1;
-  Kokkos::View<const std::int64_t*> clause_off;
   Kokkos::View<const std::uint8_t*> clause_sat, edge_dead;
-  Kokkos::View<Real*> eta;
+  Kokkos::View<Real*> sq;
   Real epsilon = Real(0.001), damping = Real(0);
 
   template <bool EV, class Access>
@@ -108,14 +84,14 @@ struct UpdateSurveyBody {
                                      remap::Sums2& sums) const {
     if (clause_sat(c)) return;
     const int n = a.count(c);
-    const std::int64_t base = clause_off(c);
     if (n <= 8) {  // short clauses (random k-SAT): the products directly
       for (int i = 0; i < n; ++i) {
-        if (edge_dead(base + i)) continue;
+        const std::int32_t e = a.source(i, c);
+        if (edge_dead(e)) continue;
         Real p = 1;
         for (int j = 0; j < n; ++j)
           if (j != i) p *= a(j, c);
-        store<EV>(base + i, p, sums);
+        store<EV>(e, p, sums);
       }
       return;
     }
@@ -130,21 +106,23 @@ struct UpdateSurveyBody {
         prod *= r;
     }
     for (int i = 0; i < n; ++i) {
-      if (edge_dead(base + i)) continue;
+      const std::int32_t e = a.source(i, c);
+      if (edge_dead(e)) continue;
       const Real r = a(i, c);
       const Real p =
           r == Real(0) ? (zeros == 1 ? prod : Real(0)) : (zeros > 0 ? Real(0) : prod / r);
-      store<EV>(base + i, p, sums);
+      store<EV>(e, p, sums);
     }
   }
 
  private:
   template <bool EV>
-  KOKKOS_INLINE_FUNCTION void store(const std::int64_t e, const Real computed,
+  KOKKOS_INLINE_FUNCTION void store(const std::int32_t e, const Real computed,
                                     remap::Sums2& sums) const {
-    const Real old = eta(e);
+    const Real old_sq = sq(e);
+    const Real old = Real(1) - Kokkos::fabs(old_sq);
     const Real now = damping * old + (Real(1) - damping) * computed;
-    eta(e) = now;
+    sq(e) = Kokkos::copysign(Real(1) - now, old_sq);
     if constexpr (EV) {
       const Real d = now > old ? now - old : old - now;
       if (d > epsilon) sums.s0 += 1;

@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "mdremap/error.hpp"
-#include "sp/factor_graph.hpp"
 #include "sp/survey.hpp"
 
 namespace mdremap::sp {
@@ -74,24 +73,56 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
   SolveStats& st = res.stats;
 
   Kokkos::Timer t;
-  const FactorGraph g = build_factor_graph(f);
-  SurveyPropagation sp(g, p.survey);
+  SurveyParams sparams = p.survey;
+  if (sparams.remap.expected_sweeps <= 0) {
+    // auto's run horizon, a prior: rounds until half the variables are fixed, ~40 sweeps each.
+    const double rounds = std::ceil(std::log(0.5) / std::log1p(-std::min(p.fraction, 0.5)));
+    sparams.remap.expected_sweeps = static_cast<std::int64_t>(40 * std::max(1.0, rounds));
+  }
+  SurveyPropagation sp(f, sparams);
   st.graph_s = t.seconds();
+  const std::int64_t refs = sp.calc_pi_references();
+  st.references = refs;
+  if (p.transactions == "on" || (p.transactions == "auto" && refs <= 250000000)) {
+    Kokkos::Timer mt;
+    const CalcPiModel m = sp.model();
+    st.model_s = mt.seconds();
+    st.model_computed = true;
+    st.model_gather = m.gather;
+    st.model_dup = m.dup;
+    st.model_strategy = m.strategy_data;
+  } else {
+    st.model_note = p.transactions == "off"
+                        ? "report.transactions is off"
+                        : "skipped: more than 2.5e8 references (report.transactions=on forces it)";
+  }
 
   t.reset();
   const SimplifyResult s0 = sp.simplify();
   add(st, s0);
+  auto finish_remap = [&] {
+    const RemapStats rs = sp.remap_stats();
+    st.remap_strategy = rs.strategy;
+    st.reorder = rs.reorder;
+    st.remap = rs.report;
+    st.plans = rs.plans;
+    st.compactions = rs.compactions;
+    st.compact_ms = rs.compact_ms;
+    st.reorder_ms = rs.reorder_ms;
+  };
   if (s0.conflict) {
+    finish_remap();
     res.outcome = Outcome::Unsat;
     res.reason =
         "unit propagation on the input formula reaches a conflict (" + s0.conflict_where + ")";
     st.stop = "conflict on the input";
     st.sp_s = t.seconds();
-    st.solve_s = total.seconds();
+    st.solve_s = total.seconds() - st.model_s;
     return res;
   }
 
   std::int64_t unsat = s0.unsat_clauses;
+  if (!s0.conflict) sp.compact_if_sparse(s0.live_edges);
   bool contradiction = false;
   for (;;) {
     if (unsat == 0) {
@@ -112,7 +143,6 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
         ++it;
         st.calc_pi_ms += ir.calc_pi_ms;
         st.update_ms += ir.update_ms;
-        st.sp_contradictions += ir.contradictions;
         if (ir.moving == 0) {
           converged = true;
           break;
@@ -135,6 +165,7 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
     }
     const BiasResult b = sp.biases();
     st.bias_ms += b.ms;
+    st.sp_contradictions += b.contradictions;
     st.last_mean_max_w = b.mean_max_w;
     if (b.mean_max_w < p.paramagnet) {
       st.stop = fmt::format("paramagnetic state (<max(W+,W-)> = {:.3g} < {})", b.mean_max_w,
@@ -169,8 +200,10 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
       break;
     }
     unsat = s.unsat_clauses;
+    sp.compact_if_sparse(s.live_edges);
   }
   st.sp_s = t.seconds();
+  finish_remap();
   st.final_damping = sp.damping();
 
   // WalkSAT on what is left: the unsatisfied clauses over the free variables; after a
@@ -210,7 +243,7 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
   std::int64_t first = -1;
   const std::int64_t bad = count_unsatisfied(f, value, &first);
   st.verify_s = t.seconds();
-  st.solve_s = total.seconds();
+  st.solve_s = total.seconds() - st.model_s;
   if (wr.solved && bad > 0)
     throw Error(fmt::format(
         "internal error: the final assignment leaves {} input clauses unsatisfied (first: clause "

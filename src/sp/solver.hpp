@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "mdremap/remap/report.hpp"
+#include "mdremap/remap/transaction_breakdown.hpp"
 #include "sp/formula.hpp"
 #include "sp/survey_params.hpp"
 #include "sp/walksat.hpp"
@@ -26,6 +28,9 @@ struct SolveParams {
   // LonestarGPU does. The synchronous sweep can oscillate where a sequential one would not.
   int retries = 2;
   WalksatParams walksat;
+  // The transaction model of calc_pi_values (host, from the real arrays): on, off, or auto (on
+  // up to 2.5e8 references).
+  std::string transactions = "auto";
 };
 
 // SAT: the assignment satisfies every input clause (checked). UNSAT: proven (propagation on the
@@ -58,13 +63,25 @@ struct SolveStats {
   double final_damping = 0;
   std::vector<int> round_iterations;  // SP sweeps of each convergence (the last may not decimate)
   std::int64_t fixed_sp = 0, fixed_unit = 0, fixed_pure = 0, fixed_walksat = 0, unconstrained = 0;
-  std::int64_t sp_contradictions = 0;  // edges whose pi's vanished (summed over sweeps)
+  std::int64_t sp_contradictions = 0;  // free variables warned both ways (summed over rounds)
   double calc_pi_ms = 0, update_ms = 0, bias_ms = 0, decimate_ms = 0, simplify_ms = 0;
   double graph_s = 0, sp_s = 0, walksat_s = 0, verify_s = 0, solve_s = 0;
   std::int64_t walksat_flips = 0, residual_vars = 0, residual_clauses = 0;
   bool walksat_full = false;  // WalkSAT ran on the whole formula (after a contradiction)
   double last_mean_max_w = 0;
   std::string stop;  // why decimation stopped
+  // How calc_pi_values was served (remap strategy, reordering, plans, cache, compactions).
+  std::string remap_strategy, reorder;
+  remap::RemapReport remap;
+  int plans = 0, compactions = 0;
+  double compact_ms = 0, reorder_ms = 0;
+  // The transaction model (seed 001 §2.1) of one calc_pi_values execution on the input graph.
+  bool model_computed = false;
+  double model_s = 0;  // host time of the model (not part of solve_s)
+  std::string model_note;
+  std::int64_t references = 0;
+  remap::TransactionBreakdown model_gather, model_dup;
+  remap::TransactionCount model_strategy;
 };
 
 struct SolveResult {

@@ -76,7 +76,11 @@ expect_error unknown-key "unknown key 'sp\.epsilonn' \(did you mean 'sp\.epsilon
   sp "$work/deck.yaml" --set sp.epsilonn=0.01
 expect_error bad-fraction "sp\.fraction: must be in \(0, 1\], got 0" -- \
   sp "$work/deck.yaml" --set sp.fraction=0
-expect_error remap-mode "remap\.mode: unknown value 'dup'" -- sp "$work/deck.yaml" --remap dup
+expect_error remap-mode "remap\.mode: unknown value 'dupp' \(did you mean 'dup'\?\)" -- \
+  sp "$work/deck.yaml" --remap dupp
+expect_error remap-padding "remap\.mode: 'padding' does not apply: .*regroups threads" -- \
+  sp "$work/deck.yaml" --remap padding
+expect_error reorder "remap\.reorder: unknown value 'spatial'" -- sp "$work/deck.yaml" --reorder spatial
 expect_error unwritable "--assignment-out" -- sp "$work/deck.yaml" --assignment-out /nonexistent-dir/s.txt
 expect_error unknown-flag "unknown option '--cfn' for 'sp' \(did you mean '--cnf'\?\)" -- \
   sp "$work/deck.yaml" --cfn x.cnf
@@ -114,8 +118,10 @@ for k in ("iterations", "decimation_rounds", "ms_per_iteration", "calc_pi_ms_per
     assert k in j["sp"], k
 for k in ("sp", "unit", "pure", "walksat", "unconstrained"):
     assert k in j["fixed"], k
-assert j["transactions"]["computed"] and j["transactions"]["data"]["seg32"] > 0
-assert j["transactions"]["with_index"]["seg32"] > j["transactions"]["data"]["seg32"]
+t = j["transactions"]
+assert t["computed"] and t["gather"]["data"]["seg32"] > 0
+assert t["gather"]["total"]["seg32"] > t["gather"]["data"]["seg32"]
+assert j["remap"]["strategy"] == "gather" and j["remap"]["plans"] >= 1
 PY
 
 # UNSAT by propagation: exit 20, solution file says so.
@@ -144,6 +150,20 @@ if [[ $rc -eq 0 ]] && grep -q "^p cnf 30 100$" "$work/gen.cnf" &&
 "$bin" sp "$work/deck.yaml" --cnf "$work/gen.cnf" -q >"$work/out" 2>"$work/err"
 rc=$?
 if [[ $rc -eq 10 && ! -s $work/err ]]; then ok; else bad "write-cnf read back: rc=$rc"; fi
+
+# calc_pi_values through dup: the references are copied once and served from the remap cache.
+"$bin" sp "$work/deck.yaml" --cnf random-420-100-3 --remap dup --reorder variable -q \
+  --summary "$work/sum.json" >"$work/out" 2>"$work/err"
+rc=$?
+if [[ $rc -eq 10 || $rc -eq 30 ]] && python3 - "$work/sum.json" <<'PY'; then ok; else bad "dup: rc=$rc"; fi
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["remap"]
+assert r["strategy"] == "dup" and r["reorder"] == "variable", r
+assert r["dup_target"] == "references" and r["cache_hits"] > 0, r
+assert r["plans"] == r["compactions"] + 1, r
+assert j["transactions"]["dup"]["total"]["seg32"] < j["transactions"]["gather"]["total"]["seg32"]
+PY
 
 # The shipped decks parse (resolved deck printed) with a tiny formula in place of theirs.
 for d in "$src"/inputs/sp_*.yaml; do

@@ -13,11 +13,11 @@
 #include <sstream>
 
 #include "mdremap/error.hpp"
+#include "mdremap/remap/transactions.hpp"
 #include "mdremap/remap/two_level.hpp"
 #include "sp/cnf.hpp"
 #include "sp/factor_graph.hpp"
 #include "sp/generator.hpp"
-#include "sp/model.hpp"
 #include "sp/solver.hpp"
 #include "sp/survey.hpp"
 #include "sp/walksat.hpp"
@@ -177,8 +177,7 @@ TEST(Generator, WrittenAndReadBackUnchanged) {
 // so float and double trajectories drift apart over many sweeps.
 TEST(SurveyPropagation, SweepsMatchTheSerialReference) {
   const auto f = random_formula("random-1680-400-3", 5);
-  const auto g = sp::build_factor_graph(f);
-  sp::SurveyPropagation prop(g, sp::SurveyParams{});
+  sp::SurveyPropagation prop(f, sp::SurveyParams{});
   Reference ref(f, std::vector<std::uint8_t>(f.clauses(), 0), std::vector<std::int8_t>(f.nvars, 0));
   for (int s = 0; s < 5; ++s) {
     const auto start = prop.surveys();
@@ -194,10 +193,9 @@ TEST(SurveyPropagation, SweepsMatchTheSerialReference) {
 // variables drop out of the products.
 TEST(SurveyPropagation, SweepsMatchTheReferenceAfterDecimation) {
   const auto f = random_formula("random-1600-400-3", 6);
-  const auto g = sp::build_factor_graph(f);
   sp::SurveyParams params;
   params.damping = 0.2;
-  sp::SurveyPropagation prop(g, params);
+  sp::SurveyPropagation prop(f, params);
   ASSERT_FALSE(prop.simplify().conflict);
   for (int s = 0; s < 30; ++s) prop.iterate();
   const auto b = prop.biases();
@@ -222,10 +220,9 @@ TEST(SurveyPropagation, SweepsMatchTheReferenceAfterDecimation) {
 // Decimation fixes the most biased free variables (by the reference biases) to their sign.
 TEST(SurveyPropagation, DecimationFixesTheMostBiasedVariables) {
   const auto f = random_formula("random-1600-400-3", 8);
-  const auto g = sp::build_factor_graph(f);
   sp::SurveyParams params;
   params.damping = 0.2;
-  sp::SurveyPropagation prop(g, params);
+  sp::SurveyPropagation prop(f, params);
   for (int s = 0; s < 40; ++s) prop.iterate();
   const auto surveys = prop.surveys();
   std::vector<double> eta(surveys.begin(), surveys.end());
@@ -368,8 +365,10 @@ TEST(Walksat, GivesUpOnAnUnsatisfiableFormula) {
   EXPECT_EQ(r.best_unsat, 1);
 }
 
-// The sliced model equals remap::count_transactions on remap::flatten of the two-level pattern.
-TEST(Model, CalcPiTransactionsEqualTheFlattenedPattern) {
+// calc_pi_values' pattern (level 1 resolved on the device, index = var_col) is remap::flatten of
+// the two-level pattern {outer = ed_dst, row_offset = var_rowOff, inner = var_col} over the
+// surveys: its modelled transactions are count_transactions of the flattened pattern.
+TEST(Model, CalcPiPatternIsTheFlattenedTwoLevelReference) {
   const auto f = random_formula("random-2100-500-3", 2);
   const std::int64_t E = f.literals();
   mdremap::remap::TwoLevelPattern p;
@@ -379,22 +378,117 @@ TEST(Model, CalcPiTransactionsEqualTheFlattenedPattern) {
   p.row_offset.assign(f.nvars + 1, 0);
   for (std::int32_t l : f.lits) ++p.row_offset[sp::lit_var(l) + 1];
   for (std::int32_t v = 0; v < f.nvars; ++v) p.row_offset[v + 1] += p.row_offset[v];
-  p.inner.resize(E);
-  std::iota(p.inner.begin(), p.inner.end(), 0);
+  for (std::int64_t k : sp::variable_major_order(f))
+    p.inner.push_back(static_cast<std::int32_t>(k));
   for (std::int32_t l : f.lits) p.outer.push_back(sp::lit_var(l));
   const auto flat = mdremap::remap::flatten(p);
   const auto want = mdremap::remap::count_transactions(flat);
   const auto dup = mdremap::remap::count_transactions_duplicated(flat);
-  const auto got = sp::model_calc_pi_transactions(f);
-  EXPECT_EQ(got.data.loads, want.loads);
-  EXPECT_EQ(got.data.seg32, want.seg32);
-  EXPECT_EQ(got.data.seg128, want.seg128);
-  EXPECT_EQ(got.dup_data.seg32, dup.seg32);
-  EXPECT_EQ(got.dup_data.seg128, dup.seg128);
-  EXPECT_EQ(got.references, flat.references());
-  EXPECT_EQ(got.references, sp::calc_pi_references(f));
-  EXPECT_GT(got.index.seg32, 0);
-  EXPECT_EQ(got.with_index.seg32, got.data.seg32 + got.index.seg32);
-  // Duplication makes the data loads coalesced: fewer 32-byte transactions than the gather.
-  EXPECT_LT(got.dup_data.seg32, got.data.seg32);
+  sp::SurveyPropagation prop(f, sp::SurveyParams{});
+  const auto m = prop.model();
+  EXPECT_EQ(m.references, flat.references());
+  EXPECT_EQ(prop.calc_pi_references(), flat.references());
+  EXPECT_EQ(m.gather.data.loads, want.loads);
+  EXPECT_EQ(m.gather.data.seg32, want.seg32);
+  EXPECT_EQ(m.gather.data.seg128, want.seg128);
+  EXPECT_EQ(m.dup.data.seg32, want.seg32);  // the surveys are gathered either way
+  EXPECT_EQ(m.dup.index.seg32, dup.seg32);  // var_col read from its coalesced copy
+  EXPECT_EQ(m.dup.index.seg128, dup.seg128);
+  EXPECT_EQ(m.strategy_data.seg32, want.seg32);  // gather
+  EXPECT_GT(m.gather.index.seg32, 0);
+  EXPECT_GT(m.gather.total().seg32, m.gather.data.seg32);
+  // Duplicated references make the var_col loads coalesced: fewer transactions in all.
+  EXPECT_LT(m.dup.index.seg32, m.gather.index.seg32);
+  EXPECT_LT(m.dup.total().seg32, m.gather.total().seg32);
+}
+
+namespace {
+
+// A scripted run through every step that touches the graph: simplify, sweeps, a decimation,
+// simplify, a forced compaction (re-plan), sweeps; the surveys after it per input literal.
+std::vector<sp::Real> scripted_surveys(const sp::Formula& f, const std::string& mode,
+                                       const std::string& reorder, sp::RemapStats* stats) {
+  sp::SurveyParams params;
+  params.damping = 0.2;
+  params.remap.mode = mode;
+  params.remap.reorder = reorder;
+  params.remap.compact = 0.99;
+  params.remap.block = 64;
+  params.remap.expected_sweeps = 30;
+  sp::SurveyPropagation prop(f, params);
+  const auto s0 = prop.simplify();
+  EXPECT_FALSE(s0.conflict);
+  for (int s = 0; s < 12; ++s) prop.iterate();
+  const auto b = prop.biases();
+  EXPECT_EQ(prop.decimate(b.free_vars / 10), b.free_vars / 10);
+  const auto s1 = prop.simplify();
+  EXPECT_FALSE(s1.conflict);
+  EXPECT_TRUE(prop.compact_if_sparse(s1.live_edges));
+  for (int s = 0; s < 6; ++s) prop.iterate();
+  if (stats) *stats = prop.remap_stats();
+  return prop.surveys();
+}
+
+double max_diff(const std::vector<sp::Real>& a, const std::vector<sp::Real>& b) {
+  double d = 0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    d = std::max(d, std::abs(static_cast<double>(a[k]) - b[k]));
+  return d;
+}
+
+}  // namespace
+
+// Every remap mode computes the same surveys: the same products in the same order, read through
+// another accessor (expected bit-identical; tolerance 1e-6 on eta stated for compilers that
+// contract differently per instantiation). dup copies the references once per plan and serves
+// the sweeps from its remap cache; the compaction re-plans every mode.
+TEST(RemapModes, SameSurveysAfterAFixedNumberOfSweeps) {
+  const auto f = random_formula("random-2000-480-3", 3);
+  sp::RemapStats ref_stats;
+  const auto ref = scripted_surveys(f, "gather", "none", &ref_stats);
+  EXPECT_EQ(ref_stats.plans, 2);
+  EXPECT_EQ(ref_stats.compactions, 1);
+  for (const std::string mode : {"dup", "sharing", "auto"}) {
+    sp::RemapStats st;
+    const auto got = scripted_surveys(f, mode, "none", &st);
+    EXPECT_LE(max_diff(ref, got), 1e-6) << mode;
+    EXPECT_EQ(st.plans, 2) << mode;
+    if (mode == "dup") {
+      EXPECT_EQ(st.report.dup_target, "references");
+      EXPECT_EQ(st.report.plans, 2);
+      EXPECT_GT(st.report.cache_hits, 10);  // 18 sweeps, one remap per plan
+      EXPECT_EQ(st.report.cache_misses, 2);
+    }
+    if (mode == "auto") EXPECT_FALSE(st.report.decision.empty());
+  }
+}
+
+// A reordering renumbers edges (threads and surveys alike): the same equations, the products of
+// a variable's factors in another order, so single-precision rounding differs.
+TEST(RemapModes, ReorderingsGiveTheSameSurveysToRounding) {
+  const auto f = random_formula("random-2000-480-3", 3);
+  const auto ref = scripted_surveys(f, "gather", "none", nullptr);
+  for (const std::string reorder : {"variable", "labelprop", "partition"}) {
+    sp::RemapStats st;
+    const auto got = scripted_surveys(f, "dup", reorder, &st);
+    EXPECT_LE(max_diff(ref, got), 1e-3) << reorder;
+    EXPECT_EQ(st.reorder, reorder);
+  }
+}
+
+// A compaction drops only factors that are exactly 1: the whole solve is unchanged by it.
+TEST(Solve, CompactionDoesNotChangeTheSolve) {
+  const auto f = random_formula("random-2000-500-3", 4);
+  sp::SolveParams a, b;
+  a.walksat.max_flips = b.walksat.max_flips = 1000000;
+  a.survey.remap.compact = 0;
+  b.survey.remap.compact = 0.9;
+  const auto ra = sp::solve(f, a), rb = sp::solve(f, b);
+  EXPECT_EQ(ra.stats.compactions, 0);
+  EXPECT_GT(rb.stats.compactions, 0);
+  EXPECT_EQ(rb.stats.plans, rb.stats.compactions + 1);
+  EXPECT_EQ(ra.outcome, rb.outcome);
+  EXPECT_EQ(ra.stats.sp_iterations, rb.stats.sp_iterations);
+  EXPECT_EQ(ra.stats.fixed_sp, rb.stats.fixed_sp);
+  EXPECT_EQ(ra.assignment, rb.assignment);
 }
