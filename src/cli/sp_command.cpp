@@ -43,6 +43,9 @@ void add_sp_command(CLI::App& app, SpOptions& o) {
   sp->add_option("--backend", o.backend,
                  "Backend to run on (only the one compiled in: " + device_backend() + ")");
   sp->add_flag("--quiet,-q", o.quiet, "Print only errors and the final line");
+  sp->footer(
+      "Exit codes: 10 SATISFIABLE (assignment checked against every clause), 20 UNSATISFIABLE "
+      "(proven by propagation), 30 UNKNOWN, 2 bad input, 1 runtime failure.");
 }
 
 namespace {

@@ -122,7 +122,7 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
   }
 
   std::int64_t unsat = s0.unsat_clauses;
-  if (!s0.conflict) sp.compact_if_sparse(s0.live_edges);
+  sp.compact_if_sparse(s0.live_edges);
   bool contradiction = false;
   for (;;) {
     if (unsat == 0) {
