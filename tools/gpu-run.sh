@@ -5,9 +5,14 @@
 #   tools/gpu-run.sh device [what]   # on the lent GPU machine (one `device` call, carrying
 #                                    # .bundle): gpu tests + benchmarks, results under $OUT
 #
-# `what` is a comma list of: tests, bench, large, probe, ncu, ncu-build, ncu-force, remap,
-# remap-ncu, output (default: tests,bench,large); TEST_BINS=test_md narrows the tests.
-# remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled (CSV, PNG).
+# `what` is a comma list of: tests, bench, large, before-after, probe, ncu, ncu-build, ncu-force,
+# remap, sharing-plan, remap-ncu, output (default: tests,bench,large); TEST_BINS=test_md narrows
+# the tests.
+# remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled, whole runs of 100 steps in 3
+# interleaved rounds (CSV, PNG).
+# before-after: the 4M-atom deck with the binary of BEFORE_COMMIT (bundled as mdremap-before by
+# `gpu-run.sh bundle` when build/cuda-before holds it) and this one, interleaved rounds.
+# sharing-plan: sharing's plan time per rebuild at 1M and 4M atoms (before and after).
 # output: lj_1m (1M atoms) for 1000 steps without and with one H5MD frame per 100 steps.
 # The device machine (Ubuntu, CUDA driver) has no yaml-cpp, fmt, VTK or Debian's HDF5 names, so
 # the bundle carries every shared library that is not part of the C runtime or the driver.
@@ -24,6 +29,9 @@ bundle() {
   rm -rf .bundle
   mkdir -p .bundle/lib .bundle/bin
   local bins=(build/cuda/src/mdremap)
+  # The binary before this session's changes, built separately (see before-after).
+  [[ -x build/cuda-before/src/mdremap ]] && cp build/cuda-before/src/mdremap build/cuda/mdremap-before &&
+    bins+=(build/cuda/mdremap-before)
   for t in build/cuda/tests/test_*; do [[ -x $t && -f $t ]] && bins+=("$t"); done
   cp "${bins[@]}" .bundle/bin/
   # Every resolved dependency except the C runtime, libstdc++/libgcc and the CUDA driver.
@@ -64,6 +72,8 @@ device() {
   export OUT=${OUT:-$repo/out}
   mkdir -p "$OUT"
   local bin=$repo/.bundle/bin/mdremap
+  local old=$repo/.bundle/bin/mdremap-before
+  [[ -x $old ]] || old=""
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.total --format=csv | tee "$OUT/gpu.txt"
   "$bin" info --summary "$OUT/info.json"
   if [[ ,$what, == *,tests,* ]]; then
@@ -157,14 +167,51 @@ PY
     run_case "large-double-half" inputs/lj_large.yaml --precision double --set neighbor.list=half
     run_case "large-single-half" inputs/lj_large.yaml --precision single --set neighbor.list=half
   fi
-  if [[ ,$what, == *,remap,* ]]; then  # issue 3: the remap strategies side by side, float
-    local cmp=("$bin" compare --precision single --steps "${REMAP_STEPS:-20}" --warmup 20 --repeats 5 --quiet)
+  if [[ ,$what, == *,before-after,* && -n $old ]]; then
+    # Issue 10 item 2: gather through the strategy, no speed loss. Interleaved: before, after, ...
+    for prec in double mixed single; do
+      local fb=() fa=()
+      for r in $(seq 1 "$runs"); do
+        "$old" md "$repo/inputs/lj_large.yaml" --precision "$prec" --quiet --summary "$OUT/ba-before-$prec.$r.json" >/dev/null
+        "$bin" md "$repo/inputs/lj_large.yaml" --precision "$prec" --quiet --summary "$OUT/ba-after-$prec.$r.json" >/dev/null
+        fb+=("$OUT/ba-before-$prec.$r.json"); fa+=("$OUT/ba-after-$prec.$r.json")
+      done
+      printf 'before-after 4M %-7s before %.4g after %.4g atom-steps/s (ratio %.3f) | force-only %.4g -> %.4g\n' "$prec" \
+        "$(median atom_steps_per_s "${fb[@]}")" "$(median atom_steps_per_s "${fa[@]}")" \
+        "$(python3 -c "print($(median atom_steps_per_s "${fa[@]}")/$(median atom_steps_per_s "${fb[@]}"))")" \
+        "$(median force_atom_steps_per_s "${fb[@]}")" "$(median force_atom_steps_per_s "${fa[@]}")" | tee -a "$OUT/bench.txt"
+    done
+  fi
+  if [[ ,$what, == *,sharing-plan,* ]]; then
+    # Issue 10 item 5: sharing's plan per rebuild = its rebuild time minus the gather's (the plan
+    # runs inside the timed rebuild), 100 steps = 6 list builds; before and after where bundled.
+    local b
+    for deck in lj_1m lj_large; do
+      for b in "$bin" ${old:+"$old"}; do
+        local tag=after; [[ $b == "$old" ]] && tag=before
+        for m in gather sharing; do
+          "$b" md "$repo/inputs/$deck.yaml" --precision single --steps 100 --remap "$m" --quiet --summary "$OUT/sp-$tag-$deck-$m.json" >/dev/null || echo "failed: $tag $deck $m"
+        done
+        python3 - "$OUT/sp-$tag-$deck-gather.json" "$OUT/sp-$tag-$deck-sharing.json" "$tag" "$deck" <<'PY' | tee -a "$OUT/bench.txt"
+import json, sys
+g, s = (json.load(open(f)) for f in sys.argv[1:3])
+plan = s["rebuild_ms_each"] - g["rebuild_ms_each"]
+own = s.get("remap", {}).get("plan_ms")
+print(f"sharing-plan {sys.argv[4]} {sys.argv[3]:6s}: plan per rebuild {plan:.1f} ms (rebuild {s['rebuild_ms_each']:.1f} vs gather {g['rebuild_ms_each']:.1f})"
+      + (f", strategy plan_ms total {own:.1f}" if own is not None else "")
+      + f"; step {1e3 * s['loop_seconds'] / s['steps']:.3f} ms vs gather {1e3 * g['loop_seconds'] / g['steps']:.3f} ms")
+PY
+      done
+    done
+  fi
+  if [[ ,$what, == *,remap,* ]]; then  # issue 10: the remap strategies side by side, float
+    local cmp=("$bin" compare --precision single --steps "${REMAP_STEPS:-100}" --rounds "${REMAP_ROUNDS:-3}" --repeats 5 --quiet)
     local all=gather,dup,sharing,auto
     : >"$OUT/remap.txt"
-    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all,padding --csv "$OUT/remap-1m-sorted.csv" | tee -a "$OUT/remap.txt"
-    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all --shuffle --reorder none,labelprop --csv "$OUT/remap-1m-shuffled.csv" | tee -a "$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all,padding --csv "$OUT/remap-1m-sorted.csv" --plot "$OUT/remap-1m-sorted.png" | tee -a "$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_1m.yaml" --modes $all --shuffle --csv "$OUT/remap-1m-shuffled.csv" | tee -a "$OUT/remap.txt"
     "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --csv "$OUT/remap-4m-sorted.csv" | tee -a "$OUT/remap.txt"
-    "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --shuffle --csv "$OUT/remap-4m-shuffled.csv" | tee -a "$OUT/remap.txt"
+    "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --shuffle --csv "$OUT/remap-4m-shuffled.csv" --plot "$OUT/remap-4m-shuffled.png" | tee -a "$OUT/remap.txt"
     (cd "$OUT" && tar czf remap.tgz remap-*.csv && rm -f remap-*.csv)
   fi
   if [[ ,$what, == *,remap-ncu,* ]]; then  # L1 sectors / requests of the force kernels, 1M atoms

@@ -76,6 +76,7 @@ struct Row {
   std::string mode, reorder, strategy, note;
   double e_pair = std::numeric_limits<double>::quiet_NaN();
   std::int64_t tx32 = -1, tx128 = -1, extra = 0;
+  std::int64_t all32 = -1, all128 = -1;  // with the index, weight and length loads
   std::vector<Sample> samples;
   Sample med;  // medians over the rounds, field by field
   compare::RemapTiming timing;
@@ -149,6 +150,8 @@ void run_mode(const CompareOptions& o, Row& row, bool last_round) {
   if (rs.have_tx) {
     row.tx32 = rs.tx.seg32;
     row.tx128 = rs.tx.seg128;
+    row.all32 = rs.all.total().seg32;
+    row.all128 = rs.all.total().seg128;
   }
   row.extra = rep.extra_bytes;
   row.hits = rep.cache_hits;
@@ -188,6 +191,8 @@ void run_padding(const CompareOptions& o, const std::string& reorder, const std:
     r.timing = g.timing;
     r.tx32 = g.stats.tx.seg32;
     r.tx128 = g.stats.tx.seg128;
+    r.all32 = g.stats.all.total().seg32;
+    r.all128 = g.stats.all.total().seg128;
     r.extra = g.stats.report.extra_bytes;
     Sample s;
     s.plan_ms = g.stats.report.plan_ms;
@@ -230,7 +235,8 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
   {
     std::ofstream f(tmp);
     if (!f) throw Error("cannot write " + path);
-    f << "mode,reorder,strategy,e_pair,transactions_32,transactions_128,extra_bytes,run_ms,"
+    f << "mode,reorder,strategy,e_pair,transactions_32,transactions_128,all_loads_32,"
+         "all_loads_128,extra_bytes,run_ms,"
          "setup_ms,step_ms,force_ms,plan_ms,selection_ms,predicted_run_ms,remap_ms,compute_ms,"
          "pipelined_ms,overlap,rounds,cache_hits,cache_misses,splits,seg_plan_ms,seg_remap_ms,"
          "seg_compute_ms,seg_other_ms,note\n";
@@ -242,9 +248,11 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
       };
       const bool ok = r.ok;
       f << fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
           r.mode, r.reorder, r.strategy, num(r.e_pair, "{:.10g}"),
           r.tx32 >= 0 ? std::to_string(r.tx32) : "", r.tx128 >= 0 ? std::to_string(r.tx128) : "",
+          r.all32 >= 0 ? std::to_string(r.all32) : "",
+          r.all128 >= 0 ? std::to_string(r.all128) : "",
           ok ? std::to_string(r.extra) : "", ok ? num(r.med.run_ms, "{:.4f}") : "",
           ok ? num(r.med.setup_ms, "{:.4f}") : "", ok ? num(r.med.step_ms, "{:.5f}") : "",
           ok ? num(r.med.force_ms, "{:.4f}") : "", ok ? num(r.med.plan_ms, "{:.4f}") : "",
@@ -334,9 +342,10 @@ int run_compare(const CompareOptions& o) {
   for (auto& r : rows) summarise(r);
 
   fmt::print(
-      "{:<22} {:<9} {:<12} {:>13} {:>11} {:>11} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>8} "
-      "{:>9}  {}\n",
-      "mode", "reorder", "strategy", "e_pair", "tx32", "tx128", "extra MB", "run ms", "plan ms",
+      "{:<22} {:<9} {:<12} {:>13} {:>11} {:>11} {:>11} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} "
+      "{:>8} {:>9}  {}\n",
+      "mode", "reorder", "strategy", "e_pair", "tx32", "tx128", "tx32 all", "extra MB", "run ms",
+      "plan ms",
       "step ms", "remap ms", "compute", "overlap", "predict", "note");
   for (const auto& r : rows) {
     if (!r.ok) {
@@ -344,10 +353,11 @@ int run_compare(const CompareOptions& o) {
       continue;
     }
     fmt::print(
-        "{:<22} {:<9} {:<12} {:>13} {:>11} {:>11} {:>9.2f} {:>10} {:>9.3f} {:>9.4f} {:>9.4f} "
-        "{:>9.4f} {:>8} {:>9}  {}\n",
+        "{:<22} {:<9} {:<12} {:>13} {:>11} {:>11} {:>11} {:>9.2f} {:>10} {:>9.3f} {:>9.4f} "
+        "{:>9.4f} {:>9.4f} {:>8} {:>9}  {}\n",
         r.mode, r.reorder, r.strategy, num(r.e_pair, "{:.8f}"),
         r.tx32 >= 0 ? std::to_string(r.tx32) : "-", r.tx128 >= 0 ? std::to_string(r.tx128) : "-",
+        r.all32 >= 0 ? std::to_string(r.all32) : "-",
         r.extra / 1e6, r.demo ? std::string("-") : num(r.med.run_ms, "{:.1f}"),
         r.med.plan_ms + r.med.selection_ms, r.med.step_ms, r.timing.remap_ms, r.timing.compute_ms,
         r.timing.overlap >= 0 ? fmt::format("{:.0f}%", 100 * r.timing.overlap) : std::string("-"),
@@ -375,6 +385,8 @@ int run_compare(const CompareOptions& o) {
       notes.push_back(fmt::format("[{}] {}", r.reorder, r.note));
   for (const auto& n : notes) fmt::print("{}\n", n);
   fmt::print(
+      "tx32/tx128: modelled 32/128-byte segments of the data loads per force evaluation; tx32 all: "
+      "with the index, weight and length loads (as the papers' profilers counted); "
       "run ms: setup (first list build, plan, first force) + {} steps, median of {} interleaved "
       "rounds; plan ms: the kept strategy's plans + auto's candidates not kept; step ms: MD loop "
       "time per step; remap/compute ms: medians of {} fenced force evaluations after the run; "

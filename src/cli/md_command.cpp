@@ -173,6 +173,7 @@ int run_md(const MdOptions& o) {
                st.atom_steps_per_s, st.last.etotal);
   }
   const md::RemapStats rs = engine->remap_stats(false);
+  if (!o.quiet && !rs.memory_selection.empty()) fmt::print("{}\n", rs.memory_selection);
   if (!o.quiet && !rs.report.decision.empty()) {
     fmt::print("Remap: {}\n", rs.report.decision);
     fmt::print(
@@ -223,7 +224,8 @@ int run_md(const MdOptions& o) {
                   {"plan_ms", rs.report.plan_ms},
                   {"predicted_run_ms", rs.report.predicted_run_ms},
                   {"realised_ms", rs.realised_ms},
-                  {"selection_ms", rs.report.selection_ms}};
+                  {"selection_ms", rs.report.selection_ms},
+                  {"memory_selection", rs.memory_selection}};
     j["build"] = build_info();
     write_summary(o.summary, j);
   }

@@ -5,14 +5,15 @@
 #include <CLI/CLI.hpp>
 
 #include "io/deck.hpp"
+#include "mdremap/remap/registry.hpp"
 
 namespace mdremap::cli {
 
 void add_remap_flags(CLI::App* cmd, RemapFlags& f, bool with_mode) {
   if (with_mode)
     cmd->add_option("--remap", f.remap,
-                    "Remap strategy for the force kernel's neighbour gathers: gather | dup | "
-                    "padding | sharing | auto (remap.mode)");
+                    "Remap strategy for the force kernel's neighbour gathers: " +
+                        remap::strategy_list() + " (remap.mode)");
   cmd->add_option("--reorder", f.reorder,
                   "Atom (thread) reordering: none | spatial | labelprop | partition "
                   "(remap.reorder)");
@@ -22,7 +23,8 @@ void add_remap_flags(CLI::App* cmd, RemapFlags& f, bool with_mode) {
       "--dup-fraction", f.dup_fraction,
       "dup: share of neighbour rows duplicated, the rest gathered (remap.dup_fraction)");
   cmd->add_option("--gather-path", f.gather_path,
-                  "Memory path of the gathers: global | readonly | texture (remap.gather_path)");
+                  "Memory path of the gathers: global | readonly | texture | auto (seed 003 "
+                  "Algorithm 3 on the first neighbour list) (remap.gather_path)");
 }
 
 void apply_remap_flags(const RemapFlags& f, io::Deck& deck) {

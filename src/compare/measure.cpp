@@ -53,6 +53,7 @@ GatherReduceResult gather_reduce_t(const remap::PatternView& pv, Kokkos::View<co
     res.timing.pipelined_ms = median(pm);
     res.stats.report = s->report();
     res.stats.tx = s->model_transactions(host);
+    res.stats.all = s->model_breakdown(host);
     res.stats.have_tx = true;
     // Outputs back to the old thread order (padding runs threads regrouped).
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);

@@ -2,18 +2,35 @@
 
 #include <algorithm>
 
+#include "md/memory_paths.hpp"
 #include "mdremap/remap/registry.hpp"
 
 namespace mdremap::md {
 
+// Kokkos launches a CUDA functor of 512 bytes or more through constant memory, which serialises
+// launches across streams (dup's pipeline, seed 000 §5.1): the force functors stay below.
+template <class C, class A, class Access>
+constexpr std::size_t functor_bytes = sizeof(remap::RangeCompute<LJFullBody<C, A>, Access>);
+static_assert(
+    functor_bytes<float, float, remap::GatherAccess<Vec4<float>, remap::GatherPath::ReadOnly>> <
+    512);
+static_assert(
+    functor_bytes<double, double, remap::GatherAccess<Vec4<double>, remap::GatherPath::ReadOnly>> <
+    512);
+static_assert(
+    functor_bytes<float, float, remap::DupDataAccess<Vec4<float>, remap::PatternLayout::Strided>> <
+    512);
+static_assert(functor_bytes<double, double,
+                            remap::DupDataAccess<Vec4<double>, remap::PatternLayout::Strided>> <
+              512);
+
 template <class C, class A>
 PairForce<C, A>::PairForce(const PairCoeffs& pc, bool shift, bool half,
-                           const remap::RemapOptions& o, const std::string& mode)
-    : lj_(make_lj_table<C>(pc, shift)), half_(half) {
-  remap::RemapOptions opt = o;
+                           const remap::RemapOptions& o, const std::string& mode, bool auto_path)
+    : lj_(make_lj_table<C>(pc, shift)), half_(half), opt_(o), mode_(mode), auto_path_(auto_path) {
   // The half list scatters partner forces through the list: a write through the pattern.
-  opt.writes_through_pattern = half;
-  s_ = remap::make_strategy<T>(mode, opt);
+  opt_.writes_through_pattern = half;
+  s_ = remap::make_strategy<T>(mode_, opt_);
 }
 
 template <class C, class A>
@@ -36,6 +53,17 @@ void PairForce<C, A>::plan(const neighbor::NeighborList& list, const neighbor::G
   pv_.stride_j = list.stride_j;
   pv_.stride_t = list.stride_i;
   pv_.data_count = ghosts.nlocal + ghosts.nghost;
+  if (auto_path_) {
+    // seed 003 Algorithm 3 on the first list: the path then stays for the run.
+    const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
+    const GatherPathChoice c = choose_gather_path(
+        host, sizeof(A), opt_.block_threads,
+        opt_.smem_bytes > 0 ? opt_.smem_bytes : Kokkos::TeamPolicy<>::scratch_size_max(0));
+    opt_.path = c.path;
+    memory_text_ = c.text;
+    s_ = remap::make_strategy<T>(mode_, opt_);
+    auto_path_ = false;
+  }
   if (s_->needs_host_pattern()) {
     const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
     s_->plan(pv_, &host);
@@ -122,9 +150,11 @@ template <class C, class A>
 RemapStats PairForce<C, A>::stats(bool with_transactions) const {
   RemapStats st;
   st.report = s_->report();
+  st.memory_selection = memory_text_;
   if (with_transactions && pv_.threads > 0) {
     const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
     st.tx = s_->model_transactions(host);
+    st.all = s_->model_breakdown(host);
     st.have_tx = true;
   }
   return st;

@@ -113,8 +113,9 @@ KOKKOS_INLINE_FUNCTION void lj_full_atom(const Access& nb, const Kokkos::View<co
     const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
     const C rsq = dx * dx + dy * dy + dz * dz;
     C ep = 0;
-    const int k = decltype(one_type)::value ? 0 : ti + static_cast<int>(xj.w);
-    const C fp = lj.template eval<EV>(rsq, k, ep);
+    constexpr bool one = decltype(one_type)::value;
+    const int k = one ? 0 : ti + static_cast<int>(xj.w);
+    const C fp = lj.template eval<EV, one>(rsq, k, ep);
     fx += fp * dx;
     fy += fp * dy;
     fz += fp * dz;
@@ -346,12 +347,14 @@ class ForceProbe {
 
 struct RemapStats {
   remap::RemapReport report;
-  remap::TransactionCount tx;  // modelled, one force evaluation
+  remap::TransactionCount tx;  // modelled, one force evaluation: the data loads
+  remap::TransactionBreakdown all;  // every load of the reference (index, lengths included)
   bool have_tx = false;
   // Fenced time the engine spent in the strategy so far (plans and force evaluations, setup
   // included): what auto's whole-run prediction is compared with.
   double realised_ms = 0;
   std::int64_t executions = 0;
+  std::string memory_selection;  // gather_path auto: seed 003 Algorithm 3's classes and choice
 };
 
 // The one force engine of an MD run: the LJ bodies run through the remap strategy of remap.mode
@@ -360,8 +363,9 @@ template <class C, class A>
 class PairForce final : public ForceProbe {
  public:
   using T = Vec4<C>;
+  // auto_path: remap.gather_path = auto, decided from the first neighbour list (seed 003).
   PairForce(const PairCoeffs& pc, bool shift, bool half, const remap::RemapOptions& o,
-            const std::string& mode);
+            const std::string& mode, bool auto_path = false);
   ~PairForce() override;
   // After every neighbour-list build: the new pattern (plans the strategy).
   void plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts);
@@ -387,6 +391,10 @@ class PairForce final : public ForceProbe {
                                         ExecSpace>;
   LJTable<C> lj_;
   bool half_;
+  remap::RemapOptions opt_;
+  std::string mode_;
+  bool auto_path_ = false;
+  std::string memory_text_;
   std::unique_ptr<remap::RemapStrategy<T>> s_;
   remap::PatternView pv_;
   neighbor::GhostAtoms ghosts_;

@@ -73,8 +73,8 @@ inline void lj_full_atom(const C* __restrict xd, const int* __restrict idx, cons
   const V one = L::set1(C(1));
   const int ti = static_cast<int>(xi.w) * kMaxTypes;
   const I vti = L::set1i(ti);
-  V cut = L::set1(lj.cutsq[0]), c1 = L::set1(lj.lj1[0]), c2 = L::set1(lj.lj2[0]);
-  V c3 = L::set1(lj.lj3[0]), c4 = L::set1(lj.lj4[0]), off = L::set1(lj.offset[0]);
+  V cut = L::set1(lj.c0[0]), c1 = L::set1(lj.c0[1]), c2 = L::set1(lj.c0[2]);
+  V c3 = L::set1(lj.c0[3]), c4 = L::set1(lj.c0[4]), off = L::set1(lj.c0[5]);
   Acc<A, L> fx, fy, fz;
   Acc<double, L> ei, wi;
   for (int jj = 0; jj < cnt; jj += L::W) {

@@ -284,7 +284,7 @@ MdParams read_md_params(io::Deck& deck) {
   auto rm = root.section("remap");
   p.remap = one_of(rm, "mode", "gather", remap::strategy_names());
   p.reorder = one_of(rm, "reorder", "none", {"none", "spatial", "labelprop", "partition"});
-  p.gather_path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture"});
+  p.gather_path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture", "auto"});
   p.remap_chunks = rm.get<int>("chunks", p.remap_chunks);
   if (p.remap_chunks < 1) rm.fail("chunks", "must be at least 1");
   p.remap_streams = rm.get<int>("streams", p.remap_streams);
@@ -299,7 +299,8 @@ MdParams read_md_params(io::Deck& deck) {
   p.profile_steps = rm.get<int>("profile_steps", p.profile_steps);
   if (p.profile_steps < 1) rm.fail("profile_steps", "must be at least 1");
   p.partition_bytes = rm.get<long long>("partition_bytes", p.partition_bytes);
-  if (p.partition_bytes < 64) rm.fail("partition_bytes", "must be at least 64");
+  if (p.partition_bytes != 0 && p.partition_bytes < 64)
+    rm.fail("partition_bytes", "must be 0 (half the device's L2) or at least 64");
 #if !defined(KOKKOS_ENABLE_CUDA)
   if (p.gather_path == "texture")
     rm.fail("gather_path",

@@ -89,7 +89,9 @@ struct MdParams {
   int remap_block = 128;                   // sharing: threads per block; labelprop: cluster size
   std::int64_t smem_bytes = 0;             // sharing: shared memory per block (0 = device maximum)
   int profile_steps = 3;                   // auto: profiled executions per candidate
-  std::int64_t partition_bytes = 2 << 20;  // reorder partition: cache-fit part size (seed 002)
+  // reorder partition: cache-fit part size (seed 002); 0 = a share of the device's L2
+  // (remap::default_partition_bytes(): half of it, queried at run time)
+  std::int64_t partition_bytes = 0;
 
   double box_len(int d) const;  // derived from lattice/random settings
   std::int64_t natoms() const;

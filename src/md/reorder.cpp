@@ -8,6 +8,7 @@
 
 #include "mdremap/error.hpp"
 #include "mdremap/remap/clustering.hpp"
+#include "mdremap/remap/device_cache.hpp"
 #include "mdremap/remap/device_pattern.hpp"
 #include "mdremap/remap/partition.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
@@ -36,6 +37,7 @@ remap::RemapOptions remap_options(const MdParams& p) {
   o.streams = p.remap_streams;
   o.dup_fraction = p.dup_fraction;
   o.cache = p.remap_cache;
+  // auto (seed 003 Algorithm 3) is decided from the first neighbour list (md/memory_paths.hpp).
   o.path = p.gather_path == "global"    ? remap::GatherPath::Global
            : p.gather_path == "texture" ? remap::GatherPath::Texture
                                         : remap::GatherPath::ReadOnly;
@@ -76,7 +78,7 @@ Kokkos::View<std::int64_t*> reorder_permutation(const MdParams& p,
       coords[3 * t + 2] = static_cast<float>(hx(t).z);
     }
     remap::PartitionOptions o;
-    o.cache_bytes = p.partition_bytes;
+    o.cache_bytes = p.partition_bytes > 0 ? p.partition_bytes : remap::default_partition_bytes();
     perm = remap::partition_cache_fit(host, o, coords).thread_perm;
   } else {
     throw Error("reorder_permutation: '" + p.reorder + "' is not a pattern-based reordering");

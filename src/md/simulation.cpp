@@ -127,7 +127,8 @@ class Simulation final : public MdEngine {
     tail_correction(p.pairs, count, etail_, ptail_);
     // The force kernel's gathers are served by the remap layer, the plain gather included
     // (BRIEF section 5): one force engine whatever remap.mode says.
-    force_ = std::make_unique<PairForce<C, S>>(p.pairs, p.shift, half_, remap_options(p), p.remap);
+    force_ = std::make_unique<PairForce<C, S>>(p.pairs, p.shift, half_, remap_options(p), p.remap,
+                                               p.gather_path == "auto");
   }
 
   void set_integrator_state(const std::vector<double>& st) { integrator_->set_state(st); }

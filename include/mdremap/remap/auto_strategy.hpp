@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "mdremap/median.hpp"
 #include "mdremap/remap/cost_model.hpp"
@@ -80,6 +81,10 @@ class AutoStrategy final : public RemapStrategy<T> {
     if (!chosen_) return count_transactions(host);
     return chosen_->model_transactions(host);
   }
+  TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
+    if (!chosen_) return count_breakdown_gather(host, transaction_model(pv_));
+    return chosen_->model_breakdown(host);
+  }
   RemapReport report() const override {
     RemapReport r = chosen_ ? chosen_->report() : RemapReport{};
     r.strategy = name();
@@ -119,9 +124,21 @@ class AutoStrategy final : public RemapStrategy<T> {
     if (!c.first_done) {
       c.first_done = true;
       c.first_ms = ms;
-      return;
+      // Data that change every execution are remapped every time: the first execution is a
+      // sample like the others, and one that is already far slower than the best run's
+      // executions cannot win: no more of them are spent on it.
+      if (!this->opt_.data_changes) return;
+      c.ms.push_back(ms);
+      const int best = best_finished();
+      if (best >= 0 && ms > kClearLoser * cands_[best].p.exec_ms) {
+        c.p.note = fmt::format("stopped after one execution: {:.3f} ms > {} x the best {:.3f} ms",
+                               ms, kClearLoser, cands_[best].p.exec_ms);
+        finish_candidate(c);
+        return;
+      }
+    } else {
+      c.ms.push_back(ms);
     }
-    c.ms.push_back(ms);
     if (static_cast<int>(c.ms.size()) >= this->opt_.profile_steps) finish_candidate(c);
   }
   template <class Body, class Sums>
@@ -175,6 +192,27 @@ class AutoStrategy final : public RemapStrategy<T> {
     return b;
   }
 
+  // The device's copy bandwidth (read + write), measured once per process: a fenced device-to-
+  // device copy of 256 MB, best of three.
+  static double copy_gb_per_s() {
+    static const double gbps = [] {
+      const std::size_t n = std::size_t(1) << 25;  // 32M doubles
+      Kokkos::View<double*> a(Kokkos::view_alloc("auto_bw_a", Kokkos::WithoutInitializing), n);
+      Kokkos::View<double*> b(Kokkos::view_alloc("auto_bw_b", Kokkos::WithoutInitializing), n);
+      Kokkos::deep_copy(a, 1.0);
+      double best = 1e300;
+      for (int k = 0; k < 3; ++k) {
+        Kokkos::fence();
+        Kokkos::Timer t;
+        Kokkos::deep_copy(b, a);
+        Kokkos::fence();
+        best = std::min(best, t.seconds());
+      }
+      return 2.0 * static_cast<double>(n * sizeof(double)) / best / 1e9;
+    }();
+    return gbps;
+  }
+
   const IrregularPattern* host(double& copy_ms) {
     if (!host_) {
       Kokkos::Timer t;
@@ -217,6 +255,23 @@ class AutoStrategy final : public RemapStrategy<T> {
       const double bar = best_run_ms();
       double copy_ms = 0;
       const IrregularPattern* h = c.s->needs_host_pattern() ? host(copy_ms) : nullptr;
+      // The bytes one execution must move at least, at the device's copy bandwidth: a lower
+      // bound on the candidate's run that needs no profiling.
+      const double bytes = c.s->min_exec_bytes(pv_);
+      if (bytes > 0 && std::isfinite(bar)) {
+        const double floor_ms =
+            static_cast<double>(std::max<std::int64_t>(1, o.horizon.executions)) * bytes /
+            (1e6 * copy_gb_per_s());
+        if (floor_ms > bar) {
+          c.p.note = fmt::format(
+              "moves at least {:.2f} GB an execution: at the measured {:.0f} GB/s copy "
+              "bandwidth its run takes at least {:.1f} ms > the best {:.1f} ms: not profiled",
+              bytes / 1e9, copy_gb_per_s(), floor_ms, bar);
+          c.s.reset();
+          c.done = true;
+          continue;
+        }
+      }
       const double est = c.s->estimate_plan_ms(pv_, h);
       if (est >= 0 && predict_plans_ms(copy_ms + est, o.horizon) > bar) {
         c.p.plan_ms = copy_ms + est;
@@ -252,7 +307,7 @@ class AutoStrategy final : public RemapStrategy<T> {
 
   void finish_candidate(Candidate& c) {
     c.p.exec_ms = median(c.ms);
-    c.p.first_extra_ms = std::max(0.0, c.first_ms - c.p.exec_ms);
+    c.p.first_extra_ms = this->opt_.data_changes ? 0.0 : std::max(0.0, c.first_ms - c.p.exec_ms);
     c.p.profiled = true;
     c.p.run_ms = predict_run_ms(c.p, this->opt_.horizon);
     c.done = true;
@@ -311,6 +366,8 @@ class AutoStrategy final : public RemapStrategy<T> {
   std::vector<Candidate> cands_;
   RemapStrategy<T>* chosen_ = nullptr;
   const RemapStrategy<T>* last_ran_ = nullptr;
+  // A candidate whose first execution takes this many times the best run's executions stops.
+  static constexpr double kClearLoser = 1.5;
   int best_ = -1;
   int profiling_ = -1;  // candidate being profiled
   double selection_ms_ = 0, selection_exec_ms_ = 0;

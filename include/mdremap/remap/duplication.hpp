@@ -207,6 +207,23 @@ class DuplicationStrategy final : public CachedRemapStrategy<T> {
     return c;
   }
 
+  // Duplicated data: A' per chunk (no index loads), rows past dup_rows through P. Duplicated
+  // references: A through the copied index (the gather's data loads); the index and weights of
+  // rows below dup_rows from their per-chunk copies, the rest from the pattern's layout.
+  TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
+    const TransactionModel m = transaction_model(pv_);
+    const TransactionBreakdown dup = count_breakdown_duplicated(host, m, dup_rows_, chunk_begin_);
+    if (!references()) return dup;
+    TransactionBreakdown b;
+    b.data = count_breakdown_gather(host, m).data;
+    IrregularPattern copied = row_slice(host, 0, dup_rows_);  // the index copy's shape
+    copied.elem_bytes = m.index_bytes;
+    b.index = count_breakdown_duplicated(copied, m, -1, chunk_begin_).data;
+    b.index += dup.index;  // rows past dup_rows (none without partial duplication)
+    b.weights = dup.weights;
+    b.lengths = dup.lengths;
+    return b;
+  }
   RemapReport report() const override {
     RemapReport r = this->cached_report();
     r.extra_bytes =
@@ -222,6 +239,13 @@ class DuplicationStrategy final : public CachedRemapStrategy<T> {
   }
   double estimate_plan_ms(const PatternView&, const IrregularPattern*) const override {
     return -1;  // one allocation; planning it is the estimate
+  }
+  // Duplicated data that change every execution: A' is written and read back each time (seed 000
+  // eq. 2, R x T elements; the gather of A by the remap kernel comes on top).
+  double min_exec_bytes(const PatternView& pv) const override {
+    if (pv.layout == PatternLayout::Offsets || !this->opt_.data_changes) return 0;
+    const int rows = std::min(pv.rows, static_cast<int>(std::ceil(this->opt_.dup_fraction * pv.rows)));
+    return 2.0 * static_cast<double>(rows) * static_cast<double>(pv.threads) * sizeof(T);
   }
   int chunks() const { return static_cast<int>(chunk_begin_.size()) - 1; }
   const ChunkPipeline& pipeline() const { return pipe_; }

@@ -33,6 +33,9 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   TransactionCount model_transactions(const IrregularPattern& host) const override {
     return count_transactions(host);
   }
+  TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
+    return count_breakdown_gather(host, transaction_model(pv_));
+  }
   RemapReport report() const override {
     RemapReport r = this->cached_report();
     r.rows = pv_.rows;

@@ -158,6 +158,12 @@ class PaddingStrategy final : public CachedRemapStrategy<T> {
     plan.q.assign(hq.data(), hq.data() + hq.extent(0));
     return count_transactions(padded_pattern(host, plan));
   }
+  TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
+    PaddingPlan plan = plan_;
+    auto hq = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q_);
+    plan.q.assign(hq.data(), hq.data() + hq.extent(0));
+    return count_breakdown_padded(host, plan, transaction_model(pv_));
+  }
   RemapReport report() const override {
     RemapReport r = this->cached_report();
     r.extra_bytes = static_cast<std::int64_t>(plan_.newdata_src.size() * sizeof(T)) +

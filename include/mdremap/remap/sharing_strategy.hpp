@@ -171,6 +171,12 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
   TransactionCount model_transactions(const IrregularPattern&) const override {
     return count_sharing_transactions(plan_, sizeof(T));
   }
+  // The local indices live on the device only; the count needs their layout, not their values.
+  TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
+    SharingPlan plan = plan_;
+    plan.local.assign(host.index.size(), 0);
+    return count_breakdown_sharing(host, plan, transaction_model(pv_));
+  }
   RemapReport report() const override {
     RemapReport r = this->cached_report();
     // The packed copy and the local index array (the original index stays allocated).

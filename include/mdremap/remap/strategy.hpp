@@ -32,6 +32,7 @@
 #include "mdremap/remap/options.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
 #include "mdremap/remap/report.hpp"
+#include "mdremap/remap/transaction_breakdown.hpp"
 #include "mdremap/remap/transactions.hpp"
 
 namespace mdremap::remap {
@@ -63,8 +64,11 @@ class RemapStrategy {
   virtual void set_data(Kokkos::View<const T*> data, bool changed) = 0;
   // Brings the remapped copy up to date now and fences (to time the remap on its own).
   virtual void remap_now() {}
-  // Modelled memory transactions of one execution (seed 001 §2.1), from the real index arrays.
+  // Modelled memory transactions of one execution (seed 001 §2.1), from the real index arrays:
+  // the data loads alone, and every load of the reference as the papers' profilers counted them
+  // (index, weights, lengths: transaction_breakdown.hpp).
   virtual TransactionCount model_transactions(const IrregularPattern& host) const = 0;
+  virtual TransactionBreakdown model_breakdown(const IrregularPattern& host) const = 0;
   virtual RemapReport report() const = 0;
   // New -> old thread order the outputs are written in (padding regroups threads); empty: the
   // identity. The device copy is for apps that map outputs back in a kernel.
@@ -73,6 +77,9 @@ class RemapStrategy {
   // A cheap estimate of one plan's time (ms) on this pattern, or < 0 when the strategy cannot
   // tell without planning (auto skips a candidate whose plans alone exceed the best run).
   virtual double estimate_plan_ms(const PatternView&, const IrregularPattern*) const { return -1; }
+  // Bytes one execution must move at least through device memory beyond the gather's (0: no
+  // bound known); auto turns it into a lower bound on the run with the device's copy bandwidth.
+  virtual double min_exec_bytes(const PatternView&) const { return 0; }
   const RemapOptions& options() const { return opt_; }
 
  protected:
@@ -136,6 +143,13 @@ Kokkos::View<const V*> upload(const char* label, const std::vector<V>& h) {
 
 inline double ms_since(const Kokkos::Timer& t) {
   return 1e3 * t.seconds();
+}
+
+// The transaction model of a pattern: 4-byte indices and lengths, 8-byte weights where it has them.
+inline TransactionModel transaction_model(const PatternView& pv) {
+  TransactionModel m;
+  m.weight_bytes = pv.has_weight() ? static_cast<int>(sizeof(double)) : 0;
+  return m;
 }
 
 // A body run over a pattern of another layout would read the index wrongly: refuse.
