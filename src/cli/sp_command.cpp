@@ -248,10 +248,10 @@ int run_sp(const SpOptions& o) {
       fmt::print(
           "Transactions per calc_pi_values sweep on the input graph (32-byte segments, {} "
           "references): gather {} (surveys {}, var_col {}, bounds {}); duplicated "
-          "references {} (var_col {}); {} data {}\n",
+          "references {} (var_col {}); {} {}\n",
           st.references, st.model_gather.total().seg32, st.model_gather.data.seg32,
           st.model_gather.index.seg32, st.model_gather.lengths.seg32, st.model_dup.total().seg32,
-          st.model_dup.index.seg32, st.remap_strategy, st.model_strategy.seg32);
+          st.model_dup.index.seg32, st.remap_strategy, st.model_strategy.total().seg32);
     fmt::print(
         "Time: solve {:.4g} s (graph {:.3g}, SP {:.4g}, WalkSAT {:.3g}, check {:.3g}); "
         "wall {:.4g} s\n",
@@ -310,7 +310,7 @@ int run_sp(const SpOptions& o) {
             {"references", st.references},
             {"gather", breakdown_json(st.model_gather)},
             {"dup", breakdown_json(st.model_dup)},
-            {"strategy_data", tc_json(st.model_strategy)},
+            {"strategy", breakdown_json(st.model_strategy)},
             {"seconds", st.model_s}};
     else
       tj = {{"computed", false}, {"references", st.references}, {"note", st.model_note}};

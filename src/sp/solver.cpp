@@ -90,7 +90,7 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
     st.model_computed = true;
     st.model_gather = m.gather;
     st.model_dup = m.dup;
-    st.model_strategy = m.strategy_data;
+    st.model_strategy = m.strategy;
   } else {
     st.model_note = p.transactions == "off"
                         ? "report.transactions is off"

@@ -81,7 +81,7 @@ struct SolveStats {
   std::string model_note;
   std::int64_t references = 0;
   remap::TransactionBreakdown model_gather, model_dup;
-  remap::TransactionCount model_strategy;
+  remap::TransactionBreakdown model_strategy;
 };
 
 struct SolveResult {

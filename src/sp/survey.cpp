@@ -609,7 +609,7 @@ CalcPiModel SurveyPropagation::model() const {
   m.dup.index = remap::count_transactions_duplicated(host, tm.warp_size);
   m.dup.lengths =
       remap::count_contiguous_transactions(0, host.threads, tm.length_bytes, tm.warp_size);
-  m.strategy_data = strategy_->model_transactions(host);
+  m.strategy = strategy_->model_breakdown(host);
   return m;
 }
 

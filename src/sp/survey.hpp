@@ -61,12 +61,12 @@ struct RemapStats {
 // The papers' transaction model of one calc_pi_values execution on the current graph (seed 001
 // §2.1; remap/transaction_breakdown.hpp): the gather through the pattern (data = the surveys,
 // index = var_col, lengths = the bounds), the same with seed 000's duplicated references (the
-// surveys still gathered, var_col read coalesced from its copy), and the strategy in use (data
-// loads only, as RemapStrategy::model_transactions).
+// surveys still gathered, var_col read coalesced from its copy), and the strategy in use (its
+// own model_breakdown: auto before deciding models the gather).
 struct CalcPiModel {
   std::int64_t references = 0;
   remap::TransactionBreakdown gather, dup;
-  remap::TransactionCount strategy_data;
+  remap::TransactionBreakdown strategy;  // RemapStrategy::model_breakdown of the one in use
 };
 
 class SurveyPropagation {

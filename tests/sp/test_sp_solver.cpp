@@ -394,12 +394,20 @@ TEST(Model, CalcPiPatternIsTheFlattenedTwoLevelReference) {
   EXPECT_EQ(m.dup.data.seg32, want.seg32);  // the surveys are gathered either way
   EXPECT_EQ(m.dup.index.seg32, dup.seg32);  // var_col read from its coalesced copy
   EXPECT_EQ(m.dup.index.seg128, dup.seg128);
-  EXPECT_EQ(m.strategy_data.seg32, want.seg32);  // gather
+  // The strategy in use (gather) models itself the same way.
+  EXPECT_EQ(m.strategy.total().seg32, m.gather.total().seg32);
   EXPECT_GT(m.gather.index.seg32, 0);
   EXPECT_GT(m.gather.total().seg32, m.gather.data.seg32);
   // Duplicated references make the var_col loads coalesced: fewer transactions in all.
   EXPECT_LT(m.dup.index.seg32, m.gather.index.seg32);
   EXPECT_LT(m.dup.total().seg32, m.gather.total().seg32);
+  // The dup strategy's own model of its duplicated references agrees.
+  sp::SurveyParams dp;
+  dp.remap.mode = "dup";
+  const auto md = sp::SurveyPropagation(f, dp).model();
+  EXPECT_EQ(md.strategy.data.seg32, m.dup.data.seg32);
+  EXPECT_EQ(md.strategy.index.seg32, m.dup.index.seg32);
+  EXPECT_EQ(md.strategy.lengths.seg32, m.dup.lengths.seg32);
 }
 
 namespace {
