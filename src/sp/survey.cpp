@@ -589,9 +589,11 @@ RemapStats SurveyPropagation::remap_stats() const {
 }
 
 std::int64_t SurveyPropagation::calc_pi_references() const {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), len_);
   std::int64_t n = 0;
-  for (std::size_t t = 0; t < h.extent(0); ++t) n += h(t);
+  const auto len = len_;
+  Kokkos::parallel_reduce(
+      "SP::calc_pi_references", Policy(0, static_cast<std::int64_t>(len.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& sum) { sum += len(t); }, n);
   return n;
 }
 
