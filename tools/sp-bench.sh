@@ -11,7 +11,8 @@
 # Each `mdremap sp` run is limited to SP_LIMIT seconds [540]; CaDiCaL (Debian's cadical, carried
 # as .carry/cadical: the GPU machine has no apt) runs on the same formula, written with
 # --write-cnf, on the host CPU for CDCL_LIMIT seconds [300] (CDCL=0 skips it). A device call runs
-# at most 10 minutes: give the 10m instance a call of its own (`device 10m gather`).
+# at most 10 minutes: give the 10m instance calls of its own, one mode each (`device 10m gather`,
+# with CDCL=0) and CaDiCaL alone (`device 10m none`: MODES none runs no mdremap sp).
 # Results: $OUT/sp/*.json, cadical logs, and $OUT/sp/sp_bench.md (one table, the device named).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,6 +59,7 @@ device() {
     local deck
     deck=$(deck_of "$inst")
     for m in ${modes//,/ }; do
+      [[ $m == none ]] && continue
       echo "== $inst $m"
       set +e
       timeout "$sp_limit" "$bin" sp "$repo/$deck" --remap "$m" --quiet \
