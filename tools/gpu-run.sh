@@ -6,14 +6,16 @@
 #                                    # .bundle): gpu tests + benchmarks, results under $OUT
 #
 # `what` is a comma list of: tests, bench, large, before-after, probe, ncu, ncu-build, ncu-force,
-# remap, sharing-plan, remap-ncu, output (default: tests,bench,large); TEST_BINS=test_md narrows
-# the tests.
+# remap, sharing-plan, remap-ncu, output, cg (default: tests,bench,large); TEST_BINS=test_md
+# narrows the tests.
 # remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled, whole runs of 100 steps in 3
 # interleaved rounds (CSV, PNG).
 # before-after: the 4M-atom deck with the binary of BEFORE_COMMIT (bundled as mdremap-before by
 # `gpu-run.sh bundle` when build/cuda-before holds it) and this one, interleaved rounds.
 # sharing-plan: sharing's plan time per rebuild at 1M and 4M atoms (before and after).
 # output: lj_1m (1M atoms) for 1000 steps without and with one H5MD frame per 100 steps.
+# cg: tools/cg-bench.sh (every CG SpMV variant, cuSPARSE and CuPy on the Table 7 stand-ins and
+# the large case; cg.txt, cg.csv, cg-summaries.tgz).
 # The device machine (Ubuntu, CUDA driver) has no yaml-cpp, fmt, VTK or Debian's HDF5 names, so
 # the bundle carries every shared library that is not part of the C runtime or the driver.
 set -euo pipefail
@@ -36,7 +38,7 @@ bundle() {
   cp "${bins[@]}" .bundle/bin/
   # Every resolved dependency except the C runtime, libstdc++/libgcc and the CUDA driver.
   ldd "${bins[@]}" | awk '/=> \// {print $3}' | sort -u |
-    grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*)\.so' |
+    grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*|libcusparse|libnvJitLink)\.so' |
     while read -r lib; do cp -L "$lib" .bundle/lib/; done
   strip --strip-unneeded .bundle/bin/* 2>/dev/null || true
   # The device call carries at most 64 MiB: travel compressed (about 5x smaller).
@@ -67,7 +69,8 @@ device() {
     python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
       "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
   fi
-  export LD_LIBRARY_PATH=$repo/.bundle/lib:${LD_LIBRARY_PATH:-}
+  # cuSPARSE (CG's anchor) is the device's own, never carried (BRIEF section 11).
+  export LD_LIBRARY_PATH=$repo/.bundle/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
   export MDREMAP_SOURCE_DIR=$repo
   export OUT=${OUT:-$repo/out}
   mkdir -p "$OUT"
@@ -204,6 +207,30 @@ PY
       done
     done
   fi
+  if [[ ,$what, == *,sass,* ]] && command -v cuobjdump >/dev/null; then
+    # Issue 10 item 7: does the readonly path emit read-only loads (LDG.E...CONSTANT) in the force
+    # kernels, double (32-byte records) and single? Counts per kernel, raw SASS of the two kept.
+    cuobjdump -sass "$bin" >"$OUT/sass-all.txt" 2>&1 || true
+    python3 - "$OUT/sass-all.txt" "$OUT/sass-readonly.txt" <<'PY' | tee -a "$OUT/bench.txt"
+import re, subprocess, sys
+text = open(sys.argv[1]).read()
+funcs = re.split(r"\n\s*Function : ", text)
+out = open(sys.argv[2], "w")
+for f in funcs[1:]:
+    name = f.split("\n", 1)[0].strip()
+    dem = subprocess.run(["cu++filt", name], capture_output=True, text=True).stdout.strip() if name else name
+    if "LJFullBody" not in dem or "RangeCompute" not in dem or "GatherAccess" not in dem or "DupDataAccess" in dem:
+        continue
+    path = "readonly" if "GatherPath)1" in dem else "global" if "GatherPath)0" in dem else "other"
+    prec = "double" if "LJFullBody<double" in dem else "single" if "LJFullBody<float, float" in dem else "mixed"
+    ldg = re.findall(r"\bLDG\.E[.\w]*", f)
+    const = [l for l in ldg if "CONSTANT" in l]
+    print(f"sass {prec:6s} path {path:8s}: {len(ldg)} global loads, {len(const)} read-only ({sorted(set(const))}); others {sorted(set(l for l in ldg if 'CONSTANT' not in l))}")
+    if path == "readonly" and prec in ("double", "single"):
+        out.write(f"==== {dem}\n{f[:60000]}\n")
+PY
+    rm -f "$OUT/sass-all.txt"
+  fi
   if [[ ,$what, == *,remap,* ]]; then  # issue 10: the remap strategies side by side, float
     local cmp=("$bin" compare --precision single --steps "${REMAP_STEPS:-100}" --rounds "${REMAP_ROUNDS:-3}" --repeats 5 --quiet)
     local all=gather,dup,sharing,auto
@@ -247,6 +274,9 @@ print(f"output overhead (1M atoms, 1000 steps, H5MD every 100): loop {rate0:.4g}
       f"wall incl. setup and last write {wall0:.3f} -> {wall1:.3f} s "
       f"(+{100 * (wall1 / wall0 - 1):.1f}%); limit 10%")
 PY
+  fi
+  if [[ ,$what, == *,cg,* ]]; then
+    "$here/cg-bench.sh" "$bin" "$OUT" | tee -a "$OUT/bench.txt"
   fi
   # Keep the transfer within 8 files: pack the per-run summaries.
   (cd "$OUT" && tar czf summaries.tgz ./*.json && rm -f ./*.json)

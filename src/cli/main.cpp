@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "cli/cg_command.hpp"
 #include "cli/common.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/md_command.hpp"
@@ -74,6 +75,8 @@ int main(int argc, char** argv) {
   mdremap::cli::add_md_command(app, md_opts);
   mdremap::cli::CompareOptions compare_opts;
   mdremap::cli::add_compare_command(app, compare_opts);
+  mdremap::cli::CgCommandOptions cg_opts;
+  mdremap::cli::add_cg_command(app, cg_opts);
   mdremap::cli::SpOptions sp_opts;
   mdremap::cli::add_sp_command(app, sp_opts);
   std::string info_summary;
@@ -97,6 +100,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("md")) return mdremap::cli::run_md(md_opts);
     if (app.got_subcommand("compare")) return mdremap::cli::run_compare(compare_opts);
+    if (app.got_subcommand("cg")) return mdremap::cli::run_cg(cg_opts);
     if (app.got_subcommand("sp")) return mdremap::cli::run_sp(sp_opts);
     if (app.got_subcommand("info")) {
       auto j = mdremap::cli::build_info();

@@ -152,11 +152,11 @@ KOKKOS_INLINE_FUNCTION void lj_full_atom(const Access& nb, const Kokkos::View<co
           for (int u = 0; u < kBatch; ++u) next[u] = __ldcs(idx + (j + kBatch + u) * sj);
         Vec4<C> xj[kBatch];
 #pragma unroll
-        for (int u = 0; u < kBatch; ++u) xj[u] = nb.data(cur[u]);
+        for (int u = 0; u < kBatch; ++u) xj[u] = nb.element(cur[u]);
 #pragma unroll
         for (int u = 0; u < kBatch; ++u) pair(xj[u], one_type);
       }
-      for (int j = full; j < cnt; ++j) pair(nb.data(__ldcs(idx + j * sj)), one_type);
+      for (int j = full; j < cnt; ++j) pair(nb.element(__ldcs(idx + j * sj)), one_type);
       return;
     }
 #endif

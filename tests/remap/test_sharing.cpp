@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
+#include <vector>
 
 #include "mdremap/error.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
@@ -158,6 +160,86 @@ TEST(Sharing, CsrLayoutGivesTheSamePlan) {
   EXPECT_EQ(b.local.size(), c.index.size());
   for (std::int64_t t = 0; t < p.threads; ++t)
     for (int j = 0; j < p.len[t]; ++j) ASSERT_EQ(a.local[p.pos(j, t)], b.local[c.pos(j, t)]);
+}
+
+// Every field of two plans (the parallel planner must reproduce the serial one exactly).
+void expect_same_plan(const SharingPlan& a, const SharingPlan& b) {
+  EXPECT_EQ(a.block_begin, b.block_begin);
+  EXPECT_EQ(a.block_pos, b.block_pos);
+  EXPECT_EQ(a.block_sizes, b.block_sizes);
+  EXPECT_EQ(a.packed_src, b.packed_src);
+  EXPECT_EQ(a.local, b.local);
+  EXPECT_EQ(a.splits, b.splits);
+  EXPECT_EQ(a.max_block_set, b.max_block_set);
+  EXPECT_EQ(a.packed_elems, b.packed_elems);
+  EXPECT_EQ(a.dup_elems, b.dup_elems);
+  EXPECT_EQ(a.extra_bytes_vs_dup, b.extra_bytes_vs_dup);
+  EXPECT_EQ(a.extra_bytes_vs_data, b.extra_bytes_vs_data);
+}
+
+// Random rows of 0..max_len entries over data_count elements; some rows empty, some repeated
+// elements (a thread may read one element twice).
+IrregularPattern random_pattern(std::mt19937& rng, std::int64_t threads, int max_len,
+                                std::int32_t data_count) {
+  std::vector<std::vector<std::int32_t>> rows(threads);
+  for (auto& r : rows) {
+    r.resize(rng() % (max_len + 1));
+    for (auto& e : r) e = static_cast<std::int32_t>(rng() % data_count);
+  }
+  return make_pattern(rows, data_count, 16);
+}
+
+// The OpenMP planner against the serial reference on random patterns: block sizes that do and
+// do not divide the threads, capacities that force splits (several levels deep), alignment, both
+// storage layouts. Where a thread alone exceeds the capacity, both refuse with the same message.
+TEST(Sharing, ParallelPlannerMatchesSerialOnRandomPatterns) {
+  std::mt19937 rng(20261123);
+  int planned = 0, refused = 0, split = 0;
+  for (int round = 0; round < 60; ++round) {
+    const std::int64_t T = 1 + rng() % 900;
+    const int max_len = 1 + static_cast<int>(rng() % 14);
+    const IrregularPattern rows = random_pattern(rng, T, max_len, 1 + rng() % 700);
+    SharingOptions opt;
+    opt.block_threads = std::vector<int>{1, 3, 16, 37, 64, 128, 256}[rng() % 7];
+    opt.capacity_elems = std::vector<std::int64_t>{0, 6, 12, 40, 150}[rng() % 5];
+    opt.align_elems = std::vector<int>{1, 4, 8}[rng() % 3];
+    for (const IrregularPattern& p : {rows, to_csr(rows)}) {
+      SCOPED_TRACE("round " + std::to_string(round) + (p.csr() ? " csr" : " rows"));
+      std::string serial_error, parallel_error;
+      SharingPlan a, b;
+      try {
+        a = make_sharing_plan_serial(p, opt);
+      } catch (const Error& e) {
+        serial_error = e.what();
+      }
+      try {
+        b = make_sharing_plan(p, opt);
+      } catch (const Error& e) {
+        parallel_error = e.what();
+      }
+      EXPECT_EQ(parallel_error, serial_error);
+      if (!serial_error.empty()) {
+        EXPECT_NE(serial_error.find("alone references"), std::string::npos) << serial_error;
+        ++refused;
+        continue;
+      }
+      expect_same_plan(b, a);
+      expect_local_invariant(p, b);
+      for (std::int64_t k = 0; k < b.blocks(); ++k) {
+        // Sets are unique and sorted, within capacity, and start aligned.
+        const auto* set = b.packed_src.data() + b.block_pos[k];
+        for (int i = 1; i < b.block_sizes[k]; ++i) ASSERT_LT(set[i - 1], set[i]);
+        if (opt.capacity_elems > 0) ASSERT_LE(b.block_sizes[k], opt.capacity_elems);
+        ASSERT_EQ(b.block_pos[k] % opt.align_elems, 0);
+      }
+      ++planned;
+      split += b.splits > 0;
+    }
+  }
+  // The random cases cover what they are meant to.
+  EXPECT_GT(planned, 40);
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(split, 10);
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 
 #include <numeric>
 #include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "mdremap/remap/cost_model.hpp"
 #include "mdremap/remap/gather_reduce.hpp"
@@ -127,6 +130,16 @@ TEST(RemapStrategies, AllStrategiesMatchGatherOnShuffledLattice) {
   RemapOptions sm = base;
   sm.smem_bytes = 64 * 16;  // 64 elements: forces splits
   cases.push_back({"sharing", sm});
+  // seed 002 §3: every schedule over parts small enough that there are several (16-byte
+  // elements: 2 KB = 128 of them a part).
+  for (const auto sc :
+       {ThrottleSchedule::CF, ThrottleSchedule::CFQ, ThrottleSchedule::SJ, ThrottleSchedule::SJQ}) {
+    RemapOptions th = base;
+    th.throttle.schedule = sc;
+    th.throttle.cache_bytes = 2048;
+    th.throttle.chunk_threads = 40;
+    cases.push_back({"throttle", th});
+  }
   RemapOptions au = base;
   au.profile_steps = 1;
   cases.push_back({"auto", au});
@@ -254,9 +267,9 @@ TEST(RemapStrategies, AutoDecidesAfterProfilingEveryCandidate) {
   }
   ASSERT_TRUE(a.decided());
   const RemapReport r = s->report();
-  ASSERT_EQ(r.predictions.size(), 4u);  // gather, dup, padding, sharing
+  ASSERT_EQ(r.predictions.size(), 5u);  // gather, dup, padding, sharing, throttle
   // Each candidate: one first execution + profile_steps; the decision comes at the next call.
-  EXPECT_EQ(calls, 3 * 4 + 1);
+  EXPECT_EQ(calls, 3 * 5 + 1);
   const std::string chosen = a.chosen()->name();
   double best = 1e300;
   for (const auto& p : r.predictions) {
@@ -298,8 +311,9 @@ TEST(RemapCostModel, ShortAndLongHorizonsChooseDifferently) {
 }
 
 // A 100-step run re-planned every 20 steps where the only cheap execution needs an expensive
-// plan: auto must not pick it. Sharing's plan on a shuffled pattern is a host pass over every
-// reference, so at a horizon of 1 execution its plans alone exceed the gather's whole run.
+// plan: auto must not pick it. Sharing's plan (two passes over every reference, a hash set and a
+// sort per block) costs far more than one gather, so at a horizon of 1 execution its plans alone
+// exceed the gather's whole run.
 TEST(RemapStrategies, AutoDoesNotProfileACandidateWhosePlansExceedTheBestRun) {
   Fixture fx(make_shuffled_lattice(24, 9).pattern);  // 13,824 threads
   RemapOptions o;
@@ -323,7 +337,7 @@ TEST(RemapStrategies, AutoDoesNotProfileACandidateWhosePlansExceedTheBestRun) {
     if (p.name == "padding") EXPECT_NE(p.note.find("does not apply"), std::string::npos);
     if (p.name != "sharing") continue;
     saw_sharing = true;
-    // One execution of the gather takes microseconds; sharing's host plan takes far longer.
+    // One execution of the gather takes microseconds; sharing's plan takes far longer.
     EXPECT_FALSE(p.profiled);
     EXPECT_NE(p.note.find("not profiled"), std::string::npos) << p.note;
   }
@@ -390,7 +404,7 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
     for (int j = 0; j < len[t]; ++j) ref[t] += w[start[t] + j] * (col[start[t] + j] * 0.5 + 1.0);
   const IrregularPattern host = host_pattern(pv, sizeof(Elem));
   ASSERT_TRUE(host.csr());
-  for (const std::string mode : {"gather", "dup", "padding", "sharing", "auto"}) {
+  for (const std::string mode : {"gather", "dup", "padding", "sharing", "throttle", "auto"}) {
     for (int variant = 0; variant < 2; ++variant) {
       SCOPED_TRACE(mode + " variant " + std::to_string(variant));
       RemapOptions o;
@@ -401,6 +415,11 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
       o.dup_fraction = variant ? 0.3 : 1.0;
       o.smem_bytes = variant ? 256 * 16 : 0;  // sharing: force splits (thread 17 alone: 200)
       o.path = variant ? GatherPath::Global : GatherPath::ReadOnly;
+      // throttle: several parts either way (thread 17 reads 200 elements: 3.2 KB), Split-Join
+      // queues (profiled over the first executions) or plain parts.
+      o.throttle.cache_bytes = variant ? 8192 : 16384;
+      o.throttle.schedule = variant ? ThrottleSchedule::SJQ : ThrottleSchedule::CF;
+      o.throttle.chunk_threads = variant ? 7 : 256;
       auto s = make_strategy<Elem>(mode, o);
       s->plan(pv, s->needs_host_pattern() ? &host : nullptr);
       Kokkos::View<double*> out("out", T);
@@ -422,6 +441,12 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
         EXPECT_EQ(r.cache_hits, 7 * r.chunks);   // ...then served by the cache
       }
       if (mode == "sharing" && variant) EXPECT_GT(r.splits, 0);
+      if (mode == "throttle") {
+        const auto& th = static_cast<const ThrottleStrategy<Elem>&>(*s);
+        EXPECT_GT(th.throttle_plan().parts(), 1);
+        EXPECT_EQ(r.remapped_chunks, 1);  // static data: packed once (Algorithm 5), then cached
+        if (variant) EXPECT_FALSE(th.cover().empty());  // profiled, then the cover ran
+      }
     }
   }
 }
@@ -435,7 +460,8 @@ TEST(RemapStrategies, DupReportsTheBytesAnExecutionMustMove) {
   DuplicationStrategy<Elem> s(o);
   EXPECT_DOUBLE_EQ(s.min_exec_bytes(fx.pv), 2.0 * 18 * 512 * sizeof(Elem));
   o.dup_fraction = 0.5;
-  EXPECT_DOUBLE_EQ(DuplicationStrategy<Elem>(o).min_exec_bytes(fx.pv), 2.0 * 9 * 512 * sizeof(Elem));
+  EXPECT_DOUBLE_EQ(DuplicationStrategy<Elem>(o).min_exec_bytes(fx.pv),
+                   2.0 * 9 * 512 * sizeof(Elem));
   o.data_changes = false;
   EXPECT_DOUBLE_EQ(DuplicationStrategy<Elem>(o).min_exec_bytes(fx.pv), 0.0);
   PatternView csr = fx.pv;
@@ -449,8 +475,242 @@ TEST(RemapStrategies, UnknownModeNamesTheValidOnes) {
     make_strategy<Elem>("duplication", RemapOptions{});
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("gather, dup, padding, sharing, auto"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("gather, dup, padding, sharing, throttle, auto"),
+              std::string::npos)
         << e.what();
+  }
+}
+
+// ---- sharing: the device planner and the launch classes (issue 10 item 5) ----
+namespace {
+
+// A host pattern on the device as an app describes it: Strided (index[j*T + t]) for the
+// rows-by-threads copy, Offsets (start = row starts) for the CSR copy.
+struct DevicePattern {
+  PatternView pv;
+  explicit DevicePattern(const IrregularPattern& p) {
+    Kokkos::View<int*> idx("idx", p.index.size()), len("len", p.threads);
+    Kokkos::deep_copy(idx,
+                      Kokkos::View<const int*, Kokkos::HostSpace>(p.index.data(), p.index.size()));
+    Kokkos::deep_copy(len, Kokkos::View<const int*, Kokkos::HostSpace>(p.len.data(), p.threads));
+    pv.index = idx;
+    pv.len = len;
+    pv.threads = p.threads;
+    pv.rows = p.rows;
+    pv.data_count = p.data_count;
+    if (p.csr()) {
+      Kokkos::View<std::int64_t*> start("start", p.threads);
+      Kokkos::deep_copy(
+          start, Kokkos::View<const std::int64_t*, Kokkos::HostSpace>(p.offset.data(), p.threads));
+      pv.layout = PatternLayout::Offsets;
+      pv.start = start;
+    } else {
+      pv.layout = PatternLayout::Strided;
+      pv.stride_j = p.threads;
+      pv.stride_t = 1;
+    }
+  }
+};
+
+IrregularPattern random_rows(std::mt19937& rng, std::int64_t threads, int max_len,
+                             std::int32_t data_count) {
+  std::vector<std::vector<std::int32_t>> rows(threads);
+  for (auto& r : rows) {
+    r.resize(rng() % (max_len + 1));
+    for (auto& e : r) e = static_cast<std::int32_t>(rng() % data_count);
+  }
+  return make_pattern(rows, data_count, 16);
+}
+
+// Every sub-block in exactly one launch class, in thread order inside it; a class's teams are as
+// wide as its sub-blocks rounded up to the granule (0: backend's choice), and its scratch holds
+// each of its sets but is less than twice the larger of the set and 1 KB (sized per block, not
+// for the largest).
+void expect_classes_fit(const DeviceSharingPlan& d, const SharingPlan& h, int granule,
+                        int elem_bytes) {
+  auto order = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.order);
+  std::vector<int> seen(h.blocks(), 0);
+  for (const SharingLaunchClass& c : d.classes) {
+    ASSERT_GT(c.count, 0);
+    for (std::int64_t i = c.first; i < c.first + c.count; ++i) {
+      const int leaf = order(i);
+      ASSERT_GE(leaf, 0);
+      ASSERT_LT(leaf, h.blocks());
+      ++seen[leaf];
+      if (i > c.first) EXPECT_LT(order(i - 1), leaf);
+      const std::int64_t bytes = std::int64_t{h.block_sizes[leaf]} * elem_bytes;
+      const std::int64_t nt = h.block_begin[leaf + 1] - h.block_begin[leaf];
+      EXPECT_GE(c.scratch_bytes, bytes);
+      EXPECT_LT(c.scratch_bytes, 2 * std::max<std::int64_t>(1024, bytes));
+      if (granule == 0) {
+        EXPECT_EQ(c.team, 0);
+      } else {
+        EXPECT_EQ(c.team % granule, 0);
+        EXPECT_GE(c.team, nt);
+        EXPECT_LT(c.team, nt + granule);
+      }
+    }
+  }
+  for (std::int64_t b = 0; b < h.blocks(); ++b) EXPECT_EQ(seen[b], 1) << "block " << b;
+}
+
+}  // namespace
+
+constexpr bool kHostBackend =
+    std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
+
+// The device planner gives exactly the serial host planner's plan (same sub-blocks, sets sorted by
+// element id, same local indices, laid out like each pattern) on random patterns in both layouts,
+// with splits several levels deep, alignment, partial last blocks, and the second pass 1 round
+// (a hash set too small to decide a block in level-0 scratch); where a thread alone exceeds the
+// capacity, both refuse.
+TEST(SharingDevicePlan, MatchesTheHostPlannerExactly) {
+  std::mt19937 rng(7001);
+  int planned = 0, refused = 0, split = 0, second_round = 0;
+  SharingDevicePlanner planner;  // reused: its arrays grow and are overwritten plan after plan
+  for (int round = 0; round < 40; ++round) {
+    const std::int64_t T = 1 + rng() % 700;
+    const int max_len = 1 + static_cast<int>(rng() % 14);
+    const IrregularPattern rows = random_rows(rng, T, max_len, 1 + rng() % 600);
+    SharingDevicePlanOptions o;
+    o.sharing.block_threads = std::vector<int>{1, 5, 32, 50, 128, 256}[rng() % 6];
+    o.sharing.capacity_elems = std::vector<std::int64_t>{0, 7, 14, 45, 160}[rng() % 5];
+    o.sharing.align_elems = std::vector<int>{1, 4, 8}[rng() % 3];
+    o.elem_bytes = 16;
+    o.team_granule = round % 2 ? 32 : 0;
+    o.scratch_break = round % 3 ? 0 : 1500;
+    // A first round too small for the capacity (it must leave room for a team's inserts past its
+    // limit: a GPU planner's team is 128 threads wide, a host one's 1).
+    o.first_round_slots = round % 4 == 1 ? (kHostBackend ? 32 : 256) : 0;
+    for (const IrregularPattern& p : {rows, to_csr(rows)}) {
+      SCOPED_TRACE("round " + std::to_string(round) + (p.csr() ? " csr" : " rows"));
+      const DevicePattern dp(p);
+      SharingPlan ref;
+      bool host_refused = false;
+      try {
+        ref = make_sharing_plan_serial(p, o.sharing);
+      } catch (const Error&) {
+        host_refused = true;
+      }
+      try {
+        const DeviceSharingPlan d = planner.plan(dp.pv, o);
+        ASSERT_FALSE(host_refused) << "the device planner accepted what the host refused";
+        const SharingPlan got = to_host(d);
+        EXPECT_EQ(got.block_begin, ref.block_begin);
+        EXPECT_EQ(got.block_pos, ref.block_pos);
+        EXPECT_EQ(got.block_sizes, ref.block_sizes);
+        EXPECT_EQ(got.packed_src, ref.packed_src);
+        EXPECT_EQ(got.local, ref.local);
+        EXPECT_EQ(got.splits, ref.splits);
+        EXPECT_EQ(got.max_block_set, ref.max_block_set);
+        EXPECT_EQ(got.packed_elems, ref.packed_elems);
+        EXPECT_EQ(got.dup_elems, ref.dup_elems);
+        EXPECT_EQ(got.extra_bytes_vs_data, ref.extra_bytes_vs_data);
+        expect_classes_fit(d, ref, o.team_granule, o.elem_bytes);
+        ++planned;
+        split += ref.splits > 0;
+        second_round += d.count_rounds == 2;
+      } catch (const Error& e) {
+        EXPECT_TRUE(host_refused) << e.what();
+        EXPECT_NE(std::string(e.what()).find("alone references"), std::string::npos) << e.what();
+        ++refused;
+      }
+    }
+  }
+  EXPECT_GT(planned, 30);
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(split, 10);
+  EXPECT_GT(second_round, 2);
+}
+
+TEST(SharingDevicePlan, RefusesReferencesOutsideTheData) {
+  const IrregularPattern p = make_pattern({{0, 1}, {2, 9}}, 8, 16);  // 9 >= data_count 8
+  const DevicePattern dp(p);
+  SharingDevicePlanner planner;
+  SharingDevicePlanOptions o;
+  o.sharing.block_threads = 2;
+  try {
+    planner.plan(dp.pv, o);
+    FAIL() << "planned a reference outside the data";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("thread 1 references an element outside [0, 8)"),
+              std::string::npos)
+        << e.what();
+  }
+  // A strategy whose plan failed has no plan: it refuses to run rather than use a stale one.
+  Fixture fx(make_pattern({{0, 1}, {2, 3}}, 8, 16));
+  RemapOptions ro;
+  ro.block_threads = 2;
+  SharingStrategy<Elem> s(ro);
+  fx.run(s);
+  EXPECT_THROW(s.plan(dp.pv, nullptr), Error);
+  Kokkos::View<double*> out("out", 2);
+  Sums2 sums;
+  s.set_data(fx.data, true);
+  EXPECT_THROW(s.execute(GatherReduceBody<Elem, First>{out, First{}}, false, sums), Error);
+}
+
+// Blocks whose working set is larger than a Kokkos team's scratch (48 KB on a GPU, less Kokkos'
+// reserve; 32 KB on the OpenMP backend): on CUDA they are staged whole through the opt-in shared
+// memory kernel (227 KB a block on Hopper), elsewhere they are split. Either way every thread
+// computes exactly the serial reference, with and without the reduction.
+TEST(RemapStrategies, SharingLargeBlockSetsUseTheDeviceLimit) {
+  std::mt19937 rng(3);
+  std::vector<std::vector<std::int32_t>> rows(1024);
+  for (auto& r : rows) {
+    r.resize(40);
+    for (auto& e : r) e = static_cast<std::int32_t>(rng() % 200000);
+  }
+  Fixture fx(make_pattern(rows, 200000, 16));
+  RemapOptions o;
+  o.block_threads = 128;  // about 5,100 distinct elements (80 KB) a block
+  SharingStrategy<Elem> s(o);
+  const std::int64_t team_max = SharingStrategy<Elem>::Policy::scratch_size_max(0);
+  double total = 0;
+  const auto out = fx.run(s, 3, &total);
+  const auto ref = reference(fx.host);
+  for (std::size_t t = 0; t < ref.size(); ++t) ASSERT_DOUBLE_EQ(out[t], ref[t]) << "thread " << t;
+  EXPECT_NEAR(total, std::accumulate(ref.begin(), ref.end(), 0.0), 1e-9 * total);
+  const RemapReport r = s.report();
+  bool beyond_team = false;
+  for (const SharingLaunchClass& c : s.device_plan().classes)
+    beyond_team = beyond_team || c.scratch_bytes > team_max;
+#ifdef MDREMAP_SHARING_OPTIN
+  EXPECT_EQ(s.capacity_bytes(), device_optin_shared_bytes());
+  if (device_optin_shared_bytes() >= 128 * 1024) {  // Hopper, Ampere: no block needs splitting
+    EXPECT_EQ(r.splits, 0);
+    EXPECT_GT(r.max_block_set * 16, team_max);
+    EXPECT_TRUE(beyond_team);
+  }
+#else
+  EXPECT_EQ(s.capacity_bytes(), team_max);
+  EXPECT_GT(r.splits, 0);
+  EXPECT_LE(r.max_block_set * 16, team_max);
+  EXPECT_FALSE(beyond_team);
+#endif
+}
+
+// Block sizes that are not warp multiples, rows of very different lengths and a capacity that
+// splits blocks into sub-blocks of several widths: sets of many sizes, several launch classes, and
+// every one computes exactly the serial reference.
+TEST(RemapStrategies, SharingLaunchClassesOfSeveralTeamSizes) {
+  std::mt19937 rng(12);
+  Fixture fx(random_rows(rng, 3000, 36, 20000));
+  const auto ref = reference(fx.host);
+  for (const int bt : {100, 128, 200}) {
+    SCOPED_TRACE(bt);
+    RemapOptions o;
+    o.block_threads = bt;
+    o.smem_bytes = 700 * 16;  // splits blocks of long rows, not those of short ones
+    SharingStrategy<Elem> s(o);
+    double total = 0;
+    const auto out = fx.run(s, 2, &total);
+    for (std::size_t t = 0; t < ref.size(); ++t) ASSERT_DOUBLE_EQ(out[t], ref[t]) << t;
+    EXPECT_NEAR(total, std::accumulate(ref.begin(), ref.end(), 0.0), 1e-9 * total);
+    EXPECT_GT(s.report().splits, 0);
+    const SharingPlan h = to_host(s.device_plan());
+    expect_classes_fit(s.device_plan(), h, kHostBackend ? 0 : 32, 16);
+    EXPECT_GT(s.device_plan().classes.size(), 1u);
   }
 }
 

@@ -38,6 +38,36 @@ struct PatternPos {
   static PatternPos of(const PatternView& pv) { return {pv.stride_j, pv.stride_t, pv.start}; }
 };
 
+// seed 003 Algorithm 3's read-only path on CUDA: the read-only data cache (LDG.E.CONSTANT).
+// Kokkos' RandomAccess trait issues __ldg only for values of 4, 8 or 16 bytes; a 32-byte record
+// (a double-precision position) would get plain loads, so a record of 16k bytes is read as k
+// 16-byte __ldg. Host builds read the element in place.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T load_readonly(const T* p) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) % 16 == 0 && alignof(T) >= 16) {
+    T v;
+    auto* d = reinterpret_cast<int4*>(&v);
+    const auto* s = reinterpret_cast<const int4*>(p);
+#pragma unroll
+    for (int k = 0; k < static_cast<int>(sizeof(T) / 16); ++k) d[k] = __ldg(s + k);
+    return v;
+  } else if constexpr (sizeof(T) == 8 && alignof(T) >= 8) {
+    T v;
+    *reinterpret_cast<int2*>(&v) = __ldg(reinterpret_cast<const int2*>(p));
+    return v;
+  } else if constexpr (sizeof(T) == 4 && alignof(T) >= 4) {
+    T v;
+    *reinterpret_cast<int*>(&v) = __ldg(reinterpret_cast<const int*>(p));
+    return v;
+  } else {
+    return *p;
+  }
+#else
+  return *p;
+#endif
+}
+
 template <class T, GatherPath Path = GatherPath::ReadOnly, PatternLayout L = PatternLayout::Strided>
 struct GatherAccess {
   Kokkos::View<const T*, typename GatherTraits<T, Path>::type> data;  // A
@@ -61,8 +91,20 @@ struct GatherAccess {
   KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
     return index(pos(j, t));
   }
+  // Element e of A through the path. CUDA builds return a copy (read-only loads, above); host
+  // builds a reference (no copy on CPUs).
+#if defined(KOKKOS_ENABLE_CUDA)
+  KOKKOS_INLINE_FUNCTION T element(const std::int64_t e) const {
+    if constexpr (Path == GatherPath::ReadOnly)
+      return load_readonly(data.data() + e);
+    else
+      return data(e);
+  }
+#else
+  KOKKOS_INLINE_FUNCTION const T& element(const std::int64_t e) const { return data.data()[e]; }
+#endif
   KOKKOS_INLINE_FUNCTION decltype(auto) operator()(const int j, const std::int64_t t) const {
-    return data(source(j, t));
+    return element(source(j, t));
   }
   KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t t) const {
     return weights(pos(j, t));

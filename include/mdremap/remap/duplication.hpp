@@ -66,7 +66,7 @@ struct DupRefAccess {
     return j < dup_rows ? index(slot(j, t)) : rest.source(j, t);
   }
   KOKKOS_INLINE_FUNCTION decltype(auto) operator()(const int j, const std::int64_t t) const {
-    return rest.data(source(j, t));
+    return rest.element(source(j, t));
   }
   KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t t) const {
     return j < dup_rows ? weights(slot(j, t)) : rest.weight(j, t);

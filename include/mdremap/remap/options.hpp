@@ -6,10 +6,13 @@
 #include <string>
 
 #include "mdremap/remap/gather_path.hpp"
+#include "mdremap/remap/partition.hpp"
 
 namespace mdremap::remap {
 
-inline const char* to_string(GatherPath p) { return gather_path_name(p); }
+inline const char* to_string(GatherPath p) {
+  return gather_path_name(p);
+}
 
 // The executions of one run of the app's kernel, as `auto` predicts them (seed 001 §4): MD runs
 // `executions` force evaluations and re-plans at every neighbour-list build (`plan_every` steps);
@@ -22,6 +25,37 @@ struct RunHorizon {
     if (plan_every <= 0 || executions <= 0) return 1;
     return 1 + (executions - 1) / plan_every;
   }
+};
+
+// `throttle` (seed 002 §3): how its cache-fit parts are scheduled.
+enum class ThrottleSchedule {
+  CF,   // §3.1: one kernel per part (strict barriers)
+  CFQ,  // §3.2, Algorithm 2: one kernel, warps take chunks from a queue in part order
+  SJ,   // §3.3, Algorithm 3: tree nodes profiled standalone, the cheapest cover, a kernel each
+  SJQ,  // §3.4: SJ's cover, each chosen node a queue kernel of its own
+};
+inline const char* throttle_schedule_name(ThrottleSchedule s) {
+  switch (s) {
+    case ThrottleSchedule::CF:
+      return "cf";
+    case ThrottleSchedule::CFQ:
+      return "cf-q";
+    case ThrottleSchedule::SJ:
+      return "sj";
+    case ThrottleSchedule::SJQ:
+      return "sj-q";
+  }
+  return "?";
+}
+
+struct ThrottleOptions {
+  ThrottleSchedule schedule = ThrottleSchedule::CFQ;
+  std::int64_t cache_bytes = 0;  // a part's data footprint at most; 0: default_partition_bytes()
+  // Bisector of Algorithm 1: coarsened bisection (follows the pattern's connectivity) for Offsets
+  // patterns, k-d tiling on (thread, mean element) for Strided ones, unless set here.
+  bool bisector_set = false;
+  Bisector bisector = Bisector::coarsened;
+  std::int64_t chunk_threads = 256;  // CF-Q / SJ-Q: threads per queue chunk (whole threads)
 };
 
 struct RemapOptions {
@@ -42,6 +76,7 @@ struct RemapOptions {
   // serves every execution after the first remap).
   bool data_changes = true;
   RunHorizon horizon;
+  ThrottleOptions throttle;
   std::string kernel = "the kernel";  // the app's kernel, for messages
 };
 

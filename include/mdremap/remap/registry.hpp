@@ -14,6 +14,7 @@
 #include "mdremap/remap/gather_strategy.hpp"
 #include "mdremap/remap/padding_strategy.hpp"
 #include "mdremap/remap/sharing_strategy.hpp"
+#include "mdremap/remap/throttle_strategy.hpp"
 
 namespace mdremap::remap {
 
@@ -28,7 +29,7 @@ struct TypeList {
 // The registry. `auto` profiles its candidates in this order (cheapest plan first).
 template <class T>
 using StrategyTypes = TypeList<GatherStrategy<T>, DuplicationStrategy<T>, PaddingStrategy<T>,
-                               SharingStrategy<T>, AutoStrategy<T>>;
+                               SharingStrategy<T>, ThrottleStrategy<T>, AutoStrategy<T>>;
 
 namespace detail {
 

@@ -44,8 +44,12 @@ struct SharingPlan {
 };
 
 // seed 001 §3.4, Fig. 5 (second step). Throws mdremap::Error on an invalid pattern or options,
-// or when a single thread's own set exceeds capacity_elems.
+// or when a single thread's own set exceeds capacity_elems. Blocks are planned in parallel
+// (OpenMP); the plan is exactly make_sharing_plan_serial's. Sets are sorted by element id.
 SharingPlan make_sharing_plan(const IrregularPattern& p, const SharingOptions& opt);
+// The same plan in one sequential pass, block after block: the reference the parallel host
+// planner and the device planner (sharing_device_plan.hpp) are tested against.
+SharingPlan make_sharing_plan_serial(const IrregularPattern& p, const SharingOptions& opt);
 
 // Modelled global traffic of the sharing kernel: each block stages its set with coalesced
 // warp-loads (the irregular reads then hit shared memory).

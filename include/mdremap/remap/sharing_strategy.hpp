@@ -4,12 +4,25 @@
 // (Kokkos team scratch level 0) and read there through local indices. Blocks whose set exceeds
 // the shared memory are halved until they fit (seed 001 §3.4 "Notes"); the halvings are counted.
 // Thread clustering (Fig. 5's first step) is a thread reordering, applied by the app (--reorder
-// labelprop). The packing is planned on the host (make_sharing_plan) at every pattern change;
-// re-packing the data (the remap) runs on the device whenever the data changed.
+// labelprop).
+//
+// The plan is built on the device at every pattern change (sharing_device_plan.hpp): no host copy
+// of the pattern, no host pass over the references (seed 001 §4: the plan is a cost of the run).
+// The compute is one launch per launch class (team size, staged bytes): a split sub-block of 32
+// threads runs in a team of 32, a block staging 6 KB asks for 8 KB, not for the largest block's
+// set. On CUDA, a class staging more than a Kokkos team may have runs as a plain CUDA kernel opted
+// in to the device's larger per-block shared memory (sharing_optin_kernel.hpp). Re-packing the
+// data (the remap) runs on the device whenever the data changed.
+#include <algorithm>
 #include <chrono>
+#include <string>
+#include <type_traits>
 
 #include "mdremap/remap/cached_strategy.hpp"
+#include "mdremap/remap/shared_memory.hpp"
 #include "mdremap/remap/sharing.hpp"
+#include "mdremap/remap/sharing_device_plan.hpp"
+#include "mdremap/remap/sharing_optin_kernel.hpp"
 
 namespace mdremap::remap {
 
@@ -37,11 +50,13 @@ struct SharedLocalAccess {
   }
 };
 
-// One team per (sub-)block: stage the set coalesced, barrier, compute from shared memory.
+// One team per (sub-)block of one launch class (league rank r runs sub-block order(first + r)):
+// stage the set coalesced, barrier, compute from shared memory.
 template <class T, class Body>
 struct SharingTeamKernel {
   static constexpr PatternLayout L = body_layout_v<Body>;
   using Sums = body_sums_t<Body>;
+  using value_type = T;
   using Policy = Kokkos::TeamPolicy<Kokkos::DefaultExecutionSpace>;
   using Member = Policy::member_type;
   Body body;
@@ -52,17 +67,23 @@ struct SharingTeamKernel {
   std::int64_t threads = 0;
   Kokkos::View<const double*> weights;
   PatternPos<L> wpos;
+  Kokkos::View<const int*> order;
+  std::int64_t first = 0;
+
+  KOKKOS_INLINE_FUNCTION SharedLocalAccess<T, L> access(const T* s) const {
+    return {s, local, local_start, len, threads, weights, wpos};
+  }
 
   template <bool EV>
   KOKKOS_INLINE_FUNCTION void run(const Member& m, Sums& total) const {
-    const int b = m.league_rank();
+    const int b = order(first + m.league_rank());
     const int n = block_sizes(b);
     const std::int64_t pos = block_pos(b);
     T* s = static_cast<T*>(m.team_scratch(0).get_shmem(sizeof(T) * n));
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n),
                          [&](const int k) { s[k] = packed(pos + k); });
     m.team_barrier();
-    const SharedLocalAccess<T, L> acc{s, local, local_start, len, threads, weights, wpos};
+    const SharedLocalAccess<T, L> acc = access(s);
     const std::int64_t t0 = block_begin(b);
     const int nt = static_cast<int>(block_begin(b + 1) - t0);
     if constexpr (EV) {
@@ -104,36 +125,44 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
       return {false, o.kernel + " writes through the pattern; sharing stages reads only"};
     return {};
   }
-  using Policy = Kokkos::TeamPolicy<Kokkos::DefaultExecutionSpace>;
+  using Exec = Kokkos::DefaultExecutionSpace;
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  static constexpr bool kHostBackend = std::is_same_v<Exec, Kokkos::DefaultHostExecutionSpace>;
   explicit SharingStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {
     if (o.block_threads < 1) throw Error("sharing: block threads must be at least 1");
     if (const auto a = applies(o); !a.ok) throw Error("sharing does not apply: " + a.why);
   }
   const char* key() const override { return kName; }
   std::string name() const override { return kName; }
-  bool needs_host_pattern() const override { return true; }
+  // Planned on the device from the pattern itself.
+  bool needs_host_pattern() const override { return false; }
 
-  // Shared memory one block may stage: the option, else the backend's level-0 team scratch.
+  // The most shared memory one block may stage: a Kokkos team's level-0 scratch, and on CUDA
+  // the device's opt-in maximum per block (served by the plain CUDA kernel).
+  static std::int64_t max_block_bytes() {
+    std::int64_t m = Policy::scratch_size_max(0);
+#ifdef MDREMAP_SHARING_OPTIN
+    m = std::max(m, device_optin_shared_bytes());
+#endif
+    return m;
+  }
+  // Shared memory one block may stage: the option, else max_block_bytes().
   std::int64_t capacity_bytes() const {
-    const std::int64_t max = Policy::scratch_size_max(0);
+    const std::int64_t max = max_block_bytes();
     return this->opt_.smem_bytes > 0 ? std::min<std::int64_t>(this->opt_.smem_bytes, max) : max;
   }
 
-  void plan(const PatternView& pv, const IrregularPattern* host) override {
-    if (!host) throw Error("sharing: plan needs the host copy of the pattern");
+  // `host` is not needed (planned on the device) and not read.
+  void plan(const PatternView& pv, const IrregularPattern*) override {
     Kokkos::Timer timer;
+    plan_ = DeviceSharingPlan{};  // a failed plan leaves none (execute then refuses)
     pv_ = pv;
-    plan_ = make_sharing_plan(*host, options());
-    block_begin_ = upload("Remap::sharing_block_begin", plan_.block_begin);
-    block_pos_ = upload("Remap::sharing_block_pos", plan_.block_pos);
-    block_sizes_ = upload("Remap::sharing_block_sizes", plan_.block_sizes);
-    packed_src_ = upload("Remap::sharing_packed_src", plan_.packed_src);
-    local_ = upload("Remap::sharing_local", plan_.local);
-    local_start_ = host->csr() ? upload("Remap::sharing_local_start", host->offset)
-                               : Kokkos::View<const std::int64_t*>();
-    packed_ = Kokkos::View<T*>("Remap::sharing_packed", plan_.packed_elems);
-    plan_.local.clear();  // on the device now; the host copy of R*T ints is not needed
-    plan_.local.shrink_to_fit();
+    plan_ = planner_.plan(pv, options());
+    if (static_cast<std::int64_t>(packed_store_.extent(0)) < plan_.packed_elems)
+      packed_store_ =
+          Kokkos::View<T*>(Kokkos::view_alloc("Remap::sharing_packed", Kokkos::WithoutInitializing),
+                           plan_.packed_elems + plan_.packed_elems / 8);
+    packed_ = Kokkos::subview(packed_store_, std::make_pair(std::int64_t{0}, plan_.packed_elems));
     this->finish_plan(timer);
   }
 
@@ -150,91 +179,128 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
   template <class Body, class Sums>
   void compute_only(const Body& body, bool ev, Sums& sums) {
     check_layout<Body>(pv_, kName);
+    if (!plan_.planned) throw Error("sharing: executed without a plan for the pattern");
     ++this->executions_;
     constexpr PatternLayout L = body_layout_v<Body>;
-    const std::int64_t nb = plan_.blocks();
-    if (nb == 0) return;
-    const std::size_t bytes = sizeof(T) * plan_.max_block_set;
-    Policy policy = team_policy(nb).set_scratch_size(0, Kokkos::PerTeam(bytes));
-    SharingTeamKernel<T, Body> k{
-        body,    packed_,      block_begin_, block_pos_, block_sizes_,          local_,
-        pv_.len, local_start_, pv_.threads,  pv_.weight, PatternPos<L>::of(pv_)};
-    if (ev) {
-      Sums s;
-      Kokkos::parallel_reduce("Remap::sharing_compute", policy, k, Kokkos::Sum<Sums>(s));
-      sums += s;
-    } else {
-      Kokkos::parallel_for("Remap::sharing_compute", policy, k);
+    SharingTeamKernel<T, Body> k{body,
+                                 packed_,
+                                 plan_.block_begin,
+                                 plan_.block_pos,
+                                 plan_.block_sizes,
+                                 plan_.local,
+                                 pv_.len,
+                                 plan_.local_start,
+                                 pv_.threads,
+                                 pv_.weight,
+                                 PatternPos<L>::of(pv_),
+                                 plan_.order,
+                                 0};
+    const std::int64_t team_max = Policy::scratch_size_max(0);
+    for (const SharingLaunchClass& c : plan_.classes) {
+      k.first = c.first;
+      if (c.scratch_bytes <= team_max) {
+        Policy policy = team_policy(c).set_scratch_size(0, Kokkos::PerTeam(c.scratch_bytes));
+        if (ev) {
+          Sums s;
+          Kokkos::parallel_reduce("Remap::sharing_compute", policy, k, Kokkos::Sum<Sums>(s));
+          sums += s;
+        } else {
+          Kokkos::parallel_for("Remap::sharing_compute", policy, k);
+        }
+        continue;
+      }
+#ifdef MDREMAP_SHARING_OPTIN
+      optin::launch(k, c, ev, sums, partial_);
+#else
+      throw Error("sharing: a block stages " + std::to_string(c.scratch_bytes) +
+                  " bytes but a team may have only " + std::to_string(team_max));
+#endif
     }
   }
 
   TransactionCount model_transactions(const IrregularPattern&) const override {
-    return count_sharing_transactions(plan_, sizeof(T));
+    if (!plan_.planned) return {};
+    return count_sharing_transactions(to_host(plan_, false), sizeof(T));
   }
   // The local indices live on the device only; the count needs their layout, not their values.
   TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
-    SharingPlan plan = plan_;
+    SharingPlan plan = to_host(plan_, false);
     plan.local.assign(host.index.size(), 0);
     return count_breakdown_sharing(host, plan, transaction_model(pv_));
   }
   RemapReport report() const override {
     RemapReport r = this->cached_report();
-    // The packed copy and the local index array (the original index stays allocated).
-    r.extra_bytes = plan_.packed_elems * static_cast<std::int64_t>(sizeof(T)) +
-                    static_cast<std::int64_t>(local_.extent(0) * sizeof(int));
+    // The packed copy and what the planner keeps on the device (local indices, packed sources,
+    // block arrays and its work arrays); the original index stays allocated.
+    r.extra_bytes = static_cast<std::int64_t>(packed_store_.span() * sizeof(T)) + planner_.bytes();
     r.remapped_chunks = remapped_;
     r.rows = pv_.rows;
-    r.blocks = plan_.blocks();
+    r.blocks = plan_.blocks;
     r.splits = plan_.splits;
     r.max_block_set = plan_.max_block_set;
     r.packed_elems = plan_.packed_elems;
     r.dup_elems = plan_.dup_elems;
     return r;
   }
-  // The host planner is linear in the references: time it on a slice of the threads and scale.
-  double estimate_plan_ms(const PatternView&, const IrregularPattern* host) const override {
-    if (!host || host->threads < 4096) return -1;
+  // The device planner is linear in the references: time it on a slice of the threads (after
+  // one untimed run that allocates its arrays) and scale.
+  double estimate_plan_ms(const PatternView& pv, const IrregularPattern*) const override {
+    if (pv.threads < 4096) return -1;
     const std::int64_t bt = this->opt_.block_threads;
-    const std::int64_t part = std::max<std::int64_t>(16 * bt, host->threads / 32) / bt * bt;
-    const IrregularPattern slice = thread_slice(*host, 0, std::min(part, host->threads));
+    PatternView slice = pv;
+    slice.threads =
+        std::min(pv.threads, std::max<std::int64_t>(16 * bt, pv.threads / 32) / bt * bt);
+    SharingDevicePlanner planner;
+    (void)planner.plan(slice, options());
+    Kokkos::fence();
     const auto t0 = std::chrono::steady_clock::now();
-    (void)make_sharing_plan(slice, options());
+    (void)planner.plan(slice, options());
+    Kokkos::fence();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return ms * static_cast<double>(host->threads) / static_cast<double>(slice.threads);
+    return ms * static_cast<double>(pv.threads) / static_cast<double>(slice.threads);
   }
-  const SharingPlan& sharing_plan() const { return plan_; }
+  const DeviceSharingPlan& device_plan() const {
+    return plan_;
+  }
 
  private:
-  SharingOptions options() const {
-    SharingOptions so;
-    so.block_threads = this->opt_.block_threads;
-    so.capacity_elems = std::max<std::int64_t>(1, capacity_bytes() / sizeof(T));
-    so.align_elems = std::max<int>(1, 128 / static_cast<int>(sizeof(T)));  // 128-byte segments
-    return so;
+  SharingDevicePlanOptions options() const {
+    SharingDevicePlanOptions o;
+    o.sharing.block_threads = this->opt_.block_threads;
+    o.sharing.capacity_elems = std::max<std::int64_t>(1, capacity_bytes() / sizeof(T));
+    o.sharing.align_elems =
+        std::max<int>(1, 128 / static_cast<int>(sizeof(T)));  // 128-byte segments
+    o.elem_bytes = sizeof(T);
+    // A GPU runs a team in whole warps: a sub-block's team is its thread count rounded up to one.
+    o.team_granule = kHostBackend ? 0 : 32;
+    o.max_team = 1024;
+    o.scratch_break = Policy::scratch_size_max(0);
+    return o;
   }
-  Policy team_policy(std::int64_t nb) const {
-    if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>)
-      return Policy(nb, Kokkos::AUTO);
+  static Policy team_policy(const SharingLaunchClass& c) {
+    if constexpr (kHostBackend)
+      return Policy(c.count, Kokkos::AUTO);
     else
-      return Policy(nb, std::min(this->opt_.block_threads, 1024));
+      return Policy(c.count, c.team);
   }
   void pack() {
+    if (!plan_.planned) throw Error("sharing: executed without a plan for the pattern");
     if (this->opt_.cache && cache_.lookup(data_.data(), 0) != nullptr) return;
     Kokkos::parallel_for(
         "Remap::sharing_pack",
-        Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-            0, plan_.packed_elems),
-        PackKernel<T>{packed_, data_, packed_src_});
+        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, plan_.packed_elems),
+        PackKernel<T>{packed_, data_, plan_.packed_src});
     cache_.insert(data_.data(), 0, packed_.data());
     ++remapped_;
   }
 
   PatternView pv_;
-  SharingPlan plan_;
+  SharingDevicePlanner planner_;
+  DeviceSharingPlan plan_;
+  Kokkos::View<T*> packed_store_;  // grows, never shrinks: no reallocation at every re-plan
   Kokkos::View<T*> packed_;
-  Kokkos::View<const std::int64_t*> block_begin_, block_pos_, local_start_;
-  Kokkos::View<const int*> block_sizes_, packed_src_, local_;
+  Kokkos::View<unsigned char*> partial_;  // opt-in kernel: per-block partial sums
   std::int64_t remapped_ = 0;
 };
 

@@ -1,0 +1,120 @@
+// cuSPARSE CSR SpMV, set up once (BRIEF section 12's fair anchor: no per-call set-up).
+#include "cg/cusparse_spmv.hpp"
+
+#include <cusparse.h>
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "mdremap/error.hpp"
+
+namespace mdremap::cg {
+
+namespace {
+
+void check(cusparseStatus_t st, const char* what) {
+  if (st != CUSPARSE_STATUS_SUCCESS)
+    throw Error(fmt::format("cuSPARSE {}: {}", what, cusparseGetErrorString(st)));
+}
+
+struct DotsAfterSpmv {
+  Kokkos::View<const double*> w, u, r;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, remap::Sums2& s) const {
+    const double ut = u(t);
+    s.s0 += w(t) * ut;
+    s.s1 += r(t) * ut;
+  }
+};
+
+// Row offsets as int32 (a free function: nvcc allows no device lambda in a constructor).
+Kokkos::View<int*> offsets32(Kokkos::View<const std::int64_t*> src) {
+  Kokkos::View<int*> dst(Kokkos::view_alloc("cg::cusparse_rowptr32", Kokkos::WithoutInitializing),
+                         src.extent(0));
+  Kokkos::parallel_for(
+      "CG::rowptr32", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, src.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) { dst(i) = static_cast<int>(src(i)); });
+  return dst;
+}
+
+class CusparseSpmv final : public CgSpmv {
+ public:
+  explicit CusparseSpmv(const DeviceCsr& a) : a_(a) {
+    // 32-bit row offsets and columns, as CuPy's csr_matrix holds them.
+    if (a.nnz > std::numeric_limits<int>::max())
+      throw Error("cusparse: the anchor uses 32-bit row offsets (at most 2^31-1 entries)");
+    rowptr32_ = offsets32(a.rowptr);
+    x0_ = Kokkos::View<double*>("cg::cusparse_x0", a.cols);
+    y0_ = Kokkos::View<double*>("cg::cusparse_y0", a.rows);
+    Kokkos::fence();
+    check(cusparseCreate(&h_), "create");
+    check(cusparseSetStream(h_, Kokkos::DefaultExecutionSpace().cuda_stream()), "set stream");
+    check(cusparseCreateCsr(&mat_, a.rows, a.cols, a.nnz, rowptr32_.data(), a.col.data(),
+                            a.val.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+          "create CSR descriptor");
+    check(cusparseCreateDnVec(&vx_, a.cols, x0_.data(), CUDA_R_64F), "create x descriptor");
+    check(cusparseCreateDnVec(&vy_, a.rows, y0_.data(), CUDA_R_64F), "create y descriptor");
+    std::size_t bytes = 0;
+    check(cusparseSpMV_bufferSize(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, vx_, &zero_,
+                                  vy_, CUDA_R_64F, kAlg, &bytes),
+          "SpMV buffer size");
+    buffer_ = Kokkos::View<char*>("cg::cusparse_buffer", bytes > 0 ? bytes : 1);
+    check(cusparseSpMV_preprocess(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, vx_, &zero_,
+                                  vy_, CUDA_R_64F, kAlg, buffer_.data()),
+          "SpMV preprocess");
+    Kokkos::fence();
+    // Every call sets its own vectors, so the set-up ones can go (the large case's x is 128 MiB).
+    x0_ = {};
+    y0_ = {};
+  }
+  ~CusparseSpmv() override {
+    if (vy_) cusparseDestroyDnVec(vy_);
+    if (vx_) cusparseDestroyDnVec(vx_);
+    if (mat_) cusparseDestroySpMat(mat_);
+    if (h_) cusparseDestroy(h_);
+  }
+  CusparseSpmv(const CusparseSpmv&) = delete;
+  CusparseSpmv& operator=(const CusparseSpmv&) = delete;
+
+  std::string name() const override { return "cusparse"; }
+  std::string describe() const override {
+    return fmt::format("cusparse (cusparseSpMV CSR, 32-bit indices, buffer {} bytes, preprocessed)",
+                       buffer_.extent(0));
+  }
+  void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
+    check(cusparseDnVecSetValues(vx_, const_cast<double*>(x.data())), "set x");
+    check(cusparseDnVecSetValues(vy_, y.data()), "set y");
+    check(cusparseSpMV(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, vx_, &zero_, vy_,
+                       CUDA_R_64F, kAlg, buffer_.data()),
+          "SpMV");
+  }
+  // cuSPARSE's SpMV cannot fuse the dots: they follow as a reduce (the cuSPARSE version of CG).
+  remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                          Kokkos::View<double*> w) override {
+    apply(u, w);
+    remap::Sums2 s;
+    Kokkos::parallel_reduce("CG::dots_after_cusparse",
+                            Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, a_.rows),
+                            DotsAfterSpmv{w, u, r}, Kokkos::Sum<remap::Sums2>(s));
+    return s;
+  }
+
+ private:
+  static constexpr cusparseSpMVAlg_t kAlg = CUSPARSE_SPMV_ALG_DEFAULT;
+  DeviceCsr a_;
+  Kokkos::View<int*> rowptr32_;
+  Kokkos::View<double*> x0_, y0_;
+  Kokkos::View<char*> buffer_;
+  cusparseHandle_t h_ = nullptr;
+  cusparseSpMatDescr_t mat_ = nullptr;
+  cusparseDnVecDescr_t vx_ = nullptr, vy_ = nullptr;
+  double one_ = 1.0, zero_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<CgSpmv> make_cusparse_spmv(const DeviceCsr& a) {
+  return std::make_unique<CusparseSpmv>(a);
+}
+
+}  // namespace mdremap::cg

@@ -1,0 +1,51 @@
+#include "cg/device_csr.hpp"
+
+#include <limits>
+
+#include "mdremap/error.hpp"
+
+namespace mdremap::cg {
+
+DeviceCsr DeviceCsr::upload(const HostCsr& a) {
+  if (a.max_row_len() > std::numeric_limits<int>::max())
+    throw Error("cg: a row has more than 2^31 entries");
+  DeviceCsr d;
+  d.rows = a.rows;
+  d.cols = a.cols;
+  d.nnz = a.nnz();
+  d.max_len = static_cast<int>(a.max_row_len());
+  d.rowptr = Kokkos::View<std::int64_t*>(
+      Kokkos::view_alloc("cg::rowptr", Kokkos::WithoutInitializing), a.rows + 1);
+  d.col = Kokkos::View<int*>(Kokkos::view_alloc("cg::col", Kokkos::WithoutInitializing), d.nnz);
+  d.val = Kokkos::View<double*>(Kokkos::view_alloc("cg::val", Kokkos::WithoutInitializing), d.nnz);
+  d.len = Kokkos::View<int*>(Kokkos::view_alloc("cg::len", Kokkos::WithoutInitializing), a.rows);
+  Kokkos::deep_copy(d.rowptr, Kokkos::View<const std::int64_t*, Kokkos::HostSpace>(
+                                  a.rowptr.data(), a.rowptr.size()));
+  Kokkos::deep_copy(d.col, Kokkos::View<const int*, Kokkos::HostSpace>(a.col.data(), a.col.size()));
+  Kokkos::deep_copy(d.val,
+                    Kokkos::View<const double*, Kokkos::HostSpace>(a.val.data(), a.val.size()));
+  auto rp = d.rowptr;
+  auto len = d.len;
+  Kokkos::parallel_for(
+      "CG::row_lengths", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, a.rows),
+      KOKKOS_LAMBDA(const std::int64_t t) { len(t) = static_cast<int>(rp(t + 1) - rp(t)); });
+  return d;
+}
+
+Kokkos::View<double*> inverse_diagonal(const DeviceCsr& a) {
+  Kokkos::View<double*> dinv(Kokkos::view_alloc("cg::dinv", Kokkos::WithoutInitializing), a.rows);
+  auto rp = a.rowptr;
+  auto col = a.col;
+  auto val = a.val;
+  Kokkos::parallel_for(
+      "CG::inverse_diagonal", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, a.rows),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        double d = 0;
+        for (std::int64_t k = rp(t); k < rp(t + 1); ++k)
+          if (col(k) == t) d = val(k);
+        dinv(t) = d > 0 ? 1.0 / d : 1.0;
+      });
+  return dinv;
+}
+
+}  // namespace mdremap::cg

@@ -1,0 +1,179 @@
+#include "cg/params.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "mdremap/remap/registry.hpp"
+
+namespace mdremap::cg {
+
+namespace {
+
+std::string one_of(io::DeckSection& s, const std::string& key, const std::string& fallback,
+                   const std::vector<std::string>& allowed) {
+  const std::string v = s.get<std::string>(key, fallback);
+  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
+  std::string msg = fmt::format("unknown value '{}'", v);
+  const std::string near = io::nearest(v, allowed);
+  if (!near.empty()) msg += fmt::format(" (did you mean '{}'?)", near);
+  msg += " (one of:";
+  for (const auto& a : allowed) msg += " " + a;
+  msg += ")";
+  s.fail(key, msg);
+}
+
+// The generator's own keys are read (and so allowed) only for the generator that takes them.
+void read_matrix(io::DeckSection m, CgParams& p) {
+  const bool has_gen = m.has("generator");
+  p.matrix_file = m.get<std::string>("file", "");
+  if (has_gen && !p.matrix_file.empty())
+    m.fail("file", "give either 'generator' or 'file', not both");
+  if (!has_gen && p.matrix_file.empty())
+    m.fail("generator", "is required (or 'file', a Matrix Market matrix)");
+  if (has_gen) {
+    std::vector<std::string> names;
+    for (const auto& g : generator_list()) names.push_back(g.name);
+    p.gen.name = one_of(m, "generator", "", names);
+    const GeneratorInfo* g = find_generator(p.gen.name);
+    if (g->dims > 0) {
+      const auto dims = m.require<std::vector<int>>("dims");
+      if (static_cast<int>(dims.size()) != g->dims)
+        m.fail("dims",
+               fmt::format("'{}' takes {} grid dimensions, got {}", g->name, g->dims, dims.size()));
+      double total = 1;
+      for (int d : dims) {
+        if (d < 1) m.fail("dims", "grid dimensions must be at least 1");
+        p.gen.dims.push_back(d);
+        total *= d;
+      }
+      if (total > 2147483647.0)
+        m.fail("dims", fmt::format("{} rows is more than the 2^31-1 supported", total));
+    }
+    if (g->banded) {
+      p.gen.rows = m.require<long long>("rows");
+      if (p.gen.rows < 1 || p.gen.rows > 2147483647) m.fail("rows", "must be in 1..2^31-1");
+      p.gen.bandwidth = m.require<long long>("bandwidth");
+      if (p.gen.bandwidth < 0 || p.gen.bandwidth >= p.gen.rows)
+        m.fail("bandwidth", "must be in 0..rows-1");
+      p.gen.density = m.get<double>("density", 1.0);
+      if (!(p.gen.density >= 0 && p.gen.density <= 1)) m.fail("density", "must be in [0, 1]");
+    }
+    if (g->seeded) p.gen.seed = m.get<unsigned long long>("seed", p.gen.seed);
+    p.gen.shift = m.get<double>("shift", g->banded ? 1.0 : 0.0);
+    if (!std::isfinite(p.gen.shift) || p.gen.shift < 0 || (g->banded && !(p.gen.shift > 0)))
+      m.fail("shift", g->banded ? "must be > 0 (banded: the diagonal is the row's |sum| + shift)"
+                                : "must be >= 0");
+  }
+  if (!has_gen)  // a deck's generator keys stay valid when --matrix replaces its generator
+    for (const char* key : {"dims", "shift", "rows", "bandwidth", "density", "seed"}) m.allow(key);
+  p.permute = m.get<bool>("permute", false);
+  p.permute_seed = m.get<unsigned long long>("permute_seed", p.permute_seed);
+  m.finish();
+}
+
+}  // namespace
+
+CgParams read_cg_params(io::Deck& deck) {
+  CgParams p;
+  auto root = deck.root();
+  read_matrix(root.section("matrix"), p);
+
+  auto rhs = root.section("rhs");
+  p.rhs_file = rhs.get<std::string>("file", "");
+  rhs.finish();
+
+  auto sol = root.section("solution");
+  p.solution_file = sol.get<std::string>("file", "");
+  p.solution_kind = one_of(sol, "kind", p.solution_kind, {"random", "ones"});
+  p.solution_seed = sol.get<unsigned long long>("seed", p.solution_seed);
+  sol.finish();
+
+  auto s = root.section("solver");
+  p.solver.tolerance = s.get<double>("tolerance", 1e-8);
+  if (!(p.solver.tolerance > 0) || !std::isfinite(p.solver.tolerance))
+    s.fail("tolerance", "must be positive");
+  p.solver.max_iterations = s.get<long long>("max_iterations", 20000);
+  if (p.solver.max_iterations < 0) s.fail("max_iterations", "must not be negative");
+  p.solver.jacobi = one_of(s, "preconditioner", "none", {"none", "jacobi"}) == "jacobi";
+  p.solve_repeats = s.get<int>("repeats", 1);
+  if (p.solve_repeats < 1) s.fail("repeats", "must be at least 1");
+  s.finish();
+
+  auto k = root.section("spmv");
+  p.spmv.kernel = one_of(k, "kernel", p.spmv.kernel, spmv_kernel_names());
+  if (p.spmv.kernel == "cusparse" && !have_cusparse())
+    k.fail("kernel",
+           "'cusparse' needs a CUDA build (the cuSPARSE anchor); this binary runs on "
+           "the host");
+  p.spmv.vector_length = k.get<int>("vector_length", 0);
+  const int v = p.spmv.vector_length;
+  if (v != 0 && (v < 1 || v > 32 || (v & (v - 1)) != 0))
+    k.fail("vector_length", "must be 0 (auto) or a power of two <= 32");
+  p.timing_repeats = k.get<int>("timing_repeats", p.timing_repeats);
+  if (p.timing_repeats < 0) k.fail("timing_repeats", "must not be negative");
+  p.transactions = k.get<bool>("transactions", p.transactions);
+  k.finish();
+
+  auto rm = root.section("remap");
+  p.spmv.remap = one_of(rm, "mode", "gather", remap::strategy_names());
+  if (p.spmv.remap != "gather" && p.spmv.kernel != "csr-thread")
+    rm.fail("mode", fmt::format("remap mode '{}' needs spmv.kernel csr-thread ('{}' runs its own "
+                                "gather)",
+                                p.spmv.remap, p.spmv.kernel));
+  p.reorder = one_of(rm, "reorder", "none", {"none", "labelprop", "partition"});
+  auto& o = p.spmv.remap_opt;
+  const std::string path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture"});
+  o.path = path == "global"    ? remap::GatherPath::Global
+           : path == "texture" ? remap::GatherPath::Texture
+                               : remap::GatherPath::ReadOnly;
+#if !defined(KOKKOS_ENABLE_CUDA)
+  if (path == "texture")
+    rm.fail("gather_path",
+            "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary runs on "
+            "a CPU backend: use readonly or global");
+#endif
+  // One chunk: dup copies CG's references once (seed 000 §6.3.1), so there is no remap to overlap.
+  o.chunks = rm.get<int>("chunks", 1);
+  if (o.chunks < 1) rm.fail("chunks", "must be at least 1");
+  o.streams = rm.get<int>("streams", o.streams);
+  if (o.streams < 1 || o.streams > 32) rm.fail("streams", "must be 1..32");
+  o.dup_fraction = rm.get<double>("dup_fraction", o.dup_fraction);
+  if (!(o.dup_fraction > 0 && o.dup_fraction <= 1)) rm.fail("dup_fraction", "must be in (0, 1]");
+  o.cache = rm.get<bool>("cache", o.cache);
+  o.block_threads = rm.get<int>("block", o.block_threads);
+  if (o.block_threads < 1 || o.block_threads > 1024) rm.fail("block", "must be 1..1024");
+  o.smem_bytes = rm.get<long long>("smem_bytes", o.smem_bytes);
+  if (o.smem_bytes < 0) rm.fail("smem_bytes", "must not be negative (0 = device maximum)");
+  o.profile_steps = rm.get<int>("profile_steps", o.profile_steps);
+  if (o.profile_steps < 1) rm.fail("profile_steps", "must be at least 1");
+  p.partition_bytes = rm.get<long long>("partition_bytes", 0);
+  if (p.partition_bytes < 0) rm.fail("partition_bytes", "must not be negative (0 = half the L2)");
+  // throttle (seed 002 §3): its parts are cache-fit in the same sense as reorder's.
+  o.throttle.cache_bytes = p.partition_bytes;
+  const std::string sched = one_of(rm, "schedule", "cf-q", {"cf", "cf-q", "sj", "sj-q"});
+  o.throttle.schedule = sched == "cf"     ? remap::ThrottleSchedule::CF
+                        : sched == "cf-q" ? remap::ThrottleSchedule::CFQ
+                        : sched == "sj"   ? remap::ThrottleSchedule::SJ
+                                          : remap::ThrottleSchedule::SJQ;
+  const std::string bis = one_of(rm, "bisector", "auto", {"auto", "coarsened", "kd"});
+  o.throttle.bisector_set = bis != "auto";
+  o.throttle.bisector = bis == "kd" ? remap::Bisector::kd_tiling : remap::Bisector::coarsened;
+  o.throttle.chunk_threads = rm.get<long long>("chunk_threads", o.throttle.chunk_threads);
+  if (o.throttle.chunk_threads < 1) rm.fail("chunk_threads", "must be at least 1");
+  // CG plans once and runs up to max_iterations SpMVs: what auto predicts over.
+  o.horizon.executions = p.solver.max_iterations;
+  o.horizon.plan_every = 0;
+  o.data_changes = true;
+  try {
+    check_remap_mode(p.spmv.remap, o);
+  } catch (const Error& e) {
+    rm.fail("mode", e.what());
+  }
+  rm.finish();
+  root.finish();
+  return p;
+}
+
+}  // namespace mdremap::cg

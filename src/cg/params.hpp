@@ -1,0 +1,47 @@
+#pragma once
+// Everything a CG run reads from its deck (BRIEF section 6), validated with the strict deck
+// reader: unknown keys name the nearest valid one, every value is echoed in the resolved deck.
+//
+//   matrix:   generator (see cg/generators.hpp) or file (Matrix Market); dims, shift, rows,
+//             bandwidth, density, seed (the generator's own); permute, permute_seed
+//   rhs:      file (b as a Matrix Market array; default b = A x*)
+//   solution: file (x*, to report the error), or kind random|ones and seed (generated x*)
+//   solver:   tolerance, max_iterations, preconditioner none|jacobi, repeats (solves timed; the
+//             median is reported)
+//   spmv:     kernel csr-thread|csr-warp|cusparse, vector_length (csr-warp lanes, 0 = auto),
+//             timing_repeats (SpMVs timed after the solve), transactions (model them: true)
+//   remap:    mode (the registry's strategies), reorder none|labelprop|partition, gather_path,
+//             chunks, streams, dup_fraction, cache, block, smem_bytes, profile_steps,
+//             partition_bytes (reorder partition and throttle parts), throttle's schedule
+//             cf|cf-q|sj|sj-q, bisector auto|coarsened|kd, chunk_threads
+#include <cstdint>
+#include <string>
+
+#include "cg/generators.hpp"
+#include "cg/solver.hpp"
+#include "cg/spmv.hpp"
+#include "io/deck.hpp"
+
+namespace mdremap::cg {
+
+struct CgParams {
+  std::string matrix_file;  // empty: generated
+  GeneratorSpec gen;        // gen.name empty: from a file
+  bool permute = false;
+  std::uint64_t permute_seed = 1;
+  std::string rhs_file;
+  std::string solution_file;
+  std::string solution_kind = "random";
+  std::uint64_t solution_seed = 7;
+  CgOptions solver;
+  SpmvOptions spmv;
+  int timing_repeats = 20;
+  int solve_repeats = 1;
+  bool transactions = true;
+  std::string reorder = "none";      // symmetric permutation of the system before the solve
+  std::int64_t partition_bytes = 0;  // reorder partition: cache-fit part size; 0 = half the L2
+};
+
+CgParams read_cg_params(io::Deck& deck);
+
+}  // namespace mdremap::cg

@@ -1,0 +1,71 @@
+#pragma once
+// The SpMV kernels CG can run (BRIEF section 6): the SpmvBody compute body served by a remap
+// strategy chosen by name (`--remap gather|dup|sharing|throttle|auto`, the registry's names; a
+// thread per row), the same body with a warp or part of one per row (`--spmv csr-warp`, the gather
+// only), and cuSPARSE's CSR SpMV (`--spmv cusparse`, CUDA builds), the anchor.
+#include <Kokkos_Core.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cg/device_csr.hpp"
+#include "mdremap/remap/device_pattern.hpp"
+#include "mdremap/remap/options.hpp"
+#include "mdremap/remap/report.hpp"
+#include "mdremap/remap/transaction_breakdown.hpp"
+
+namespace mdremap::cg {
+
+struct SpmvOptions {
+  std::string kernel = "csr-thread";  // csr-thread | csr-warp | cusparse
+  int vector_length = 0;  // csr-warp: lanes per row (power of 2, <= 32); 0 = from the mean row
+  std::string remap = "gather";  // csr-thread: the remap strategy (registry name)
+  remap::RemapOptions remap_opt;
+};
+
+class CgSpmv {
+ public:
+  virtual ~CgSpmv() = default;
+  virtual std::string name() const = 0;
+  virtual std::string describe() const { return name(); }
+  // y = A x.
+  virtual void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) = 0;
+  // w = A u and, over all rows, s0 = w . u and s1 = r . u. Blocks until done (the CG
+  // iteration's one host synchronisation).
+  virtual remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                                  Kokkos::View<double*> w) = 0;
+  // The remap strategy's report (csr-thread), nothing for csr-warp and cusparse.
+  virtual bool has_report() const { return false; }
+  virtual remap::RemapReport report() const { return {}; }
+  // One remap on its own (fenced), measured at set-up: dup's reference copy (then served from
+  // the cache), or the per-execution packing of strategies whose copy follows x.
+  virtual double remap_ms() const { return 0; }
+  // The loads of one SpMV as the strategy lays them out (seed 001 §2.1; data, index, weights,
+  // lengths), modelled from the host pattern.
+  virtual bool models_transactions() const { return false; }
+  virtual remap::TransactionBreakdown model_breakdown(const remap::IrregularPattern&) const {
+    return {};
+  }
+};
+
+const std::vector<std::string>& spmv_kernel_names();
+// Whether this build has the cuSPARSE anchor (CUDA builds).
+bool have_cusparse();
+// Lanes per row for csr-warp: the smallest power of two >= the mean row length, in [2, 32].
+int auto_vector_length(const DeviceCsr& a);
+// The CSR SpMV's irregular reference for the remap layer: thread t = row t, index = col (Offsets
+// layout, start = rowptr), weight = val, data = x.
+remap::PatternView spmv_pattern_view(const DeviceCsr& a);
+
+// What the remap layer is told about CG's SpMV kernel (its reference patterns and name, for
+// applicability and messages); make_spmv applies it to SpmvOptions::remap_opt.
+void describe_cg_kernel(remap::RemapOptions& o);
+// Throws mdremap::Error naming the reason when the strategy does not apply to CG's SpMV.
+void check_remap_mode(const std::string& mode, remap::RemapOptions o);
+
+// Throws mdremap::Error for an unknown kernel or strategy, a strategy that does not apply, a
+// vector length that is not a power of two <= 32, cusparse in a build without CUDA, or a remap
+// strategy other than gather with csr-warp or cusparse.
+std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o);
+
+}  // namespace mdremap::cg

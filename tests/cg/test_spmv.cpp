@@ -1,0 +1,279 @@
+// CG's SpMV kernels against the serial reference (BRIEF section 6, issue 12 item 5): random
+// matrices with empty rows, one very long row, a 1x1 matrix, rows longer than a warp, a
+// rectangular one; every kernel (csr-thread, csr-warp at several lane counts, cuSPARSE where
+// built), plain and with the CG iteration's fused dot products.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cg/csr.hpp"
+#include "cg/device_csr.hpp"
+#include "cg/spmv.hpp"
+#include "cg/transactions.hpp"
+#include "mdremap/error.hpp"
+
+namespace mdremap::cg {
+namespace {
+
+// Row lengths chosen by `shape`; columns random (duplicates summed), values in [-1, 1).
+HostCsr random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed,
+                      const std::vector<std::int64_t>& lens) {
+  std::vector<std::int32_t> r, c;
+  std::vector<double> v;
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t k = 0; k < lens[i]; ++k) {
+      r.push_back(static_cast<std::int32_t>(i));
+      c.push_back(static_cast<std::int32_t>(mix(seed, i, k) % cols));
+      v.push_back(2 * unit(mix(seed + 1, i, k)) - 1);
+    }
+  return coo_to_csr(rows, cols, r, c, v);
+}
+
+struct Case {
+  std::string name;
+  HostCsr a;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  {  // mixed: empty rows, short rows, rows longer than a warp, one very long row
+    const std::int64_t n = 3000;
+    std::vector<std::int64_t> lens(n);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto h = mix(77, i) % 100;
+      lens[i] = h < 10 ? 0 : h < 80 ? 1 + h % 9 : 33 + h % 70;
+    }
+    lens[1234] = 1000;  // about 860 distinct columns after duplicates are summed
+    out.push_back({"mixed", random_matrix(n, n, 5, lens)});
+  }
+  out.push_back({"1x1", random_matrix(1, 1, 9, {1})});
+  out.push_back({"all-empty", random_matrix(40, 40, 3, std::vector<std::int64_t>(40, 0))});
+  {
+    std::vector<std::int64_t> lens(500);
+    for (std::int64_t i = 0; i < 500; ++i) lens[i] = 1 + mix(4, i) % 12;
+    out.push_back({"rectangular", random_matrix(500, 777, 11, lens)});
+  }
+  return out;
+}
+
+SpmvOptions through(const std::string& mode, int chunks = 1) {
+  SpmvOptions o;
+  o.remap = mode;
+  o.remap_opt.chunks = chunks;
+  o.remap_opt.block_threads = 64;
+  return o;
+}
+
+// Every variant: our CSR body through each remap strategy that applies to CG (padding does not:
+// see RefusesWhatItCannotRun), the lanes-per-row kernel, cuSPARSE where built.
+std::vector<SpmvOptions> kernels() {
+  std::vector<SpmvOptions> k = {through("gather"), through("dup"), through("dup", 3),
+                                through("sharing"), through("auto")};
+  // throttle: parts of 8 KB of x (1,024 entries; the long row alone reads about 860), every
+  // schedule: the 3,000-row matrices are cut into several parts.
+  for (const auto sc : {remap::ThrottleSchedule::CF, remap::ThrottleSchedule::CFQ,
+                        remap::ThrottleSchedule::SJ, remap::ThrottleSchedule::SJQ}) {
+    SpmvOptions t = through("throttle");
+    t.remap_opt.throttle.schedule = sc;
+    t.remap_opt.throttle.cache_bytes = 8192;
+    t.remap_opt.throttle.chunk_threads = 50;
+    k.push_back(t);
+  }
+  for (int v : {0, 1, 4, 32}) {
+    SpmvOptions w;
+    w.kernel = "csr-warp";
+    w.vector_length = v;
+    k.push_back(w);
+  }
+  if (have_cusparse()) {
+    SpmvOptions c;
+    c.kernel = "cusparse";
+    k.push_back(c);
+  }
+  return k;
+}
+
+Kokkos::View<double*> dev(const std::vector<double>& v) {
+  Kokkos::View<double*> d("v", v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+std::vector<double> host(Kokkos::View<const double*> d) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+  return std::vector<double>(h.data(), h.data() + h.extent(0));
+}
+
+// |y - y_ref| within rounding of the row's sum of |a_ij x_j| (the summation order differs).
+void expect_close(const HostCsr& a, const std::vector<double>& x, const std::vector<double>& y,
+                  const std::vector<double>& ref, const std::string& what) {
+  ASSERT_EQ(y.size(), ref.size());
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    double mag = 0;
+    for (std::int64_t k = a.rowptr[r]; k < a.rowptr[r + 1]; ++k)
+      mag += std::abs(a.val[k] * x[a.col[k]]);
+    ASSERT_LE(std::abs(y[r] - ref[r]), 1e-13 * mag + 1e-300) << what << " row " << r;
+  }
+}
+
+TEST(CgSpmv, EveryKernelMatchesTheSerialReference) {
+  for (const auto& c : cases()) {
+    const DeviceCsr d = DeviceCsr::upload(c.a);
+    std::vector<double> x(c.a.cols);
+    for (std::int64_t i = 0; i < c.a.cols; ++i) x[i] = 2 * unit(mix(21, i)) - 1;
+    std::vector<double> ref;
+    spmv_reference(c.a, x, ref);
+    const auto xd = dev(x);
+    for (const auto& k : kernels()) {
+      auto op = make_spmv(d, k);
+      Kokkos::View<double*> y("y", c.a.rows);
+      Kokkos::deep_copy(y, 123.0);  // every row must be written, empty ones with 0
+      op->apply(xd, y);
+      expect_close(c.a, x, host(y), ref, c.name + " " + op->describe());
+    }
+  }
+}
+
+TEST(CgSpmv, FusedDotsMatchTheReference) {
+  for (const auto& c : cases()) {
+    if (c.a.rows != c.a.cols) continue;  // the CG SpMV is square
+    const DeviceCsr d = DeviceCsr::upload(c.a);
+    std::vector<double> u(c.a.rows), r(c.a.rows);
+    for (std::int64_t i = 0; i < c.a.rows; ++i) {
+      u[i] = 2 * unit(mix(31, i)) - 1;
+      r[i] = 2 * unit(mix(32, i)) - 1;
+    }
+    std::vector<double> w_ref;
+    spmv_reference(c.a, u, w_ref);
+    double wu = 0, ru = 0, wu_mag = 0, ru_mag = 0;
+    for (std::int64_t i = 0; i < c.a.rows; ++i) {
+      wu += w_ref[i] * u[i];
+      ru += r[i] * u[i];
+      wu_mag += std::abs(w_ref[i] * u[i]);
+      ru_mag += std::abs(r[i] * u[i]);
+    }
+    const auto ud = dev(u), rd = dev(r);
+    for (const auto& k : kernels()) {
+      auto op = make_spmv(d, k);
+      Kokkos::View<double*> w("w", c.a.rows);
+      const auto s = op->apply_dots(ud, rd, w);
+      const std::string what = c.name + " " + op->describe();
+      expect_close(c.a, u, host(w), w_ref, what);
+      EXPECT_NEAR(s.s0, wu, 1e-12 * wu_mag + 1e-300) << what;
+      EXPECT_NEAR(s.s1, ru, 1e-12 * ru_mag + 1e-300) << what;
+    }
+  }
+}
+
+TEST(CgSpmv, RefusesWhatItCannotRun) {
+  const DeviceCsr d = DeviceCsr::upload(random_matrix(4, 4, 1, {1, 1, 1, 1}));
+  auto warp = [](int v) {
+    SpmvOptions o;
+    o.kernel = "csr-warp";
+    o.vector_length = v;
+    return o;
+  };
+  EXPECT_THROW(make_spmv(d, warp(3)), Error);
+  EXPECT_THROW(make_spmv(d, warp(64)), Error);
+  SpmvOptions bad;
+  bad.kernel = "ell";
+  EXPECT_THROW(make_spmv(d, bad), Error);
+  // csr-warp runs its own gather: no remap strategy behind it.
+  SpmvOptions warp_dup = warp(4);
+  warp_dup.remap = "dup";
+  EXPECT_THROW(make_spmv(d, warp_dup), Error);
+  EXPECT_THROW(make_spmv(d, through("no-such-mode")), Error);
+  // padding regroups rows; CG's fused body also reads its own row's u and r (seed 001 §3.3).
+  try {
+    make_spmv(d, through("padding"));
+    ADD_FAILURE() << "padding accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("reference patterns"), std::string::npos) << e.what();
+  }
+  if (!have_cusparse()) {
+    SpmvOptions c;
+    c.kernel = "cusparse";
+    EXPECT_THROW(make_spmv(d, c), Error);
+  }
+}
+
+// dup on CG's pattern copies the references once (ELL, seed 000 §6.3.1) and serves every later
+// SpMV from the remap cache, although x changes every time.
+TEST(CgSpmv, DupCopiesTheReferencesOnceAndHitsTheCache) {
+  std::vector<std::int64_t> lens(300);
+  for (std::int64_t i = 0; i < 300; ++i) lens[i] = 1 + mix(8, i) % 9;
+  const HostCsr m = random_matrix(300, 300, 2, lens);
+  const DeviceCsr d = DeviceCsr::upload(m);
+  auto op = make_spmv(d, through("dup"));
+  ASSERT_TRUE(op->has_report());
+  EXPECT_EQ(op->report().dup_target, "references");
+  Kokkos::View<double*> y("y", 300);
+  for (int it = 0; it < 5; ++it) {
+    std::vector<double> x(300);
+    for (int i = 0; i < 300; ++i) x[i] = unit(mix(50 + it, i));
+    std::vector<double> ref;
+    spmv_reference(m, x, ref);
+    op->apply(dev(x), y);
+    expect_close(m, x, host(y), ref, "dup iteration " + std::to_string(it));
+  }
+  const auto r = op->report();
+  EXPECT_EQ(r.executions, 5);
+  EXPECT_GE(r.cache_hits, 5);
+  EXPECT_EQ(r.cache_misses, 1);  // the one copy made at set-up (remap_now)
+}
+
+TEST(CgSpmv, AutoVectorLengthFollowsTheMeanRow) {
+  const auto lens = [](std::int64_t n, std::int64_t l) { return std::vector<std::int64_t>(n, l); };
+  EXPECT_EQ(auto_vector_length(DeviceCsr::upload(random_matrix(64, 64, 1, lens(64, 1)))), 2);
+  const HostCsr seven = random_matrix(64, 100000, 1, lens(64, 7));
+  EXPECT_EQ(auto_vector_length(DeviceCsr::upload(seven)), 8);
+  const HostCsr hundred = random_matrix(64, 100000, 1, lens(64, 100));
+  EXPECT_EQ(auto_vector_length(DeviceCsr::upload(hundred)), 32);
+}
+
+}  // namespace
+}  // namespace mdremap::cg
+
+namespace mdremap::cg {
+namespace {
+
+// Hand-counted segments (seed 001 §2.1) for one warp of 32 single-entry rows: the CSR gather,
+// and dup's ELL copy as the strategy models it.
+TEST(CgTransactions, CountsTheThreadPerRowLoads) {
+  std::vector<std::int32_t> r(32), c(32), spread(32);
+  std::vector<double> v(32, 1.0);
+  for (int t = 0; t < 32; ++t) {
+    r[t] = t;
+    c[t] = t;
+    spread[t] = 16 * t;  // every lane in its own 128-byte segment of x
+  }
+  const auto seq = csr_breakdown(coo_to_csr(32, 32, r, c, v));
+  EXPECT_EQ(seq.data.loads, 1);
+  EXPECT_EQ(seq.data.seg32, 8);  // 32 x 8 B contiguous
+  EXPECT_EQ(seq.data.seg128, 2);
+  // col (128 B: 4 / 1), val (256 B: 8 / 2), rowptr[t] (128 B: 4 / 1) and rowptr[t+1] (bytes
+  // 4..131: 5 / 2).
+  EXPECT_EQ(seq.total().seg32 - seq.data.seg32, 4 + 8 + 4 + 5);
+  EXPECT_EQ(seq.total().seg128 - seq.data.seg128, 1 + 2 + 1 + 2);
+  const HostCsr m = coo_to_csr(32, 512, r, spread, v);
+  const auto sc = csr_breakdown(m);
+  EXPECT_EQ(sc.data.seg32, 32);
+  EXPECT_EQ(sc.data.seg128, 32);
+  EXPECT_EQ(sc.total().seg32, 32 + 21);
+  // ELL (seed 000's reordered col_ind / val): col' 4 / 1, val' 8 / 2, len[t] 4 / 1; the x loads
+  // are those of the gather.
+  auto op = make_spmv(DeviceCsr::upload(m), through("dup"));
+  ASSERT_TRUE(op->models_transactions());
+  const auto ell = op->model_breakdown(spmv_pattern(m));
+  EXPECT_EQ(ell.data.seg32, 32);
+  EXPECT_EQ(ell.total().seg32 - ell.data.seg32, 4 + 8 + 4);
+  EXPECT_EQ(ell.total().seg128 - ell.data.seg128, 1 + 2 + 1);
+}
+
+}  // namespace
+}  // namespace mdremap::cg
