@@ -17,6 +17,7 @@
 #include "cli/common.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/md_command.hpp"
+#include "cli/sp_command.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
 #include "mdremap/error.hpp"
@@ -91,6 +92,8 @@ int main(int argc, char** argv) {
   mdremap::cli::add_compare_command(app, compare_opts);
   mdremap::cli::CgCommandOptions cg_opts;
   mdremap::cli::add_cg_command(app, cg_opts);
+  mdremap::cli::SpOptions sp_opts;
+  mdremap::cli::add_sp_command(app, sp_opts);
   std::string info_summary;
   auto* info = app.add_subcommand("info", "Print backends, devices and build options");
   info->add_option("--summary", info_summary, "Write the same information as JSON");
@@ -131,6 +134,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("md")) return mdremap::cli::run_md(md_opts);
     if (app.got_subcommand("compare")) return mdremap::cli::run_compare(compare_opts);
     if (app.got_subcommand("cg")) return mdremap::cli::run_cg(cg_opts);
+    if (app.got_subcommand("sp")) return mdremap::cli::run_sp(sp_opts);
     if (app.got_subcommand("info")) {
       auto j = mdremap::cli::build_info();
       fmt::print("mdremap {}\n", j["version"].get<std::string>());

@@ -1,0 +1,25 @@
+#pragma once
+// `mdremap sp` decks (inputs/sp_*.yaml): strict keys, defaults recorded in the resolved deck.
+#include <cstdint>
+#include <string>
+
+#include "sp/solver.hpp"
+
+namespace mdremap::io {
+class Deck;
+}
+
+namespace mdremap::sp {
+
+struct SpParams {
+  std::string source;              // formula.source: a DIMACS file or random-C-V-K
+  std::uint64_t formula_seed = 1;  // formula.seed (generator)
+  SolveParams solve;
+  std::string remap = "gather";       // remap.mode
+  std::string transactions = "auto";  // report.transactions: auto | on | off
+};
+
+// Throws mdremap::InputError naming the key (file and line, or the --set) and the problem.
+SpParams read_sp_params(io::Deck& deck);
+
+}  // namespace mdremap::sp

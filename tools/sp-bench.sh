@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The SP benchmark of issue 13 (BRIEF section 7, seed 000 Tables 5 and 8), in two halves:
+#
+#   tools/sp-bench.sh bundle                       # here: tools/gpu-run.sh bundle + CaDiCaL
+#   tools/sp-bench.sh device [INSTANCES] [MODES]   # on the GPU machine (carrying .carry)
+#
+# INSTANCES: comma list of 4000 (random-16800-4000-3), 10000 (random-42000-10000-3), 1m, 10m
+# (ratio 4.2; decks inputs/sp_lonestar_4000.yaml, sp_random3sat.yaml, sp_1m.yaml, sp_10m.yaml);
+# default 4000,10000,1m. MODES: comma list of remap modes for calc_pi_values (default
+# gather,dup,sharing,auto).
+# Each `mdremap sp` run is limited to SP_LIMIT seconds [540]; CaDiCaL (Debian's cadical, carried
+# as .carry/cadical: the GPU machine has no apt) runs on the same formula, written with
+# --write-cnf, on the host CPU for CDCL_LIMIT seconds [300] (CDCL=0 skips it). A device call runs
+# at most 10 minutes: give the 10m instance calls of its own, one mode each (`device 10m gather`,
+# with CDCL=0) and CaDiCaL alone (`device 10m none`: MODES none runs no mdremap sp).
+# Results: $OUT/sp/*.json, cadical logs, and $OUT/sp/sp_bench.md (one table, the device named).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cd "$repo"
+mode=${1:?usage: sp-bench.sh bundle|device [instances] [modes]}
+
+bundle() {
+  "$here/gpu-run.sh" bundle
+  if ! command -v cadical >/dev/null; then
+    apt-get install -y --no-install-recommends cadical  # benchmark only (Debian 12: 1.5.3)
+  fi
+  # Dynamically linked against libc, libm, libstdc++ and libgcc_s only: the device image has them.
+  cp -L "$(command -v cadical)" .carry/cadical
+  ls -l .carry
+}
+
+deck_of() {
+  case $1 in
+    4000) echo inputs/sp_lonestar_4000.yaml ;;
+    10000) echo inputs/sp_random3sat.yaml ;;
+    1m) echo inputs/sp_1m.yaml ;;
+    10m) echo inputs/sp_10m.yaml ;;
+    *) echo "unknown instance '$1' (4000, 10000, 1m, 10m)" >&2 && exit 2 ;;
+  esac
+}
+
+device() {
+  local instances=${1:-4000,10000,1m} modes=${2:-gather,dup,sharing,auto}
+  if [[ ! -x $repo/.bundle/bin/mdremap ]]; then
+    rm -rf "$repo/.bundle" && mkdir -p "$repo/.bundle"
+    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
+      "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
+  fi
+  export LD_LIBRARY_PATH=$repo/.bundle/lib:${LD_LIBRARY_PATH:-}
+  export OUT=${OUT:-$repo/out}
+  local dir=$OUT/sp bin=$repo/.bundle/bin/mdremap cad=$repo/.carry/cadical
+  local scratch=${TMPDIR:-/tmp}/sp-bench.$$
+  mkdir -p "$dir" "$scratch"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$dir/gpu.txt"
+  nproc >"$dir/cpus.txt"
+  local sp_limit=${SP_LIMIT:-540} cdcl_limit=${CDCL_LIMIT:-300}
+  for inst in ${instances//,/ }; do
+    local deck
+    deck=$(deck_of "$inst")
+    for m in ${modes//,/ }; do
+      [[ $m == none ]] && continue
+      echo "== $inst $m"
+      set +e
+      timeout "$sp_limit" "$bin" sp "$repo/$deck" --remap "$m" --quiet \
+        --summary "$dir/${inst}_$m.json" >"$dir/${inst}_$m.log" 2>&1
+      echo "exit $?" >>"$dir/${inst}_$m.log"
+      set -e
+      tail -n 2 "$dir/${inst}_$m.log"
+    done
+    if [[ ${CDCL:-1} != 0 && -x $cad ]]; then
+      echo "== $inst cadical (limit ${cdcl_limit} s)"
+      "$bin" sp "$repo/$deck" --write-cnf "$scratch/$inst.cnf" --quiet
+      local t0 t1 rc
+      t0=$(date +%s.%N)
+      set +e
+      timeout "$cdcl_limit" "$cad" -q "$scratch/$inst.cnf" >"$scratch/$inst.cad" 2>&1
+      rc=$?
+      set -e
+      t1=$(date +%s.%N)
+      grep -m1 '^s ' "$scratch/$inst.cad" >"$dir/${inst}_cadical.txt" || echo "s (none)" >"$dir/${inst}_cadical.txt"
+      echo "exit $rc seconds $(python3 -c "print(round($t1 - $t0, 2))") limit $cdcl_limit" >>"$dir/${inst}_cadical.txt"
+      cat "$dir/${inst}_cadical.txt"
+      rm -f "$scratch/$inst.cnf" "$scratch/$inst.cad"
+    fi
+  done
+  rm -rf "$scratch"
+  python3 - "$dir" <<'PY' | tee "$dir/sp_bench.md"
+import glob, json, os, sys
+d = sys.argv[1]
+gpu = open(os.path.join(d, "gpu.txt")).read().strip()
+cpus = open(os.path.join(d, "cpus.txt")).read().strip()
+print(f"GPU: {gpu}; CDCL on the host CPU ({cpus} cores, one thread)\n")
+print("| instance | solver / mode | outcome | sweeps | rounds | ms/sweep | calc_pi ms | solve s | wall s | fixed SP / prop / WalkSAT | plans / cache hits | 32B transactions gather data (all loads) / dup all loads |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for f in sorted(glob.glob(os.path.join(d, "*_*.json"))):
+    j = json.load(open(f))
+    inst = os.path.basename(f).rsplit("_", 1)[0]
+    mode = os.path.basename(f).rsplit("_", 1)[1][:-5]
+    s, fx, t, tr, rm = j["sp"], j["fixed"], j["times_s"], j["transactions"], j["remap"]
+    txt = (f'{tr["gather"]["data"]["seg32"]} ({tr["gather"]["total"]["seg32"]}) / '
+           f'{tr["dup"]["total"]["seg32"]}' if tr.get("computed") else "not modelled")
+    print(f'| {inst} ({j["formula"]["variables"]} vars) | mdremap sp {rm["strategy"]} | '
+          f'{j["outcome"]} | {s["iterations"]} | {s["decimation_rounds"]} | '
+          f'{s["ms_per_iteration"]:.3f} | {s["calc_pi_ms_per_iteration"]:.3f} | {t["solve"]:.2f} | '
+          f'{t["wall"]:.2f} | {fx["sp"]} / {fx["unit"] + fx["pure"]} / {fx["walksat"]} | '
+          f'{rm["plans"]} / {rm["cache_hits"]} | {txt} |')
+for f in sorted(glob.glob(os.path.join(d, "*_cadical.txt"))):
+    inst = os.path.basename(f)[: -len("_cadical.txt")]
+    lines = open(f).read().split("\n")
+    words = lines[1].split()
+    rc, secs, limit = words[1], words[3], words[5]
+    out = {"10": "SATISFIABLE", "20": "UNSATISFIABLE", "124": f"timeout ({limit} s)"}.get(rc, f"exit {rc}")
+    print(f"| {inst} | CaDiCaL 1.5.3 (CPU) | {out} | | | | | {secs} | {secs} | | | |")
+PY
+}
+
+case $mode in
+  bundle) bundle ;;
+  device) device "${2:-}" "${3:-}" ;;
+  *) echo "usage: sp-bench.sh bundle|device [instances] [modes]" >&2 && exit 2 ;;
+esac
