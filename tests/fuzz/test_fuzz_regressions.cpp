@@ -17,6 +17,7 @@
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "md/params.hpp"
+#include "sp/cnf.hpp"
 #include "mdremap/error.hpp"
 
 namespace fs = std::filesystem;
@@ -49,6 +50,12 @@ const std::map<std::string, std::function<void(const fs::path&)>> kReaders = {
      [](const fs::path& p) {
        std::istringstream in(slurp(p));
        cg::cg_matrix(cg::read_matrix_market(in, p.filename().string()));
+     }},
+    {"dimacs",
+     [](const fs::path& p) {
+       std::istringstream in(slurp(p));
+       sp::CnfNotes notes;
+       sp::read_cnf(in, p.filename().string(), &notes);
      }},
 };
 
