@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "mdremap/median.hpp"
 #include "mdremap/remap/cost_model.hpp"
@@ -192,32 +193,52 @@ class AutoStrategy final : public RemapStrategy<T> {
     return b;
   }
 
-  // The device's copy bandwidth (read + write), measured once per process: a fenced device-to-
-  // device copy of 256 MB, best of three.
-  static double copy_gb_per_s() {
-    static const double gbps = [] {
-      const std::size_t n = std::size_t(1) << 25;  // 32M doubles
-      Kokkos::View<double*> a(Kokkos::view_alloc("auto_bw_a", Kokkos::WithoutInitializing), n);
-      Kokkos::View<double*> b(Kokkos::view_alloc("auto_bw_b", Kokkos::WithoutInitializing), n);
-      Kokkos::deep_copy(a, 1.0);
-      double best = 1e300;
-      for (int k = 0; k < 3; ++k) {
-        Kokkos::fence();
-        Kokkos::Timer t;
-        Kokkos::deep_copy(b, a);
-        Kokkos::fence();
-        best = std::min(best, t.seconds());
-      }
-      return 2.0 * static_cast<double>(n * sizeof(double)) / best / 1e9;
-    }();
-    return gbps;
+  // The device's copy bandwidth (read + write) at the size of the traffic it bounds: a fenced
+  // device-to-device copy of as many bytes as one execution moves at least (rounded up to a power
+  // of two and clamped to 1 MB .. 256 MB, so the probe costs about one execution of the candidate
+  // it screens), best of three, measured once per process and size. A fixed 256 MB probe cost a
+  // second on a 2-core host for an 864-atom run whose whole force loop takes 3 ms.
+  static double copy_gb_per_s(double bytes) {
+    static std::map<std::size_t, double> measured;
+    const std::size_t n =
+        probe_elements(bytes / 2.0, std::size_t(1) << 20, std::size_t(1) << 28, sizeof(double));
+    if (auto it = measured.find(n); it != measured.end()) return it->second;
+    Kokkos::View<double*> a(Kokkos::view_alloc("auto_bw_a", Kokkos::WithoutInitializing), n);
+    Kokkos::View<double*> b(Kokkos::view_alloc("auto_bw_b", Kokkos::WithoutInitializing), n);
+    Kokkos::deep_copy(a, 1.0);
+    Kokkos::deep_copy(b, 0.0);
+    double best = 1e300;
+    for (int k = 0; k < 3; ++k) {
+      Kokkos::fence();
+      Kokkos::Timer t;
+      Kokkos::deep_copy(b, a);
+      Kokkos::fence();
+      best = std::min(best, t.seconds());
+    }
+    return measured[n] = 2.0 * static_cast<double>(n * sizeof(double)) / best / 1e9;
+  }
+  // Elements of `size` bytes in a probe of about `bytes`: a power of two within [lo, hi] bytes.
+  static std::size_t probe_elements(double bytes, std::size_t lo, std::size_t hi,
+                                    std::size_t size) {
+    std::size_t b = lo;
+    while (b < hi && static_cast<double>(b) < bytes) b *= 2;
+    return b / size;
   }
 
   // The host copy of the pattern: its index (and lengths) over the device-to-host bandwidth,
-  // measured once per process on a 64 MB copy, twice for the reformatting pass on the host.
+  // twice for the reformatting pass on the host. The bandwidth is measured once per process and
+  // size on a copy about as large as the pattern (a power of two, 1 MB .. 64 MB): the probe
+  // costs about what it predicts.
   double estimate_host_copy_ms() const {
-    static const double gbps = [] {
-      const std::size_t n = std::size_t(1) << 24;  // 16M ints
+    const double entries = pv_.layout == PatternLayout::Offsets
+                               ? static_cast<double>(pv_.index.extent(0))
+                               : static_cast<double>(pv_.threads) * pv_.rows;
+    const double bytes = 4.0 * (entries + static_cast<double>(pv_.threads));
+    static std::map<std::size_t, double> measured;
+    const std::size_t n =
+        probe_elements(bytes, std::size_t(1) << 20, std::size_t(1) << 26, sizeof(int));
+    auto it = measured.find(n);
+    if (it == measured.end()) {
       Kokkos::View<int*> d(Kokkos::view_alloc("auto_d2h", Kokkos::WithoutInitializing), n);
       Kokkos::deep_copy(d, 1);
       auto h = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, Kokkos::HostSpace(), d);
@@ -228,13 +249,9 @@ class AutoStrategy final : public RemapStrategy<T> {
         Kokkos::deep_copy(h, d);
         best = std::min(best, t.seconds());
       }
-      return static_cast<double>(n * sizeof(int)) / best / 1e9;
-    }();
-    const double entries = pv_.layout == PatternLayout::Offsets
-                               ? static_cast<double>(pv_.index.extent(0))
-                               : static_cast<double>(pv_.threads) * pv_.rows;
-    const double bytes = 4.0 * (entries + static_cast<double>(pv_.threads));
-    return 2.0 * bytes / (1e6 * gbps);
+      it = measured.emplace(n, static_cast<double>(n * sizeof(int)) / best / 1e9).first;
+    }
+    return 2.0 * bytes / (1e6 * it->second);
   }
 
   const IrregularPattern* host(double& copy_ms) {
@@ -300,12 +317,12 @@ class AutoStrategy final : public RemapStrategy<T> {
       if (bytes > 0 && std::isfinite(bar)) {
         const double floor_ms =
             static_cast<double>(std::max<std::int64_t>(1, o.horizon.executions)) * bytes /
-            (1e6 * copy_gb_per_s());
+            (1e6 * copy_gb_per_s(bytes));
         if (floor_ms > bar) {
           c.p.note = fmt::format(
               "moves at least {:.2f} GB an execution: at the measured {:.0f} GB/s copy "
               "bandwidth its run takes at least {:.1f} ms > the best {:.1f} ms: not profiled",
-              bytes / 1e9, copy_gb_per_s(), floor_ms, bar);
+              bytes / 1e9, copy_gb_per_s(bytes), floor_ms, bar);
           c.s.reset();
           c.done = true;
           continue;
