@@ -6,10 +6,11 @@
 #                                    # .bundle): gpu tests + benchmarks, results under $OUT
 #
 # `what` is a comma list of: tests, bench, large, before-after, probe, ncu, ncu-build, ncu-force,
-# remap, sharing-plan, remap-ncu, output, cg (default: tests,bench,large); TEST_BINS=test_md
-# narrows the tests.
-# remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled, whole runs of 100 steps in 3
-# interleaved rounds (CSV, PNG).
+# remap, remap-short, sharing-plan, remap-ncu, output, cg, sass (default: tests,bench,large);
+# TEST_BINS=test_md narrows the tests.
+# remap: `mdremap compare` at 1M and 4M atoms, sorted and shuffled, whole runs of REMAP_STEPS
+# (default 100) steps in REMAP_ROUNDS (3) interleaved rounds (CSV); remap-short: the same cells in
+# one round of 100 steps (what auto picks when the run is short).
 # before-after: the 4M-atom deck with the binary of BEFORE_COMMIT (bundled as mdremap-before by
 # `gpu-run.sh bundle` when build/cuda-before holds it) and this one, interleaved rounds.
 # sharing-plan: sharing's plan time per rebuild at 1M and 4M atoms (before and after).
@@ -251,6 +252,18 @@ PY
     "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --csv "$OUT/remap-4m-sorted.csv" | tee -a "$OUT/remap.txt"
     "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --shuffle --csv "$OUT/remap-4m-shuffled.csv" | tee -a "$OUT/remap.txt"
     (cd "$OUT" && tar czf remap.tgz remap-*.csv && rm -f remap-*.csv)
+  fi
+  if [[ ,$what, == *,remap-short,* ]]; then  # issue 10: what auto picks for a 100-step run
+    : >"$OUT/remap-short.txt"
+    for deck in lj_1m lj_large; do
+      for order in sorted shuffled; do
+        local extra=()
+        [[ $order == shuffled ]] && extra=(--shuffle)
+        echo "== $deck $order, 100 steps" | tee -a "$OUT/remap-short.txt"
+        "$bin" compare "$repo/inputs/$deck.yaml" --precision single --steps 100 --rounds 1 --repeats 3 \
+          --quiet --modes gather,dup,sharing,auto "${extra[@]}" | tee -a "$OUT/remap-short.txt"
+      done
+    done
   fi
   if [[ ,$what, == *,remap-ncu,* ]]; then  # L1 sectors / requests of the force kernels, 1M atoms
     for m in gather dup sharing; do

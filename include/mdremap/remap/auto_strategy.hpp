@@ -193,11 +193,11 @@ class AutoStrategy final : public RemapStrategy<T> {
     return b;
   }
 
-  // The device's copy bandwidth (read + write) at the size of the traffic it bounds: a fenced
-  // device-to-device copy of as many bytes as one execution moves at least (rounded up to a power
-  // of two and clamped to 1 MB .. 256 MB, so the probe costs about one execution of the candidate
-  // it screens), best of three, measured once per process and size. A fixed 256 MB probe cost a
-  // second on a 2-core host for an 864-atom run whose whole force loop takes 3 ms.
+  // The device's copy bandwidth (read + write): a fenced device-to-device copy of as many bytes as
+  // one execution moves at least, rounded up to a power of two and clamped to 2 x 1 MB .. 2 x
+  // 32 MB (past the H100's L2 and the host's caches, yet cheap: the probe must cost far less than
+  // the run it screens, so its allocation and first touch are bounded), best of three, measured
+  // once per process and size. A bandwidth measured too high only makes the bound weaker.
   static double copy_gb_per_s(double bytes) {
     static std::map<std::size_t, double> measured;
     const std::size_t n =
@@ -227,8 +227,8 @@ class AutoStrategy final : public RemapStrategy<T> {
 
   // The host copy of the pattern: its index (and lengths) over the device-to-host bandwidth,
   // twice for the reformatting pass on the host. The bandwidth is measured once per process and
-  // size on a copy about as large as the pattern (a power of two, 1 MB .. 64 MB): the probe
-  // costs about what it predicts.
+  // size on a copy about as large as the pattern (a power of two, 1 MB .. 8 MB: a short pageable
+  // copy runs below the streaming rate, so the estimate errs long, and the probe stays cheap).
   double estimate_host_copy_ms() const {
     const double entries = pv_.layout == PatternLayout::Offsets
                                ? static_cast<double>(pv_.index.extent(0))
@@ -236,7 +236,7 @@ class AutoStrategy final : public RemapStrategy<T> {
     const double bytes = 4.0 * (entries + static_cast<double>(pv_.threads));
     static std::map<std::size_t, double> measured;
     const std::size_t n =
-        probe_elements(bytes, std::size_t(1) << 20, std::size_t(1) << 26, sizeof(int));
+        probe_elements(bytes, std::size_t(1) << 20, std::size_t(1) << 23, sizeof(int));
     auto it = measured.find(n);
     if (it == measured.end()) {
       Kokkos::View<int*> d(Kokkos::view_alloc("auto_d2h", Kokkos::WithoutInitializing), n);
