@@ -250,7 +250,7 @@ int run_md(const MdOptions& o) {
                       {"builds", st.list_builds},   {"dangerous_builds", st.dangerous_builds},
                       {"regrows", st.list_regrows}, {"sorts", st.sorts}};
     j["remap"] = {{"strategy", rs.report.strategy},
-                  {"reorder", p.reorder},
+                  {"reorder", md::to_string(p.reorder)},
                   {"extra_bytes", rs.report.extra_bytes},
                   {"cache_hits", rs.report.cache_hits},
                   {"cache_misses", rs.report.cache_misses},
