@@ -8,6 +8,7 @@
 
 #include "cli/common.hpp"
 #include "cli/numeric_flag.hpp"
+#include "integrators/settings.hpp"
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
@@ -42,6 +43,9 @@ void add_md_command(CLI::App& app, MdOptions& o) {
       "--shuffle", o.shuffle,
       "Start from a randomly permuted atom order (sets system.shuffle, neighbor.sort=none)");
   add_remap_flags(md, o.remap, true);
+  // The integrator section's keys, from the integrators' own declarations.
+  md->footer("Deck section `integrator`: style, dt, and per style:\n" +
+             integrators::integrator_help());
 }
 
 namespace {

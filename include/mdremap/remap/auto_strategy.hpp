@@ -196,8 +196,8 @@ class AutoStrategy final : public RemapStrategy<T> {
   // The device's copy bandwidth (read + write) at the size of the traffic it bounds: a fenced
   // device-to-device copy of as many bytes as one execution moves at least (rounded up to a power
   // of two and clamped to 1 MB .. 256 MB, so the probe costs about one execution of the candidate
-  // it screens), best of three, measured once per process and size. A fixed 256 MB probe cost a
-  // second on a 2-core host for an 864-atom run whose whole force loop takes 3 ms.
+  // it screens), best of three, measured once per process and size. A fixed-size large probe
+  // cost more than the small runs it screened (docs/benchmarks.md).
   static double copy_gb_per_s(double bytes) {
     static std::map<std::size_t, double> measured;
     const std::size_t n =
