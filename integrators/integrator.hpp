@@ -5,7 +5,6 @@
 // Order within a step: initial_integrate -> (neighbour update, forces) -> post_force ->
 // final_integrate.
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,9 +38,6 @@ class Integrator {
   virtual double thermostat_energy() const { return 0.0; }
   virtual std::string describe() const = 0;
 };
-
-template <class S>
-using IntegratorFactory = std::function<std::unique_ptr<Integrator<S>>(const IntegratorSettings&)>;
 
 // Registry: adding an integrator is one file pair plus one registration line in registry.cpp.
 // Throws Error for an unknown style or settings its declarations refuse.

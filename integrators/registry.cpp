@@ -29,7 +29,8 @@ Entry entry() {
           }};
 }
 
-// Adding an integrator: its file pair (a class with kName, summary(), keys()) and one line here.
+// Adding an integrator: its file pair (a class with kName, summary(), keys()), its #include above
+// and one line here.
 // The order is the one deck errors and help list them in.
 const std::vector<Entry>& registry() {
   static const std::vector<Entry> r = {
