@@ -1,27 +1,18 @@
 #pragma once
-// Time integrators (BRIEF section 4): a small interface, implementations chosen by name.
+// Time integrators (BRIEF section 4): a small interface, implementations chosen by name. Each
+// one declares its deck keys and reads its settings from them (integrators/settings.hpp), and
+// writes and restores its own checkpoint state.
 // Order within a step: initial_integrate -> (neighbour update, forces) -> post_force ->
 // final_integrate.
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "integrators/settings.hpp"
 #include "mdremap/atoms.hpp"
 
 namespace mdremap::integrators {
-
-struct IntegratorSettings {
-  std::string style = "nve";
-  double dt = 0.005;
-  double t_target = 1.0;   // thermostats
-  double damp = 0.5;       // thermostat relaxation time
-  std::uint64_t seed = 1;  // Langevin noise
-  int chain = 3;           // Nose-Hoover chain length
-  double dof = 0;          // degrees of freedom (3N-3)
-  std::vector<double> type_mass;
-};
 
 template <class S>
 class Integrator {
@@ -38,21 +29,20 @@ class Integrator {
     final_integrate(a, step - 1);
     initial_integrate(a, step);
   }
-  // Thermostat state for checkpoints (empty for NVE/Langevin: their noise is counter-based).
-  virtual std::vector<double> state() const { return {}; }
-  virtual void set_state(const std::vector<double>&) {}
+  // What a checkpoint keeps of this integrator (nothing for NVE). restore_state() takes it back
+  // from a checkpoint whose thermostat values have the size checkpoint_state() gives (the engine
+  // checks); `s.style` names the integrator that wrote it.
+  virtual IntegratorState checkpoint_state() const { return {}; }
+  virtual void restore_state(const IntegratorState&) {}
   // Energy held by the thermostat (Nose-Hoover's extended-system terms), for conservation checks.
   virtual double thermostat_energy() const { return 0.0; }
   virtual std::string describe() const = 0;
 };
 
-template <class S>
-using IntegratorFactory = std::function<std::unique_ptr<Integrator<S>>(const IntegratorSettings&)>;
-
-// Registry: adding an integrator is one file plus one registration line in registry.cpp.
+// Registry: adding an integrator is one file pair plus one registration line in registry.cpp.
+// Throws Error for an unknown style or settings its declarations refuse.
 template <class S>
 std::unique_ptr<Integrator<S>> make_integrator(const IntegratorSettings& s);
-std::vector<std::string> integrator_names();
 
 // sum_i m_i |v_i|^2 (twice the kinetic energy), reduced on the device in double.
 template <class S>

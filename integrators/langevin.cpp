@@ -7,6 +7,20 @@
 namespace mdremap::integrators {
 
 template <class S>
+std::vector<KeySpec> Langevin<S>::keys() {
+  return {KeySpec::real("temperature", 1.0, "target temperature").require().positive(),
+          KeySpec::real("damp", 0.5, "relaxation time of the drag (LJ time units)").positive(),
+          KeySpec::seed("seed", 48279, "seed of the counter-based noise")};
+}
+
+template <class S>
+Langevin<S>::Langevin(const IntegratorSettings& s)
+    : Nve<S>(s),
+      t_target_(s.keys.real("temperature")),
+      damp_(s.keys.real("damp")),
+      seed_(s.keys.seed("seed")) {}
+
+template <class S>
 void Langevin<S>::post_force(AtomArrays<S>& a, std::int64_t step) {
   auto v = a.v;
   auto f = a.f;
@@ -26,6 +40,21 @@ void Langevin<S>::post_force(AtomArrays<S>& a, std::int64_t step) {
           f(i, d) += static_cast<S>(-m / damp * v(i, d) + amp * xi);
         }
       });
+}
+
+template <class S>
+IntegratorState Langevin<S>::checkpoint_state() const {
+  IntegratorState st;
+  st.style = kName;
+  st.rng_seed = seed_;
+  return st;
+}
+
+// A Langevin checkpoint's noise continues with its own seed whatever the deck says; from
+// another integrator's checkpoint the deck's seed starts.
+template <class S>
+void Langevin<S>::restore_state(const IntegratorState& s) {
+  if (s.style == kName) seed_ = s.rng_seed;
 }
 
 template <class S>

@@ -5,13 +5,19 @@ namespace mdremap::integrators {
 
 // Langevin NVT: velocity Verlet plus, after the pair forces, a drag -m v / damp and a Gaussian
 // random force of variance 2 m kT / (damp dt) (fluctuation-dissipation). The noise is a pure
-// function of (seed, step, atom id, component), so it needs no saved RNG state.
+// function of (seed, step, atom id, component): a checkpoint keeps the seed (its rng_seed) and
+// the step, no generator state.
 template <class S>
 class Langevin : public Nve<S> {
  public:
-  explicit Langevin(const IntegratorSettings& s)
-      : Nve<S>(s), t_target_(s.t_target), damp_(s.damp), seed_(s.seed) {}
+  static constexpr const char* kName = "langevin";
+  static std::string summary() { return "velocity Verlet with a Langevin thermostat (NVT)"; }
+  static std::vector<KeySpec> keys();
+
+  explicit Langevin(const IntegratorSettings& s);
   void post_force(AtomArrays<S>& a, std::int64_t step) override;
+  IntegratorState checkpoint_state() const override;
+  void restore_state(const IntegratorState& s) override;
   std::string describe() const override;
 
  private:

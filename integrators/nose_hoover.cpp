@@ -10,9 +10,16 @@
 namespace mdremap::integrators {
 
 template <class S>
+std::vector<KeySpec> NoseHoover<S>::keys() {
+  return {KeySpec::real("temperature", 1.0, "target temperature").require().positive(),
+          KeySpec::real("damp", 0.5, "relaxation time of the chain (LJ time units)").positive(),
+          KeySpec::integer("chain", 3, "chain length").within(1, 10, "chain length must be 1..10")};
+}
+
+template <class S>
 NoseHoover<S>::NoseHoover(const IntegratorSettings& s)
-    : Nve<S>(s), kt_(s.t_target), dof_(s.dof), tau_(s.damp) {
-  const int m = s.chain;
+    : Nve<S>(s), kt_(s.keys.real("temperature")), dof_(s.dof), tau_(s.keys.real("damp")) {
+  const int m = static_cast<int>(s.keys.integer("chain"));
   q_.assign(m, kt_ * tau_ * tau_);
   q_[0] = dof_ * kt_ * tau_ * tau_;
   xi_.assign(m, 0.0);
@@ -58,14 +65,17 @@ void NoseHoover<S>::final_integrate(AtomArrays<S>& a, std::int64_t) {
 }
 
 template <class S>
-std::vector<double> NoseHoover<S>::state() const {
-  std::vector<double> s(xi_);
-  s.insert(s.end(), vxi_.begin(), vxi_.end());
-  return s;
+IntegratorState NoseHoover<S>::checkpoint_state() const {
+  IntegratorState st;
+  st.style = kName;
+  st.thermostat = xi_;
+  st.thermostat.insert(st.thermostat.end(), vxi_.begin(), vxi_.end());
+  return st;
 }
 
 template <class S>
-void NoseHoover<S>::set_state(const std::vector<double>& s) {
+void NoseHoover<S>::restore_state(const IntegratorState& st) {
+  const auto& s = st.thermostat;
   if (s.size() != 2 * xi_.size())
     throw Error(fmt::format("Nose-Hoover state has {} values, expected {} (chain length differs?)",
                             s.size(), 2 * xi_.size()));

@@ -5,10 +5,15 @@ namespace mdremap::integrators {
 
 // Nose-Hoover chain NVT (Martyna, Klein, Tuckerman 1992), integrated with the symmetric Trotter
 // splitting of Martyna, Tuckerman, Tobias, Klein (1996): a thermostat half step, the velocity
-// Verlet step, another thermostat half step.
+// Verlet step, another thermostat half step. A checkpoint keeps the chain's positions and
+// velocities (its thermostat values: xi then v_xi, 2 x chain).
 template <class S>
 class NoseHoover : public Nve<S> {
  public:
+  static constexpr const char* kName = "nose-hoover";
+  static std::string summary() { return "velocity Verlet with a Nose-Hoover chain (NVT)"; }
+  static std::vector<KeySpec> keys();
+
   explicit NoseHoover(const IntegratorSettings& s);
   void initial_integrate(AtomArrays<S>& a, std::int64_t step) override;
   void final_integrate(AtomArrays<S>& a, std::int64_t step) override;
@@ -17,8 +22,8 @@ class NoseHoover : public Nve<S> {
     final_integrate(a, step - 1);
     initial_integrate(a, step);
   }
-  std::vector<double> state() const override;
-  void set_state(const std::vector<double>& s) override;
+  IntegratorState checkpoint_state() const override;
+  void restore_state(const IntegratorState& s) override;
   double thermostat_energy() const override;
   std::string describe() const override;
 

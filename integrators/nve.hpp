@@ -3,9 +3,14 @@
 
 namespace mdremap::integrators {
 
+// NVE velocity Verlet: no keys of its own (integrator.dt is every integrator's).
 template <class S>
 class Nve : public Integrator<S> {
  public:
+  static constexpr const char* kName = "nve";
+  static std::string summary() { return "velocity Verlet (constant energy)"; }
+  static std::vector<KeySpec> keys() { return {}; }
+
   explicit Nve(const IntegratorSettings& s) : dt_(s.dt), mass_(mass_table<S>(s.type_mass)) {}
   void initial_integrate(AtomArrays<S>& a, std::int64_t step) override;
   void final_integrate(AtomArrays<S>& a, std::int64_t step) override;

@@ -1,7 +1,5 @@
 #include <fmt/format.h>
 
-#include <map>
-
 #include "integrators/langevin.hpp"
 #include "integrators/nose_hoover.hpp"
 #include "integrators/nve.hpp"
@@ -12,30 +10,63 @@ namespace mdremap::integrators {
 namespace {
 
 template <class S>
-const std::map<std::string, IntegratorFactory<S>>& registry() {
-  static const std::map<std::string, IntegratorFactory<S>> r = {
-      {"nve", [](const IntegratorSettings& s) { return std::make_unique<Nve<S>>(s); }},
-      {"langevin", [](const IntegratorSettings& s) { return std::make_unique<Langevin<S>>(s); }},
-      {"nose-hoover",
-       [](const IntegratorSettings& s) { return std::make_unique<NoseHoover<S>>(s); }},
+using Factory = std::unique_ptr<Integrator<S>> (*)(const IntegratorSettings&);
+
+struct Entry {
+  IntegratorKind kind;
+  Factory<float> make_float;
+  Factory<double> make_double;
+};
+
+template <template <class> class I>
+Entry entry() {
+  return {{I<double>::kName, I<double>::summary(), I<double>::keys()},
+          [](const IntegratorSettings& s) -> std::unique_ptr<Integrator<float>> {
+            return std::make_unique<I<float>>(s);
+          },
+          [](const IntegratorSettings& s) -> std::unique_ptr<Integrator<double>> {
+            return std::make_unique<I<double>>(s);
+          }};
+}
+
+// Adding an integrator: its file pair (a class with kName, summary(), keys()), its #include above
+// and one line here.
+// The order is the one deck errors and help list them in.
+const std::vector<Entry>& registry() {
+  static const std::vector<Entry> r = {
+      entry<Nve>(),
+      entry<Langevin>(),
+      entry<NoseHoover>(),
   };
   return r;
 }
 
+const Entry& find_entry(const std::string& name) {
+  for (const auto& e : registry())
+    if (e.kind.name == name) return e;
+  throw Error(fmt::format("unknown integrator '{}'", name));
+}
+
 }  // namespace
+
+const std::vector<IntegratorKind>& integrator_kinds() {
+  static const std::vector<IntegratorKind> kinds = [] {
+    std::vector<IntegratorKind> k;
+    for (const auto& e : registry()) k.push_back(e.kind);
+    return k;
+  }();
+  return kinds;
+}
 
 template <class S>
 std::unique_ptr<Integrator<S>> make_integrator(const IntegratorSettings& s) {
-  const auto& r = registry<S>();
-  auto it = r.find(s.style);
-  if (it == r.end()) throw Error(fmt::format("unknown integrator '{}'", s.style));
-  return it->second(s);
-}
-
-std::vector<std::string> integrator_names() {
-  std::vector<std::string> names;
-  for (const auto& [k, v] : registry<double>()) names.push_back(k);
-  return names;
+  const Entry& e = find_entry(s.style);
+  const std::string problem = s.keys.validate(e.kind.keys);
+  if (!problem.empty()) throw Error(fmt::format("integrator {}: {}", s.style, problem));
+  if constexpr (std::is_same_v<S, float>)
+    return e.make_float(s);
+  else
+    return e.make_double(s);
 }
 
 template <class S>

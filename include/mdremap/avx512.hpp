@@ -4,7 +4,8 @@
 // indices in a __m256i, or 16 floats with theirs in a __m512i. Compiled only where the compiler
 // targets AVX-512 (the openmp preset builds with -march=native) and never in CUDA translation
 // units; MDREMAP_HOST_AVX512 tells the callers, which keep a portable loop for other machines.
-// -DMDREMAP_NO_AVX512 turns the AVX-512 loops off (to compare against the portable ones).
+// MDREMAP_NO_AVX512 (CMake option MDREMAP_PORTABLE=ON) turns the AVX-512 loops off (to compare
+// against the portable ones).
 #if defined(__AVX512F__) && defined(__AVX512VL__) && !defined(__CUDACC__) && \
     !defined(MDREMAP_NO_AVX512)
 #define MDREMAP_HOST_AVX512 1

@@ -8,6 +8,7 @@
 
 #include "cli/common.hpp"
 #include "cli/numeric_flag.hpp"
+#include "integrators/settings.hpp"
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
@@ -42,6 +43,9 @@ void add_md_command(CLI::App& app, MdOptions& o) {
       "--shuffle", o.shuffle,
       "Start from a randomly permuted atom order (sets system.shuffle, neighbor.sort=none)");
   add_remap_flags(md, o.remap, true);
+  // The integrator section's keys, from the integrators' own declarations.
+  md->footer("Deck section `integrator`: style, dt, and per style:\n" +
+             integrators::integrator_help());
 }
 
 namespace {
@@ -250,7 +254,7 @@ int run_md(const MdOptions& o) {
                       {"builds", st.list_builds},   {"dangerous_builds", st.dangerous_builds},
                       {"regrows", st.list_regrows}, {"sorts", st.sorts}};
     j["remap"] = {{"strategy", rs.report.strategy},
-                  {"reorder", p.reorder},
+                  {"reorder", md::to_string(p.reorder)},
                   {"extra_bytes", rs.report.extra_bytes},
                   {"cache_hits", rs.report.cache_hits},
                   {"cache_misses", rs.report.cache_misses},

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "integrators/integrator.hpp"
 #include "io/checkpoint.hpp"
 #include "md/simulation.hpp"
 
@@ -54,30 +55,35 @@ void check_restart(const MdParams& deck, const io::Checkpoint& c, const std::str
                       "2*(cutoff+skin) = {:.6g}",
                       fr.box_len[d], "xyz"[d], 2.0 * rlist));
   if (fr.f.size() != fr.x.size()) throw refuse("checkpoint has no forces");
-  const std::size_t thermostat = deck.integrator == "nose-hoover" ? 2 * deck.chain : 0;
+  // The deck's integrator says what it keeps (host only: its constructor launches nothing).
+  const std::size_t thermostat =
+      integrators::make_integrator<double>(integrator_settings(deck, deck.natoms()))
+          ->checkpoint_state()
+          .thermostat.size();
   if (c.thermostat_state.size() != thermostat)
     throw refuse(fmt::format(
         "checkpoint does not fit the deck's integrator: it holds {} "
         "thermostat values ({}), {} keeps {}",
-        c.thermostat_state.size(), checkpoint_integrator(c), deck.integrator, thermostat));
+        c.thermostat_state.size(), checkpoint_integrator(c), deck.integrator.style(), thermostat));
 }
 
 std::unique_ptr<MdEngine> restart_engine(const MdParams& deck, const io::Checkpoint& c,
                                          const std::string& path) {
   check_restart(deck, c, path);
   const Frame& fr = c.frame;
-  MdParams p = deck;
-  // Langevin noise is a function of (seed, step, atom id): the seed and the step are its state.
-  if (p.integrator == "langevin" && checkpoint_integrator(c) == "langevin")
-    p.thermostat_seed = c.rng_seed;
   HostSystem s;
   s.x = fr.x;
   s.v = fr.v;
   s.type = fr.type;
   s.id = fr.id;
   for (int d = 0; d < 3; ++d) s.lo[d] = fr.box_lo[d], s.len[d] = fr.box_len[d];
-  auto engine = make_engine(p, s, c.step);
-  engine->restore(fr.f, c.thermostat_state);
+  auto engine = make_engine(deck, s, c.step);
+  // The integrator takes back what it wrote (its thermostat values, its noise seed).
+  integrators::IntegratorState state;
+  state.style = checkpoint_integrator(c);
+  state.thermostat = c.thermostat_state;
+  state.rng_seed = c.rng_seed;
+  engine->restore(fr.f, state);
   return engine;
 }
 

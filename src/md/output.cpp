@@ -191,12 +191,12 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
   auto frame = take_frame();
   engine_.snapshot_slots(*frame, checkpoint || vtk || (h5md && h5md_velocity_),
                          checkpoint || vtk || (h5md && h5md_force_));
-  std::vector<double> thermostat;
-  if (checkpoint) thermostat = engine_.thermostat_state();
+  integrators::IntegratorState integrator;
+  if (checkpoint) integrator = engine_.integrator_state();
   if (h5md || vtk) ++frames_;
   if (checkpoint) ++checkpoints_;
   writer_->submit(
-      [this, frame, t, h5md, vtk, checkpoint, thermostat = std::move(thermostat)]() mutable {
+      [this, frame, t, h5md, vtk, checkpoint, integrator = std::move(integrator)]() mutable {
         if (h5md) {
           h5md_->write_frame(*frame);
           h5md_->write_observables(t);  // same steps as the frames (MDAnalysis reads them so)
@@ -214,9 +214,9 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
           c.deck_yaml = info_.deck_yaml;
           c.precision = to_string(p_.precision);
           c.backend = info_.backend;
-          c.thermostat_state = std::move(thermostat);
-          c.rng_seed = p_.integrator == "langevin" ? p_.thermostat_seed : 0;
-          c.rng_counter = static_cast<std::uint64_t>(t.step);  // Langevin noise is keyed by step
+          c.thermostat_state = std::move(integrator.thermostat);
+          c.rng_seed = integrator.rng_seed;
+          c.rng_counter = static_cast<std::uint64_t>(t.step);  // counter-based noise: the step
           // The last checkpoint of the run releases the lock; earlier ones keep it.
           io::write_checkpoint(*checkpoint_file_, c, /*again=*/t.step != last_step_);
           return;  // the frame's buffers went into the checkpoint

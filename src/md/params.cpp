@@ -17,36 +17,87 @@ double PairCoeffs::max_cutoff() const {
   return *std::max_element(cutoff.begin(), cutoff.end());
 }
 
+template <>
+const std::vector<std::pair<std::string, Lattice>>& choice_names<Lattice>() {
+  static const std::vector<std::pair<std::string, Lattice>> v = {{"fcc", Lattice::Fcc},
+                                                                 {"bcc", Lattice::Bcc},
+                                                                 {"sc", Lattice::Sc},
+                                                                 {"random", Lattice::Random}};
+  return v;
+}
+template <>
+const std::vector<std::pair<std::string, MixingRule>>& choice_names<MixingRule>() {
+  static const std::vector<std::pair<std::string, MixingRule>> v = {
+      {"geometric", MixingRule::Geometric},
+      {"arithmetic", MixingRule::Arithmetic},
+      {"sixthpower", MixingRule::SixthPower}};
+  return v;
+}
+template <>
+const std::vector<std::pair<std::string, Reorder>>& choice_names<Reorder>() {
+  static const std::vector<std::pair<std::string, Reorder>> v = {{"none", Reorder::None},
+                                                                 {"spatial", Reorder::Spatial},
+                                                                 {"labelprop", Reorder::LabelProp},
+                                                                 {"partition", Reorder::Partition}};
+  return v;
+}
+template <>
+const std::vector<std::pair<std::string, GatherPathSetting>>& choice_names<GatherPathSetting>() {
+  static const std::vector<std::pair<std::string, GatherPathSetting>> v = {
+      {"global", GatherPathSetting::Global},
+      {"readonly", GatherPathSetting::ReadOnly},
+      {"texture", GatherPathSetting::Texture},
+      {"auto", GatherPathSetting::Auto}};
+  return v;
+}
+
 namespace {
 
-int basis_count(const std::string& lattice) {
-  if (lattice == "fcc") return 4;
-  if (lattice == "bcc") return 2;
-  if (lattice == "sc") return 1;
+int basis_count(Lattice lattice) {
+  switch (lattice) {
+    case Lattice::Fcc:
+      return 4;
+    case Lattice::Bcc:
+      return 2;
+    case Lattice::Sc:
+      return 1;
+    case Lattice::Random:
+      return 0;
+  }
   return 0;
 }
 
 }  // namespace
 
+integrators::IntegratorSettings integrator_settings(const MdParams& p, std::int64_t natoms) {
+  integrators::IntegratorSettings s;
+  s.style = p.integrator.style();
+  s.dt = p.dt;
+  s.keys = p.integrator.keys;
+  s.dof = 3.0 * natoms - 3.0;
+  for (const auto& t : p.types) s.type_mass.push_back(t.mass);
+  return s;
+}
+
 std::int64_t MdParams::natoms() const {
-  if (lattice == "random") return random_atoms;
+  if (lattice == Lattice::Random) return random_atoms;
   return static_cast<std::int64_t>(basis_count(lattice)) * cells[0] * cells[1] * cells[2];
 }
 
 double MdParams::box_len(int d) const {
-  if (lattice == "random") return std::cbrt(static_cast<double>(random_atoms) / density);
+  if (lattice == Lattice::Random) return std::cbrt(static_cast<double>(random_atoms) / density);
   // LAMMPS `lattice fcc rho`: the cubic cell holds basis_count atoms at reduced density rho.
   const double a = std::cbrt(basis_count(lattice) / density);
   return a * cells[d];
 }
 
-void mix(const std::string& rule, double ei, double si, double ci, double ej, double sj, double cj,
+void mix(MixingRule rule, double ei, double si, double ci, double ej, double sj, double cj,
          double& eps, double& sig, double& cut) {
-  if (rule == "geometric") {
+  if (rule == MixingRule::Geometric) {
     eps = std::sqrt(ei * ej);
     sig = std::sqrt(si * sj);
     cut = std::sqrt(ci * cj);
-  } else if (rule == "arithmetic") {
+  } else if (rule == MixingRule::Arithmetic) {
     eps = std::sqrt(ei * ej);
     sig = 0.5 * (si + sj);
     cut = 0.5 * (ci + cj);
@@ -86,13 +137,55 @@ std::string one_of(io::DeckSection& s, const std::string& key, const std::string
   s.fail(key, msg);
 }
 
+// A key whose values are an enum's names (`allowed`: a subset, default all), parsed once.
+template <class E>
+E one_of_choice(io::DeckSection& s, const std::string& key, E fallback,
+                std::vector<std::string> allowed = {}) {
+  if (allowed.empty())
+    for (const auto& [name, v] : choice_names<E>()) allowed.push_back(name);
+  const std::string v = one_of(s, key, to_string_choice(fallback), allowed);
+  for (const auto& [name, e] : choice_names<E>())
+    if (name == v) return e;
+  s.fail(key, "unknown value '" + v + "'");
+}
+
+// The keys an integrator declares, read from its deck section (defaults recorded in the
+// resolved deck) and checked against their bounds: the only keys `finish()` then accepts.
+integrators::KeyValues read_declared_keys(io::DeckSection& s,
+                                          const std::vector<integrators::KeySpec>& keys) {
+  integrators::KeyValues v;
+  for (const auto& k : keys) {
+    if (k.required && !s.has(k.name)) s.fail(k.name, "is required");
+    std::string problem;
+    switch (k.kind) {
+      case integrators::KeyKind::Real: {
+        const double x = s.get<double>(k.name, k.real_default);
+        problem = k.check(x);
+        v.set_real(k.name, x);
+        break;
+      }
+      case integrators::KeyKind::Integer: {
+        const int x = s.get<int>(k.name, static_cast<int>(k.integer_default));
+        problem = k.check(x);
+        v.set_integer(k.name, x);
+        break;
+      }
+      case integrators::KeyKind::Seed:
+        v.set_seed(k.name, s.get<unsigned long long>(k.name, k.seed_default));
+        break;
+    }
+    if (!problem.empty()) s.fail(k.name, problem);
+  }
+  return v;
+}
+
 void read_system(io::DeckSection sys, MdParams& p) {
   const bool has_lattice = sys.has("lattice");
   const bool has_random = sys.has("random");
   if (has_lattice && has_random) sys.fail("random", "give either 'lattice' or 'random', not both");
   if (has_random) {
     auto r = sys.section("random");
-    p.lattice = "random";
+    p.lattice = Lattice::Random;
     if (!r.has("atoms")) r.fail("atoms", "is required");
     p.random_atoms = ranged<long long>(r, "atoms", 0, 2, kMaxAtoms);
     p.density = r.require<double>("density");
@@ -111,7 +204,7 @@ void read_system(io::DeckSection sys, MdParams& p) {
     r.finish();
   } else {
     auto l = sys.section("lattice");
-    p.lattice = one_of(l, "style", "fcc", {"fcc", "bcc", "sc"});
+    p.lattice = one_of_choice(l, "style", Lattice::Fcc, {"fcc", "bcc", "sc"});
     p.density = l.get<double>("density", p.density);
     positive(l, "density", p.density);
     auto cells = l.get<std::vector<int>>("cells", {20, 20, 20});
@@ -175,7 +268,7 @@ void read_potential(io::DeckSection pot, MdParams& p) {
   positive(pot, "cutoff", p.cutoff);
   p.shift = pot.get<bool>("shift", false);
   p.tail = pot.get<bool>("tail", false);
-  p.mixing = one_of(pot, "mixing", "geometric", {"geometric", "arithmetic", "sixthpower"});
+  p.mixing = one_of_choice(pot, "mixing", MixingRule::Geometric);
   const int nt = static_cast<int>(p.types.size());
   PairCoeffs& pc = p.pairs;
   pc.ntypes = nt;
@@ -272,22 +365,13 @@ MdParams read_md_params(io::Deck& deck) {
   p.velocity_seed = vel.get<unsigned long long>("seed", p.velocity_seed);
   vel.finish();
 
+  // The style through the integrators' registry; then the keys that style declares.
   auto in = root.section("integrator");
-  p.integrator = one_of(in, "style", "nve", {"nve", "langevin", "nose-hoover"});
+  p.integrator.kind =
+      &integrators::find_integrator(one_of(in, "style", "nve", integrators::integrator_names()));
   p.dt = in.get<double>("dt", p.dt);
   positive(in, "dt", p.dt);
-  if (p.integrator != "nve") {
-    p.t_target = in.require<double>("temperature");
-    positive(in, "temperature", p.t_target);
-    p.damp = in.get<double>("damp", p.integrator == "langevin" ? 0.5 : 0.5);
-    positive(in, "damp", p.damp);
-    if (p.integrator == "langevin")
-      p.thermostat_seed = in.get<unsigned long long>("seed", p.thermostat_seed);
-    if (p.integrator == "nose-hoover") {
-      p.chain = in.get<int>("chain", 3);
-      if (p.chain < 1 || p.chain > 10) in.fail("chain", "chain length must be 1..10");
-    }
-  }
+  p.integrator.keys = read_declared_keys(in, p.integrator.kind->keys);
   in.finish();
 
   auto nb = root.section("neighbor");
@@ -319,8 +403,8 @@ MdParams read_md_params(io::Deck& deck) {
 
   auto rm = root.section("remap");
   p.remap = one_of(rm, "mode", "gather", remap::strategy_names());
-  p.reorder = one_of(rm, "reorder", "none", {"none", "spatial", "labelprop", "partition"});
-  p.gather_path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture", "auto"});
+  p.reorder = one_of_choice(rm, "reorder", Reorder::None);
+  p.gather_path = one_of_choice(rm, "gather_path", GatherPathSetting::ReadOnly);
   p.remap_chunks = rm.get<int>("chunks", p.remap_chunks);
   if (p.remap_chunks < 1) rm.fail("chunks", "must be at least 1");
   p.remap_streams = rm.get<int>("streams", p.remap_streams);
@@ -338,7 +422,7 @@ MdParams read_md_params(io::Deck& deck) {
   if (p.partition_bytes != 0 && p.partition_bytes < 64)
     rm.fail("partition_bytes", "must be 0 (half the device's L2) or at least 64");
 #if !defined(KOKKOS_ENABLE_CUDA)
-  if (p.gather_path == "texture")
+  if (p.gather_path == GatherPathSetting::Texture)
     rm.fail("gather_path",
             "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary runs "
             "on a CPU backend: use readonly or global");
@@ -346,7 +430,7 @@ MdParams read_md_params(io::Deck& deck) {
   // The strategies serve the papers' layout: a full list read column-major, one thread per atom.
   if (p.remap != "gather") {
     const std::string why =
-        fmt::format("remap mode '{}' (gather path '{}') needs", p.remap, p.gather_path);
+        fmt::format("remap mode '{}' (gather path '{}') needs", p.remap, to_string(p.gather_path));
     if (p.list == "half")
       nb_fail(deck, "neighbor.list",
               why + " neighbor.list=full (one thread per atom, seed 000 §6.3.3)");

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "integrators/settings.hpp"
 #include "io/deck.hpp"
+#include "md/choices.hpp"
 #include "mdremap/types.hpp"
 
 namespace mdremap::md {
@@ -38,7 +40,7 @@ struct PairCoeffs {
 
 struct MdParams {
   // system
-  std::string lattice = "fcc";  // fcc | bcc | sc | random
+  Lattice lattice = Lattice::Fcc;
   double density = 0.8442;
   std::array<int, 3> cells{20, 20, 20};
   std::int64_t random_atoms = 0;
@@ -52,18 +54,14 @@ struct MdParams {
   double cutoff = 2.5;
   bool shift = false;
   bool tail = false;
-  std::string mixing = "geometric";
+  MixingRule mixing = MixingRule::Geometric;
   PairCoeffs pairs;
   // velocity
   double temperature = 1.44;
   std::uint64_t velocity_seed = 87287;
-  // integrator
-  std::string integrator = "nve";  // nve | langevin | nose-hoover
+  // integrator: the time step, the style (a registry entry) and the keys it declares
   double dt = 0.005;
-  double t_target = 1.0;
-  double damp = 0.5;
-  std::uint64_t thermostat_seed = 48279;
-  int chain = 3;
+  integrators::IntegratorChoice integrator;
   // neighbour list
   double skin = 0.3;
   int every = 20;
@@ -89,15 +87,15 @@ struct MdParams {
   std::int64_t restart_every = 0;
   // remap layer (served by remap/)
   std::string remap = "gather";
-  std::string reorder = "none";
-  std::string gather_path = "readonly";    // global | readonly | texture (CUDA)
-  int remap_chunks = 4;                    // dup: thread-range chunks (seed 000 §5.1)
-  int remap_streams = 4;                   // dup: remap streams
-  double dup_fraction = 1.0;               // dup: share of rows duplicated (seed 001 §3.2)
-  bool remap_cache = true;                 // remap cache (seed 000 §5.2)
-  int remap_block = 128;                   // sharing: threads per block; labelprop: cluster size
-  std::int64_t smem_bytes = 0;             // sharing: shared memory per block (0 = device maximum)
-  int profile_steps = 3;                   // auto: profiled executions per candidate
+  Reorder reorder = Reorder::None;
+  GatherPathSetting gather_path = GatherPathSetting::ReadOnly;  // texture: CUDA only
+  int remap_chunks = 4;         // dup: thread-range chunks (seed 000 §5.1)
+  int remap_streams = 4;        // dup: remap streams
+  double dup_fraction = 1.0;    // dup: share of rows duplicated (seed 001 §3.2)
+  bool remap_cache = true;      // remap cache (seed 000 §5.2)
+  int remap_block = 128;        // sharing: threads per block; labelprop: cluster size
+  std::int64_t smem_bytes = 0;  // sharing: shared memory per block (0 = device maximum)
+  int profile_steps = 3;        // auto: profiled executions per candidate
   // reorder partition: cache-fit part size (seed 002); 0 = a share of the device's L2
   // (remap::default_partition_bytes(): half of it, queried at run time)
   std::int64_t partition_bytes = 0;
@@ -108,8 +106,10 @@ struct MdParams {
 
 // Reads and validates the deck; unknown keys and impossible values are InputErrors.
 MdParams read_md_params(io::Deck& deck);
+// The integrator's settings for a system of `natoms` atoms of the deck's types.
+integrators::IntegratorSettings integrator_settings(const MdParams& p, std::int64_t natoms);
 // Mixing rule applied to two types' epsilon/sigma/cutoff (LAMMPS pair_modify mix semantics).
-void mix(const std::string& rule, double ei, double si, double ci, double ej, double sj, double cj,
+void mix(MixingRule rule, double ei, double si, double ci, double ej, double sj, double cj,
          double& eps, double& sig, double& cut);
 
 }  // namespace mdremap::md

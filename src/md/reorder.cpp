@@ -38,9 +38,9 @@ remap::RemapOptions remap_options(const MdParams& p) {
   o.dup_fraction = p.dup_fraction;
   o.cache = p.remap_cache;
   // auto (seed 003 Algorithm 3) is decided from the first neighbour list (md/memory_paths.hpp).
-  o.path = p.gather_path == "global"    ? remap::GatherPath::Global
-           : p.gather_path == "texture" ? remap::GatherPath::Texture
-                                        : remap::GatherPath::ReadOnly;
+  o.path = p.gather_path == GatherPathSetting::Global    ? remap::GatherPath::Global
+           : p.gather_path == GatherPathSetting::Texture ? remap::GatherPath::Texture
+                                                         : remap::GatherPath::ReadOnly;
   o.block_threads = p.remap_block;
   o.smem_bytes = p.smem_bytes;
   o.profile_steps = p.profile_steps;
@@ -63,12 +63,12 @@ Kokkos::View<std::int64_t*> reorder_permutation(const MdParams& p,
   const remap::IrregularPattern host =
       remap::host_pattern(pattern_of(list, data_count), sizeof(Vec4<C>));
   remap::ThreadPermutation perm;
-  if (p.reorder == "labelprop") {
+  if (p.reorder == Reorder::LabelProp) {
     // seed 001 §3.4: clusters of about one thread block.
     remap::LabelPropagationOptions o;
     o.cluster_threads = p.remap_block;
     perm = remap::LabelPropagationClustering(o).cluster(host).thread_perm;
-  } else if (p.reorder == "partition") {
+  } else if (p.reorder == Reorder::Partition) {
     // seed 002 Algorithm 1 with k-d tiling on the atom positions.
     auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), xlocal);
     std::vector<float> coords(3 * host.threads);
@@ -81,7 +81,8 @@ Kokkos::View<std::int64_t*> reorder_permutation(const MdParams& p,
     o.cache_bytes = p.partition_bytes > 0 ? p.partition_bytes : remap::default_partition_bytes();
     perm = remap::partition_cache_fit(host, o, coords).thread_perm;
   } else {
-    throw Error("reorder_permutation: '" + p.reorder + "' is not a pattern-based reordering");
+    throw Error("reorder_permutation: '" + to_string(p.reorder) +
+                "' is not a pattern-based reordering");
   }
   Kokkos::View<std::int64_t*> d("reorder_perm", perm.size());
   auto hd = Kokkos::create_mirror_view(d);

@@ -133,19 +133,9 @@ class Simulation final : public MdEngine {
     const double bin = p.bin_size > 0 ? p.bin_size : rlist;
     builder_ = std::make_unique<neighbor::VerletListBuilder<C>>(rlist, half_, column_major_, bin);
 
-    std::vector<double> mass;
-    for (const auto& t : p.types) mass.push_back(t.mass);
-    mass_ = integrators::mass_table<S>(mass);
-    dof_ = 3.0 * n - 3.0;
-    integrators::IntegratorSettings is;
-    is.style = p.integrator;
-    is.dt = p.dt;
-    is.t_target = p.t_target;
-    is.damp = p.damp;
-    is.seed = p.thermostat_seed;
-    is.chain = p.chain;
-    is.dof = dof_;
-    is.type_mass = mass;
+    const integrators::IntegratorSettings is = integrator_settings(p, n);
+    mass_ = integrators::mass_table<S>(is.type_mass);
+    dof_ = is.dof;
     integrator_ = integrators::make_integrator<S>(is);
 
     std::vector<std::int64_t> count(p.types.size(), 0);
@@ -154,10 +144,8 @@ class Simulation final : public MdEngine {
     // The force kernel's gathers are served by the remap layer, the plain gather included
     // (BRIEF section 5): one force engine whatever remap.mode says.
     force_ = std::make_unique<PairForce<C, S>>(p.pairs, p.shift, half_, remap_options(p), p.remap,
-                                               p.gather_path == "auto");
+                                               p.gather_path == GatherPathSetting::Auto);
   }
-
-  void set_integrator_state(const std::vector<double>& st) { integrator_->set_state(st); }
 
   ThermoSample setup() override {
     // A restart keeps the checkpoint's order: the run it continues sorted at that step already
@@ -166,7 +154,7 @@ class Simulation final : public MdEngine {
     if (restored_) last_sort_step_ = step_;
     rebuild();
     // --reorder: permute the atoms (threads), then rebuild; a restart keeps the checkpoint's order
-    if (p_.reorder != "none" && !restored_) {
+    if (p_.reorder != Reorder::None && !restored_) {
       reorder_atoms();
       rebuild();
     }
@@ -310,15 +298,19 @@ class Simulation final : public MdEngine {
         atoms_.id);
   }
 
-  std::vector<double> thermostat_state() const override { return integrator_->state(); }
+  integrators::IntegratorState integrator_state() const override {
+    return integrator_->checkpoint_state();
+  }
 
-  void restore(const std::vector<double>& forces, const std::vector<double>& thermostat) override {
+  void restore(const std::vector<double>& forces,
+               const integrators::IntegratorState& state) override {
     if (forces.size() != static_cast<size_t>(3 * atoms_.n))
       throw Error(fmt::format("restart: {} force values for {} atoms", forces.size(), atoms_.n));
-    if (thermostat.size() != integrator_->state().size())
-      throw Error(fmt::format("{} thermostat values, {} keeps {}", thermostat.size(),
-                              integrator_->describe(), integrator_->state().size()));
-    integrator_->set_state(thermostat);
+    const std::size_t keeps = integrator_->checkpoint_state().thermostat.size();
+    if (state.thermostat.size() != keeps)
+      throw Error(fmt::format("{} thermostat values, {} keeps {}", state.thermostat.size(),
+                              integrator_->describe(), keeps));
+    integrator_->restore_state(state);
     restore_f_ = forces;
     restored_ = true;
   }
@@ -458,8 +450,8 @@ class Simulation final : public MdEngine {
     return Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
   }
 
-  // The rebuild decision's one reduction, which also finds blow-ups (see max_displacement_sq_or_inf).
-  // Call after pack_gather_positions().
+  // The rebuild decision's one reduction, which also finds blow-ups (see
+  // max_displacement_sq_or_inf). Call after pack_gather_positions().
   double displacement_check() const {
     return max_displacement_sq_or_inf<C, S>(local_positions(), xhold_, atoms_.v, box_c_, atoms_.n);
   }
@@ -501,11 +493,13 @@ class Simulation final : public MdEngine {
     return r;
   }
 
-  std::string reorder_note() const { return p_.reorder == "none" ? "" : ", reorder " + p_.reorder; }
+  std::string reorder_note() const {
+    return p_.reorder == Reorder::None ? "" : ", reorder " + to_string(p_.reorder);
+  }
   // remap.reorder (orthogonal to the strategy): spatial = space-filling-curve sort; labelprop and
   // partition permute the atoms from the current neighbour-list pattern.
   void reorder_atoms() {
-    if (p_.reorder == "spatial") {
+    if (p_.reorder == Reorder::Spatial) {
       permute_atoms(atoms_, neighbor::spatial_order<S>(atoms_.x, box_s_,
                                                        p_.sort == "none" ? "hilbert" : p_.sort,
                                                        builder_->bin_size()));

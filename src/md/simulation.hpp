@@ -101,13 +101,14 @@ class MdEngine {
   // ids, and velocities/forces when asked. Packed on the device, one copy per array, no sort:
   // what trajectory writers (which order by id themselves) and checkpoints take.
   virtual void snapshot_slots(Frame& into, bool velocities, bool forces) const = 0;
-  virtual std::vector<double> thermostat_state() const = 0;
+  // What a checkpoint keeps of the integrator (integrators/settings.hpp).
+  virtual integrators::IntegratorState integrator_state() const = 0;
   // Before setup(), on an engine made from a checkpoint's atoms (slot order) at its step: the
   // forces the checkpointed run integrates with (pair forces plus thermostat terms) and the
-  // thermostat state. setup() then keeps the atom order (no sort), rebuilds the lists as the
+  // integrator's state. setup() then keeps the atom order (no sort), rebuilds the lists as the
   // checkpointed run did at that step, and ends with these forces.
   virtual void restore(const std::vector<double>& forces,
-                       const std::vector<double>& thermostat) = 0;
+                       const integrators::IntegratorState& integrator) = 0;
   virtual void total_momentum(double p[3]) const = 0;
   virtual double thermostat_energy() const = 0;
   virtual std::int64_t step() const = 0;

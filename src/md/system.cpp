@@ -19,8 +19,8 @@ void lattice_positions(const MdParams& p, HostSystem& s) {
   static const double fcc[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
   static const double bcc[2][3] = {{0, 0, 0}, {0.5, 0.5, 0.5}};
   static const double sc[1][3] = {{0, 0, 0}};
-  const double(*basis)[3] = p.lattice == "fcc" ? fcc : p.lattice == "bcc" ? bcc : sc;
-  const int nb = p.lattice == "fcc" ? 4 : p.lattice == "bcc" ? 2 : 1;
+  const double(*basis)[3] = p.lattice == Lattice::Fcc ? fcc : p.lattice == Lattice::Bcc ? bcc : sc;
+  const int nb = p.lattice == Lattice::Fcc ? 4 : p.lattice == Lattice::Bcc ? 2 : 1;
   const double a = s.len[0] / p.cells[0];
   const std::int64_t n = p.natoms();
   s.x.resize(3 * n);
@@ -97,7 +97,7 @@ void random_positions(const MdParams& p, HostSystem& s) {
 HostSystem build_system(const MdParams& p) {
   HostSystem s;
   for (int d = 0; d < 3; ++d) s.len[d] = p.box_len(d);
-  if (p.lattice == "random")
+  if (p.lattice == Lattice::Random)
     random_positions(p, s);
   else
     lattice_positions(p, s);

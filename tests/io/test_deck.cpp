@@ -63,13 +63,13 @@ TEST(Deck, ResolvedDeckHoldsDefaults) {
 
 TEST(Deck, MixingRules) {
   double e, s, c;
-  md::mix("geometric", 1.0, 1.0, 2.5, 0.25, 4.0, 2.5, e, s, c);
+  md::mix(md::MixingRule::Geometric, 1.0, 1.0, 2.5, 0.25, 4.0, 2.5, e, s, c);
   EXPECT_DOUBLE_EQ(e, 0.5);
   EXPECT_DOUBLE_EQ(s, 2.0);
-  md::mix("arithmetic", 1.0, 1.0, 2.0, 0.25, 3.0, 3.0, e, s, c);
+  md::mix(md::MixingRule::Arithmetic, 1.0, 1.0, 2.0, 0.25, 3.0, 3.0, e, s, c);
   EXPECT_DOUBLE_EQ(s, 2.0);
   EXPECT_DOUBLE_EQ(c, 2.5);
-  md::mix("sixthpower", 1.0, 1.0, 2.5, 1.0, 1.0, 2.5, e, s, c);
+  md::mix(md::MixingRule::SixthPower, 1.0, 1.0, 2.5, 1.0, 1.0, 2.5, e, s, c);
   EXPECT_DOUBLE_EQ(e, 1.0);
   EXPECT_DOUBLE_EQ(s, 1.0);
 }

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "md/md_test_util.hpp"
@@ -14,7 +16,26 @@ using mdremap::test::params;
 using mdremap::test::rel;
 
 // Reference cases are data (tests/reference/*.yaml): deck, overrides, LAMMPS thermo, tolerance.
+// Each file is a case (as LAMMPS' unittest/force-styles YAML files are): the cases are the
+// folder's files, and tests/CMakeLists.txt registers a ctest for each, so a new case is a file.
 class LammpsReference : public ::testing::TestWithParam<std::string> {};
+
+std::vector<std::string> reference_cases() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_path("tests/reference")))
+    if (e.path().extension() == ".yaml") files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The case's name in gtest: the file's stem as a C identifier (CMake's MAKE_C_IDENTIFIER).
+std::string case_name(const std::string& file) {
+  std::string s = std::filesystem::path(file).stem().string();
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  if (!s.empty() && std::isdigit(static_cast<unsigned char>(s[0]))) s = "_" + s;
+  return s;
+}
 
 TEST_P(LammpsReference, Step0ThermoMatchesLammpsInDouble) {
   const YAML::Node ref = YAML::LoadFile(test::source_path("tests/reference/" + GetParam()));
@@ -39,11 +60,8 @@ TEST_P(LammpsReference, Step0ThermoMatchesLammpsInDouble) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Decks, LammpsReference,
-                         ::testing::Values("lammps_bench.yaml", "lammps_melt.yaml"),
-                         [](const auto& info) {
-                           return std::filesystem::path(info.param).stem().string();
-                         });
+INSTANTIATE_TEST_SUITE_P(Decks, LammpsReference, ::testing::ValuesIn(reference_cases()),
+                         [](const auto& info) { return case_name(info.param); });
 
 // Energy shift on, displacement-triggered rebuilds: total energy is conserved by velocity Verlet.
 TEST(Nve, ConservesEnergyAndMomentumOver10000Steps) {

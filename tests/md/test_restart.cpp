@@ -3,6 +3,7 @@
 // velocity and force, for each integrator and precision. Both go through the real path: the
 // run output writes the checkpoint, read_checkpoint reads it, restart_engine continues.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
@@ -15,6 +16,7 @@
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "io/io_test_util.hpp"
+#include "md/md_test_util.hpp"
 #include "md/output.hpp"
 #include "md/params.hpp"
 #include "md/simulation.hpp"
@@ -187,6 +189,43 @@ TEST(RestartRefuses, OtherAtomCountPrecisionOrThermostat) {
   expect_refused(with(nh, "run.precision=single"), "precision double, the run asks for single");
   expect_refused({}, "does not fit the deck's integrator");
   expect_refused(with(nh, "integrator.chain=2"), "does not fit the deck's integrator");
+}
+
+// Checkpoints written before the integrators kept their own state still restart, and continue
+// to the thermo the old code printed (tests/md/data/legacy_checkpoints.yaml). Without the
+// thermostat values or the checkpoint's noise seed the same restart must miss those numbers.
+TEST(LegacyCheckpoint, RestartsToTheThermoTheOldCodePrinted) {
+  const YAML::Node data =
+      YAML::LoadFile(test::source_path("tests/md/data/legacy_checkpoints.yaml"));
+  const double rtol = data["rtol"].as<double>();
+  for (const auto& c : data["cases"]) {
+    const std::string path = test::source_path(c["checkpoint"].as<std::string>());
+    SCOPED_TRACE(path);
+    md::MdParams p =
+        test::params(data["deck"].as<std::string>(), c["set"].as<std::vector<std::string>>());
+    const auto e = c["expect"];
+    auto continue_from = [&](const io::Checkpoint& ck) {
+      auto engine = md::restart_engine(p, ck, path);
+      engine->setup();
+      const auto st = engine->run(c["steps"].as<int>());
+      EXPECT_EQ(st.last.step, e["step"].as<std::int64_t>());
+      return st.last;
+    };
+    const io::Checkpoint ck = io::read_checkpoint(path);
+    const ThermoSample t = continue_from(ck);
+    for (const auto& [name, value] : {std::pair{"temp", t.temp}, std::pair{"e_pair", t.e_pair},
+                                      std::pair{"ke", t.ke}, std::pair{"press", t.press}})
+      EXPECT_LT(test::rel(value, e[name].as<double>()), rtol) << name << " " << value;
+    // The negative control: the integrator's state dropped (thermostat values zeroed, or the
+    // deck's seed instead of the checkpoint's) changes the continuation visibly.
+    io::Checkpoint lost = ck;
+    if (lost.thermostat_state.empty())
+      lost.rng_seed = p.integrator.keys.seed("seed");
+    else
+      std::fill(lost.thermostat_state.begin(), lost.thermostat_state.end(), 0.0);
+    const ThermoSample u = continue_from(lost);
+    EXPECT_GT(test::rel(u.temp, e["temp"].as<double>()), 1e-4) << u.temp;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+#pragma once
+// Deck keys with a fixed set of values, parsed once into types by the deck reader (params.cpp):
+// code compares these, never the strings. to_string gives the deck's spelling back (printed in
+// messages, the engine line and the run summary).
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mdremap::md {
+
+// system.lattice.style, or `random` for a system.random section.
+enum class Lattice { Fcc, Bcc, Sc, Random };
+// potential.mixing (LAMMPS pair_modify mix).
+enum class MixingRule { Geometric, Arithmetic, SixthPower };
+// remap.reorder: the thread (atom) order the remap layer serves (BRIEF section 5).
+enum class Reorder { None, Spatial, LabelProp, Partition };
+// remap.gather_path: the memory path of the plain gather; auto decides from the first list
+// (seed 003 Algorithm 3, md/memory_paths.hpp).
+enum class GatherPathSetting { Global, ReadOnly, Texture, Auto };
+
+// Each enum's deck names, in the order deck errors list them.
+template <class E>
+const std::vector<std::pair<std::string, E>>& choice_names();
+template <>
+const std::vector<std::pair<std::string, Lattice>>& choice_names<Lattice>();
+template <>
+const std::vector<std::pair<std::string, MixingRule>>& choice_names<MixingRule>();
+template <>
+const std::vector<std::pair<std::string, Reorder>>& choice_names<Reorder>();
+template <>
+const std::vector<std::pair<std::string, GatherPathSetting>>& choice_names<GatherPathSetting>();
+
+template <class E>
+std::string to_string_choice(E value) {
+  for (const auto& [name, v] : choice_names<E>())
+    if (v == value) return name;
+  return "?";
+}
+inline std::string to_string(Lattice v) {
+  return to_string_choice(v);
+}
+inline std::string to_string(MixingRule v) {
+  return to_string_choice(v);
+}
+inline std::string to_string(Reorder v) {
+  return to_string_choice(v);
+}
+inline std::string to_string(GatherPathSetting v) {
+  return to_string_choice(v);
+}
+
+}  // namespace mdremap::md
