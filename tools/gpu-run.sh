@@ -35,6 +35,8 @@ bundle() {
   # The binary before this session's changes, built separately (see before-after).
   [[ -x build/cuda-before/src/mdremap ]] && cp build/cuda-before/src/mdremap build/cuda/mdremap-before &&
     bins+=(build/cuda/mdremap-before)
+  # Earlier builds to compare with (tools/ab-bench.sh), copied there by hand: build/cuda-ab/mdremap-*.
+  for b in build/cuda-ab/mdremap-*; do [[ -x $b ]] && bins+=("$b"); done
   for t in build/cuda/tests/test_*; do [[ -x $t && -f $t ]] && bins+=("$t"); done
   cp "${bins[@]}" .bundle/bin/
   # Every resolved dependency except the C runtime, libstdc++/libgcc and the CUDA driver.
