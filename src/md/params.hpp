@@ -7,6 +7,7 @@
 
 #include "io/deck.hpp"
 #include "mdremap/types.hpp"
+#include "neighbor/options.hpp"
 
 namespace mdremap::md {
 
@@ -68,11 +69,14 @@ struct MdParams {
   double skin = 0.3;
   int every = 20;
   bool check = false;
-  std::string list = "auto";    // auto | full | half (auto: full; half on CPUs without AVX-512)
-  std::string layout = "auto";  // auto | column | row (auto: row on CPU, column on GPU)
-  double bin_size = 0;          // cell edge; 0: the list cutoff (cutoff + skin)
-  std::string sort = "auto";    // auto | none | morton | hilbert | cells (auto: cells on GPU)
-  int sort_every = 0;           // steps between re-sorts (0: at setup only)
+  // auto: full; half on CPUs without AVX-512
+  neighbor::ListKind list = neighbor::ListKind::Auto;
+  // auto: row on CPU, column on GPU
+  neighbor::ListLayout layout = neighbor::ListLayout::Auto;
+  double bin_size = 0;  // cell edge; 0: the list cutoff (cutoff + skin)
+  // auto: hilbert on CPU, cells on GPU
+  neighbor::AtomSort sort = neighbor::AtomSort::Auto;
+  int sort_every = 0;  // steps between re-sorts (0: at setup only)
   // run
   std::int64_t steps = 100;
   int thermo = 50;
@@ -90,14 +94,14 @@ struct MdParams {
   // remap layer (served by remap/)
   std::string remap = "gather";
   std::string reorder = "none";
-  std::string gather_path = "readonly";    // global | readonly | texture (CUDA)
-  int remap_chunks = 4;                    // dup: thread-range chunks (seed 000 §5.1)
-  int remap_streams = 4;                   // dup: remap streams
-  double dup_fraction = 1.0;               // dup: share of rows duplicated (seed 001 §3.2)
-  bool remap_cache = true;                 // remap cache (seed 000 §5.2)
-  int remap_block = 128;                   // sharing: threads per block; labelprop: cluster size
-  std::int64_t smem_bytes = 0;             // sharing: shared memory per block (0 = device maximum)
-  int profile_steps = 3;                   // auto: profiled executions per candidate
+  std::string gather_path = "readonly";  // global | readonly | texture (CUDA)
+  int remap_chunks = 4;                  // dup: thread-range chunks (seed 000 §5.1)
+  int remap_streams = 4;                 // dup: remap streams
+  double dup_fraction = 1.0;             // dup: share of rows duplicated (seed 001 §3.2)
+  bool remap_cache = true;               // remap cache (seed 000 §5.2)
+  int remap_block = 128;                 // sharing: threads per block; labelprop: cluster size
+  std::int64_t smem_bytes = 0;           // sharing: shared memory per block (0 = device maximum)
+  int profile_steps = 3;                 // auto: profiled executions per candidate
   // reorder partition: cache-fit part size (seed 002); 0 = a share of the device's L2
   // (remap::default_partition_bytes(): half of it, queried at run time)
   std::int64_t partition_bytes = 0;
