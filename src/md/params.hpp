@@ -94,14 +94,14 @@ struct MdParams {
   // remap layer (served by remap/)
   std::string remap = "gather";
   std::string reorder = "none";
-  std::string gather_path = "readonly";  // global | readonly | texture (CUDA)
-  int remap_chunks = 4;                  // dup: thread-range chunks (seed 000 §5.1)
-  int remap_streams = 4;                 // dup: remap streams
-  double dup_fraction = 1.0;             // dup: share of rows duplicated (seed 001 §3.2)
-  bool remap_cache = true;               // remap cache (seed 000 §5.2)
-  int remap_block = 128;                 // sharing: threads per block; labelprop: cluster size
-  std::int64_t smem_bytes = 0;           // sharing: shared memory per block (0 = device maximum)
-  int profile_steps = 3;                 // auto: profiled executions per candidate
+  std::string gather_path = "readonly";    // global | readonly | texture (CUDA)
+  int remap_chunks = 4;                    // dup: thread-range chunks (seed 000 §5.1)
+  int remap_streams = 4;                   // dup: remap streams
+  double dup_fraction = 1.0;               // dup: share of rows duplicated (seed 001 §3.2)
+  bool remap_cache = true;                 // remap cache (seed 000 §5.2)
+  int remap_block = 128;                   // sharing: threads per block; labelprop: cluster size
+  std::int64_t smem_bytes = 0;             // sharing: shared memory per block (0 = device maximum)
+  int profile_steps = 3;                   // auto: profiled executions per candidate
   // reorder partition: cache-fit part size (seed 002); 0 = a share of the device's L2
   // (remap::default_partition_bytes(): half of it, queried at run time)
   std::int64_t partition_bytes = 0;
