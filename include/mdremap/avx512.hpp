@@ -1,6 +1,6 @@
 #pragma once
 // Lane traits for the host's AVX-512 loops (src/md/lj_avx512.hpp: the full-list LJ sum;
-// neighbor/neighbor_list.cpp: the list build's candidate test): 8 doubles with their int32
+// neighbor/build_avx512.hpp: the list build's candidate test): 8 doubles with their int32
 // indices in a __m256i, or 16 floats with theirs in a __m512i. Compiled only where the compiler
 // targets AVX-512 (the openmp preset builds with -march=native) and never in CUDA translation
 // units; MDREMAP_HOST_AVX512 tells the callers, which keep a portable loop for other machines.

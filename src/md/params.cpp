@@ -179,6 +179,12 @@ integrators::KeyValues read_declared_keys(io::DeckSection& s,
   return v;
 }
 
+// A neighbour-layer choice (neighbor/options.hpp), default auto: validated by name, then a type.
+template <class E>
+E neighbor_option(io::DeckSection& s, const std::string& key) {
+  return neighbor::parse_option<E>(one_of(s, key, "auto", neighbor::option_names<E>()));
+}
+
 void read_system(io::DeckSection sys, MdParams& p) {
   const bool has_lattice = sys.has("lattice");
   const bool has_random = sys.has("random");
@@ -380,10 +386,10 @@ MdParams read_md_params(io::Deck& deck) {
   p.every = nb.get<int>("every", p.every);
   if (p.every < 1) nb.fail("every", "must be at least 1");
   p.check = nb.get<bool>("check", p.check);
-  p.list = one_of(nb, "list", "auto", {"auto", "full", "half"});
-  p.layout = one_of(nb, "layout", "auto", {"auto", "column", "row"});
+  p.list = neighbor_option<neighbor::ListKind>(nb, "list");
+  p.layout = neighbor_option<neighbor::ListLayout>(nb, "layout");
   p.bin_size = nb.get<double>("bin_size", 0.0);
-  p.sort = one_of(nb, "sort", "auto", {"auto", "none", "morton", "hilbert", "cells"});
+  p.sort = neighbor_option<neighbor::AtomSort>(nb, "sort");
   p.sort_every = nb.get<int>("sort_every", 0);
   if (p.sort_every < 0) nb.fail("sort_every", "must not be negative");
   nb.finish();
@@ -431,14 +437,14 @@ MdParams read_md_params(io::Deck& deck) {
   if (p.remap != "gather") {
     const std::string why =
         fmt::format("remap mode '{}' (gather path '{}') needs", p.remap, to_string(p.gather_path));
-    if (p.list == "half")
+    if (p.list == neighbor::ListKind::Half)
       nb_fail(deck, "neighbor.list",
               why + " neighbor.list=full (one thread per atom, seed 000 §6.3.3)");
-    if (p.layout == "row")
+    if (p.layout == neighbor::ListLayout::Row)
       nb_fail(deck, "neighbor.layout",
               why + " neighbor.layout=column (neighbors[j*N+i], seed 000 eq. 2)");
-    p.list = "full";
-    p.layout = "column";
+    p.list = neighbor::ListKind::Full;
+    p.layout = neighbor::ListLayout::Column;
   }
   rm.finish();
   root.finish();

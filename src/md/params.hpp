@@ -9,6 +9,7 @@
 #include "io/deck.hpp"
 #include "md/choices.hpp"
 #include "mdremap/types.hpp"
+#include "neighbor/options.hpp"
 
 namespace mdremap::md {
 
@@ -66,11 +67,14 @@ struct MdParams {
   double skin = 0.3;
   int every = 20;
   bool check = false;
-  std::string list = "auto";    // auto | full | half (auto: full; half on CPUs without AVX-512)
-  std::string layout = "auto";  // auto | column | row (auto: row on CPU, column on GPU)
-  double bin_size = 0;          // cell edge; 0: the list cutoff (cutoff + skin)
-  std::string sort = "auto";    // auto | none | morton | hilbert | cells (auto: cells on GPU)
-  int sort_every = 0;           // steps between re-sorts (0: at setup only)
+  // auto: full; half on CPUs without AVX-512
+  neighbor::ListKind list = neighbor::ListKind::Auto;
+  // auto: row on CPU, column on GPU
+  neighbor::ListLayout layout = neighbor::ListLayout::Auto;
+  double bin_size = 0;  // cell edge; 0: the list cutoff (cutoff + skin)
+  // auto: hilbert on CPU, cells on GPU
+  neighbor::AtomSort sort = neighbor::AtomSort::Auto;
+  int sort_every = 0;  // steps between re-sorts (0: at setup only)
   // run
   std::int64_t steps = 100;
   int thermo = 50;

@@ -11,6 +11,9 @@
 #include "md/reorder.hpp"
 #include "mdremap/error.hpp"
 #include "neighbor/neighbor_list.hpp"
+#include "neighbor/periodic.hpp"
+#include "neighbor/spatial_order.hpp"
+#include "neighbor/verlet_builder.hpp"
 
 namespace mdremap::md {
 
@@ -121,12 +124,15 @@ class Simulation final : public MdEngine {
     // A CPU thread walks one atom's row (row-major): with AVX-512 a full row, 8 neighbours per
     // step (src/md/lj_avx512.hpp; 4.0 against 13.3 ms per bench force evaluation for the scalar
     // half list, one thread); without it, the half list (scalar, Newton's third law).
-    half_ = p.list == "half" || (p.list == "auto" && kHostBackend && !kHostAvx512);
+    half_ = p.list == neighbor::ListKind::Half ||
+            (p.list == neighbor::ListKind::Auto && kHostBackend && !kHostAvx512);
     // Atom order: list-cell order on the GPU (a warp's atoms share a cell: the list build's
     // stores coalesce and its rebuild took 6.7 against 8.1 ms with Hilbert order at 4M atoms,
     // H200); Hilbert order on the CPU, which measured no gain from cell order.
-    if (p_.sort == "auto") p_.sort = kHostBackend ? "hilbert" : "cells";
-    column_major_ = p.layout == "column" || (p.layout == "auto" && !kHostBackend);
+    if (p_.sort == neighbor::AtomSort::Auto)
+      p_.sort = kHostBackend ? neighbor::AtomSort::Hilbert : neighbor::AtomSort::Cells;
+    column_major_ = p.layout == neighbor::ListLayout::Column ||
+                    (p.layout == neighbor::ListLayout::Auto && !kHostBackend);
     const double rlist = p.pairs.max_cutoff() + p.skin;
     // Full-cutoff cells measured faster than half-cutoff ones on both the CPU (62 vs 88 ms per
     // bench build) and the H200 (14.8 vs 14.3 ms, equal within noise): fewer, longer cell loops.
@@ -150,7 +156,7 @@ class Simulation final : public MdEngine {
   ThermoSample setup() override {
     // A restart keeps the checkpoint's order: the run it continues sorted at that step already
     // if it sorts periodically (see maybe_rebuild), and a re-sort would change the lists.
-    if (p_.sort != "none" && !restored_) sort_atoms();
+    if (p_.sort != neighbor::AtomSort::None && !restored_) sort_atoms();
     if (restored_) last_sort_step_ = step_;
     rebuild();
     // --reorder: permute the atoms (threads), then rebuild; a restart keeps the checkpoint's order
@@ -338,8 +344,8 @@ class Simulation final : public MdEngine {
   std::string describe() const override {
     return fmt::format("{} {} neighbor list, atom order {}, precision {}, {}, remap {}{}",
                        half_ ? "half" : "full", column_major_ ? "column-major" : "row-major",
-                       p_.sort, to_string(p_.precision), integrator_->describe(), force_->name(),
-                       reorder_note());
+                       neighbor::to_string(p_.sort), to_string(p_.precision),
+                       integrator_->describe(), force_->name(), reorder_note());
   }
 
  private:
@@ -405,7 +411,8 @@ class Simulation final : public MdEngine {
   }
 
   void rebuild_now() {
-    if (p_.sort != "none" && p_.sort_every > 0 && step_ - last_sort_step_ >= p_.sort_every)
+    if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
+        step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
     neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
@@ -423,7 +430,7 @@ class Simulation final : public MdEngine {
     if (restart_point) {  // the state setup() of a restart sees: sorted if sorts are periodic
       pack_gather_positions();
       check_atoms(displacement_check());  // a blown-up state never becomes a checkpoint
-      if (p_.sort != "none" && p_.sort_every > 0) sort_atoms();
+      if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0) sort_atoms();
       rebuild();
       return;
     }
@@ -500,9 +507,11 @@ class Simulation final : public MdEngine {
   // partition permute the atoms from the current neighbour-list pattern.
   void reorder_atoms() {
     if (p_.reorder == Reorder::Spatial) {
-      permute_atoms(atoms_, neighbor::spatial_order<S>(atoms_.x, box_s_,
-                                                       p_.sort == "none" ? "hilbert" : p_.sort,
-                                                       builder_->bin_size()));
+      permute_atoms(atoms_,
+                    neighbor::spatial_order<S>(
+                        atoms_.x, box_s_,
+                        p_.sort == neighbor::AtomSort::None ? neighbor::AtomSort::Hilbert : p_.sort,
+                        builder_->bin_size()));
     } else {
       permute_atoms(
           atoms_, reorder_permutation<C>(p_, list_, atoms_.n + ghosts_.nghost, local_positions()));

@@ -161,3 +161,9 @@ TEST(Deck, ImpossibleSystemsAreRefusedBeforeAnyAllocation) {
   EXPECT_NE(error_of("run:\n  steps: 99999999999999999999\n").find("out of range"),
             std::string::npos);
 }
+
+TEST(Deck, BoxBelowTwiceTheListCutoffIsRejected) {
+  // 3 fcc cells at density 0.8442: a 5.04 box, below 2 * (cutoff + skin) = 5.6.
+  const std::string msg = error_of("system:\n  lattice:\n    cells: [3, 3, 3]\n");
+  EXPECT_NE(msg.find("cutoff larger than half the box"), std::string::npos) << msg;
+}

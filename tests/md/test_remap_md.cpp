@@ -131,6 +131,6 @@ TEST(RemapMdVariants, HalfListWithARemapModeIsRefused) {
   EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.mode=sharing", "neighbor.layout=row"}),
                InputError);
   const auto p = params("inputs/lj_melt.yaml", {"remap.mode=dup"});
-  EXPECT_EQ(p.list, "full");
-  EXPECT_EQ(p.layout, "column");
+  EXPECT_EQ(p.list, neighbor::ListKind::Full);
+  EXPECT_EQ(p.layout, neighbor::ListLayout::Column);
 }

@@ -1,0 +1,18 @@
+#pragma once
+// The periodic box as the list needs it: positions wrapped before binning, and the displacement
+// since the last build that triggers the next one (skin/2).
+#include "neighbor/spaces.hpp"
+
+namespace mdremap::neighbor {
+
+// Wraps positions into [lo, lo+len) along each axis.
+template <class T, class Space = ExecSpace>
+void wrap_positions(nondeduced_t<Kokkos::View<Vec4<T>*, Space>> x, const Box<T>& box);
+
+// Largest squared displacement between x and xhold (for the skin/2 rebuild trigger).
+template <class T, class Space = ExecSpace>
+double max_displacement_sq(nondeduced_t<Kokkos::View<const Vec4<T>*, Space>> x,
+                           nondeduced_t<Kokkos::View<const Vec4<T>*, Space>> xhold,
+                           const Box<T>& box);
+
+}  // namespace mdremap::neighbor

@@ -1,0 +1,88 @@
+#include "neighbor/verlet_builder.hpp"
+
+#include "mdremap/error.hpp"
+
+namespace mdremap::neighbor {
+
+template <class T, class Space>
+VerletListBuilder<T, Space>::VerletListBuilder(double list_cutoff, bool half, bool column_major,
+                                               double bin_size, BuildKernel kernel)
+    : rlist_(list_cutoff),
+      half_(half),
+      column_major_(column_major),
+      bin_size_(bin_size > 0 ? bin_size : 0.5 * list_cutoff),
+      kernel_(pick_list_kernel<T, Space>(kernel, half, column_major)) {}
+
+template <class T, class Space>
+void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*, Space>> xall,
+                                        const BasicGhostAtoms<Space>& g, const Box<T>& box,
+                                        BasicNeighborList<Space>& list) {
+  const std::int64_t n = g.nlocal;
+  const std::int64_t ntotal = n + g.nghost;
+  if (ntotal > (std::int64_t(1) << 31) - 1)
+    throw Error("neighbor list: more than 2^31 atoms and ghosts");
+  for (int d = 0; d < 3; ++d)
+    if (double(box.len[d]) < 2.0 * rlist_)
+      throw Error("neighbor list: box shorter than twice the list cutoff (cutoff + skin)");
+  bins_.bin(Kokkos::subview(xall, std::make_pair(std::int64_t(0), ntotal)), g, box, bin_size_,
+            rlist_, kernel_.soa_positions);
+  list.n = n;
+  list.half = half_;
+  list.column_major = column_major_;
+  if (list.counts.extent(0) != static_cast<size_t>(n))
+    list.counts = Kokkos::View<int*, Space>("counts", n);
+  if (list.maxneigh == 0) {
+    const double rho = n / box.volume();
+    const double expect = 4.18879020479 * rlist_ * rlist_ * rlist_ * rho * (half_ ? 0.5 : 1.0);
+    list.maxneigh = static_cast<int>(expect * 1.25) + 8;
+  }
+  ListBuildArgs<T, Space> a;
+  a.n = n;
+  a.ntotal = ntotal;
+  for (int d = 0; d < 3; ++d) a.nbin[d] = bins_.nbin[d], a.ext[d] = bins_.ext[d];
+  a.ncells = bins_.ncells();
+  a.offset = bins_.bin_offset;
+  a.perm = bins_.permute;
+  a.bin_of = bins_.bin_of;
+  a.bin_count = bins_.bin_count;
+  a.owner = g.owner;
+  a.xs = bins_.xs;
+  a.xsoa = bins_.xsoa;
+  a.stencil = make_stencil(rlist_, bins_.size, half_);
+  a.rsq = static_cast<T>(rlist_ * rlist_);
+  a.counts = list.counts;
+  for (;;) {
+    const int maxneigh = list.maxneigh;
+    if (list.neighbors.extent(0) != static_cast<size_t>(maxneigh) * n)
+      list.neighbors =
+          Kokkos::View<int*, Space>(Kokkos::view_alloc("neighbors", Kokkos::WithoutInitializing),
+                                    static_cast<size_t>(maxneigh) * n);
+    list.stride_j = column_major_ ? n : 1;
+    list.stride_i = column_major_ ? 1 : maxneigh;
+    a.nbrs = list.neighbors;
+    a.maxneigh = maxneigh;
+    a.sj = list.stride_j;
+    a.si = list.stride_i;
+    last_kernel_ = kernel_.run(a);
+    int maxc = 0;
+    const auto counts = list.counts;
+    Kokkos::parallel_reduce(
+        "Neighbor::max_count", Kokkos::RangePolicy<Space>(0, n),
+        KOKKOS_LAMBDA(const int i, int& mc) {
+          if (counts(i) > mc) mc = counts(i);
+        },
+        Kokkos::Max<int>(maxc));
+    list.max_count = maxc;
+    if (maxc <= maxneigh) break;
+    list.maxneigh = maxc + maxc / 8 + 4;  // grow and rebuild: never drop a pair
+    ++regrows_;
+  }
+}
+
+#define MDREMAP_INSTANTIATE(Space)                \
+  template class VerletListBuilder<float, Space>; \
+  template class VerletListBuilder<double, Space>;
+MDREMAP_NEIGHBOR_FOR_SPACES(MDREMAP_INSTANTIATE)
+#undef MDREMAP_INSTANTIATE
+
+}  // namespace mdremap::neighbor
