@@ -91,7 +91,7 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
   if (soa) {
     // Positions in cell order as x, y, z blocks: the host's AVX-512 build (the only reader on
     // this path) loads 8 or 16 coordinates at once instead of gathering them from Vec4 records
-    // (38.9 -> 35.4 ms per bench build, one thread).
+    // (measured faster: docs/benchmarks.md, "Figures formerly in code comments").
     if (xsoa.extent(0) < static_cast<size_t>(3 * n))
       xsoa = Kokkos::View<T*, Space>(Kokkos::view_alloc("bin_xsoa", Kokkos::WithoutInitializing),
                                      3 * (n + n / 8));

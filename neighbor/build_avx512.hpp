@@ -16,9 +16,9 @@ namespace mdremap::neighbor {
 // positions per step are tested at once, and the hits' indices packed (AVX-512 compress) and
 // stored in one masked store. The candidates are the stencil rows' runs in stencil order, as the
 // scalar scan takes them, so the list is the same entry for entry. Branch-free: a step without a
-// hit stores nothing (a zero-length masked store); skipping such steps mispredicted often enough
-// to cost 33-44 against 21-25 ms per build (interleaved runs). Bench deck (32,000 atoms, full
-// list, one thread): 83-99 ms per build with the scalar scan, 21-25 ms with this one.
+// hit stores nothing (a zero-length masked store); skipping such steps mispredicts often (the
+// measured costs of both forms and of the scalar scan: docs/benchmarks.md, "Figures formerly in
+// code comments").
 template <class T, bool ColumnMajor>
 int scan_rows_avx512(const T* __restrict soa, const std::int64_t bs, const int* __restrict pm,
                      const int* offset, const int* owner, const std::int64_t n, const int t,

@@ -17,9 +17,9 @@ namespace mdremap::neighbor {
 // ballot, and the ballot word stored to shared memory. The rows are then decoded with lanes on
 // atoms: entry e of every atom in step e, so the column-major stores of the cell's consecutive
 // atoms coalesce. The list equals the CellAtoms kernel's entry for entry (same candidate order).
-// Measured before it (4M atoms, H200, Nsight): lanes on atoms kept 14.6 of 32 lanes busy and
-// stored every entry as its own 32-byte sector; compacting each ballot into shared-memory rows
-// (popc ranks, a divergent store) took 32 instructions per atom and chunk, 4.3 ms a build.
+// Before it, lanes on atoms left most lanes idle and stored every entry as its own 32-byte sector,
+// and compacting each ballot into shared-memory rows (popc ranks, a divergent store) cost many
+// instructions per atom and chunk (Nsight figures: docs/benchmarks.md).
 template <class T, int kWin, bool Half>
 struct CandidateLaneBuild {
   using ReadOnly = Kokkos::MemoryTraits<Kokkos::RandomAccess>;
@@ -162,8 +162,7 @@ struct CellAtomsBuild {
   static BuildKernel run(const ListBuildArgs<T, Space>& a) {
     // A warp per cell (w lanes, w >= the fullest cell): its lanes walk the same candidate
     // runs in lockstep, so each position load is one broadcast. A thread per atom in cell
-    // order measured 15.3 ms per build at 4M atoms (H200), the lanes of two cells
-    // diverging; Nsight showed 18.5 active lanes per warp.
+    // order measured slower: the lanes of two cells diverge (docs/benchmarks.md).
     int maxbin = 0;
     const auto bin_count = a.bin_count;
     Kokkos::parallel_reduce(
@@ -223,9 +222,8 @@ struct CellCandidatesBuild {
         Kokkos::Max<int>(most));
     const int nchunks = std::max(1, (most + 31) / 32);
     // Candidate registers per lane: 4 (float) or 7 (double) per chunk; windows of 8
-    // chunks in float (256 candidates, 59 registers), 4 in double (rebuild 4.5 -> 3.5 ms
-    // against 8 at 4M atoms, H200: occupancy over window count). The bench's cells have
-    // about 530 candidates.
+    // chunks in float (256 candidates, 59 registers), 4 in double (occupancy over window
+    // count; measured in docs/benchmarks.md). The bench's cells have about 530 candidates.
     constexpr int kWin = std::is_same_v<T, float> ? 8 : 4;
     using Functor = CandidateLaneBuild<T, kWin, Half>;
     const std::size_t bytes = Functor::scratch_bytes(nchunks);

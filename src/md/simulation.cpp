@@ -122,20 +122,20 @@ class Simulation final : public MdEngine {
 
     // A GPU warp reads row j of 32 atoms at once (full list, column-major, no write conflicts).
     // A CPU thread walks one atom's row (row-major): with AVX-512 a full row, 8 neighbours per
-    // step (src/md/lj_avx512.hpp; 4.0 against 13.3 ms per bench force evaluation for the scalar
-    // half list, one thread); without it, the half list (scalar, Newton's third law).
+    // step (src/md/lj_avx512.hpp; faster than the scalar half list, docs/benchmarks.md); without
+    // it, the half list (scalar, Newton's third law).
     half_ = p.list == neighbor::ListKind::Half ||
             (p.list == neighbor::ListKind::Auto && kHostBackend && !kHostAvx512);
     // Atom order: list-cell order on the GPU (a warp's atoms share a cell: the list build's
-    // stores coalesce and its rebuild took 6.7 against 8.1 ms with Hilbert order at 4M atoms,
-    // H200); Hilbert order on the CPU, which measured no gain from cell order.
+    // stores coalesce, and the rebuild measured faster than in Hilbert order); Hilbert order on
+    // the CPU, which measured no gain from cell order.
     if (p_.sort == neighbor::AtomSort::Auto)
       p_.sort = kHostBackend ? neighbor::AtomSort::Hilbert : neighbor::AtomSort::Cells;
     column_major_ = p.layout == neighbor::ListLayout::Column ||
                     (p.layout == neighbor::ListLayout::Auto && !kHostBackend);
     const double rlist = p.pairs.max_cutoff() + p.skin;
-    // Full-cutoff cells measured faster than half-cutoff ones on both the CPU (62 vs 88 ms per
-    // bench build) and the H200 (14.8 vs 14.3 ms, equal within noise): fewer, longer cell loops.
+    // Full-cutoff cells measured faster than half-cutoff ones on the CPU and equal on the GPU
+    // (docs/benchmarks.md): fewer, longer cell loops.
     const double bin = p.bin_size > 0 ? p.bin_size : rlist;
     builder_ = std::make_unique<neighbor::VerletListBuilder<C>>(rlist, half_, column_major_, bin);
 
