@@ -8,7 +8,8 @@
 #
 # Knobs (environment): TOOLS (default memcheck,racecheck), TEST_BINS (glob, default test_*),
 # GTEST_FILTER (default *; racecheck slows kernels 10-100x: narrow it when time is short),
-# LIMIT (seconds per binary and tool, default 240), OUT (report folder, default ./out).
+# LIMIT (seconds per binary and tool, default 240), OUT (report folder, default ./out), CLI=0
+# (leave out the end-to-end `mdremap md` run, e.g. when the script is called once per binary).
 # Writes $OUT/sanitize.txt (one line per binary and tool: errors, hazards, exit status) and the
 # tail of each log as $OUT/sanitize-TOOL-BINARY.log; copy sanitize.txt to docs/results/.
 # Exit 1 when any run reports an error or fails.
@@ -48,7 +49,9 @@ for tool in "${tool_list[@]}"; do
   args=(--tool "$tool" --error-exitcode 99 --print-limit 20)
   [[ $tool == memcheck ]] && args+=(--leak-check full)
   [[ $tool == racecheck ]] && args+=(--racecheck-report analysis)
-  for t in "${bins[@]}" "$repo/.bundle/bin/mdremap"; do
+  cli=("$repo/.bundle/bin/mdremap")
+  [[ ${CLI:-1} == 1 ]] || cli=()
+  for t in "${bins[@]}" "${cli[@]}"; do
     [[ -x $t ]] || continue
     name=$(basename "$t")
     log=$OUT/sanitize-$tool-$name.full.log
