@@ -1,6 +1,7 @@
 #pragma once
 // Everything an MD run reads from its deck, validated (BRIEF section 4).
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +37,12 @@ struct PairCoeffs {
   double max_cutoff() const;
 };
 
+// Weeks-Chandler-Andersen's cut-off of a type pair: the minimum of LJ, where its force changes
+// sign (md/pair/wca.hpp).
+inline double wca_cutoff(double sigma) {
+  return std::pow(2.0, 1.0 / 6.0) * sigma;
+}
+
 struct MdParams {
   // system
   std::string lattice = "fcc";  // fcc | bcc | sc | random
@@ -49,6 +56,7 @@ struct MdParams {
   bool shuffle = false;
   std::uint64_t shuffle_seed = 12345;
   // potential
+  std::string potential = "lj";  // potential.style: lj | wca (pair_styles())
   double cutoff = 2.5;
   bool shift = false;
   bool tail = false;
@@ -90,14 +98,14 @@ struct MdParams {
   // remap layer (served by remap/)
   std::string remap = "gather";
   std::string reorder = "none";
-  std::string gather_path = "readonly";    // global | readonly | texture (CUDA)
-  int remap_chunks = 4;                    // dup: thread-range chunks (seed 000 §5.1)
-  int remap_streams = 4;                   // dup: remap streams
-  double dup_fraction = 1.0;               // dup: share of rows duplicated (seed 001 §3.2)
-  bool remap_cache = true;                 // remap cache (seed 000 §5.2)
-  int remap_block = 128;                   // sharing: threads per block; labelprop: cluster size
-  std::int64_t smem_bytes = 0;             // sharing: shared memory per block (0 = device maximum)
-  int profile_steps = 3;                   // auto: profiled executions per candidate
+  std::string gather_path = "readonly";  // global | readonly | texture (CUDA)
+  int remap_chunks = 4;                  // dup: thread-range chunks (seed 000 §5.1)
+  int remap_streams = 4;                 // dup: remap streams
+  double dup_fraction = 1.0;             // dup: share of rows duplicated (seed 001 §3.2)
+  bool remap_cache = true;               // remap cache (seed 000 §5.2)
+  int remap_block = 128;                 // sharing: threads per block; labelprop: cluster size
+  std::int64_t smem_bytes = 0;           // sharing: shared memory per block (0 = device maximum)
+  int profile_steps = 3;                 // auto: profiled executions per candidate
   // reorder partition: cache-fit part size (seed 002); 0 = a share of the device's L2
   // (remap::default_partition_bytes(): half of it, queried at run time)
   std::int64_t partition_bytes = 0;
@@ -105,6 +113,9 @@ struct MdParams {
   double box_len(int d) const;  // derived from lattice/random settings
   std::int64_t natoms() const;
 };
+
+// The potential styles the force engine knows (its registry, md/force.cpp).
+std::vector<std::string> pair_styles();
 
 // Reads and validates the deck; unknown keys and impossible values are InputErrors.
 MdParams read_md_params(io::Deck& deck);

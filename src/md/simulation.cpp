@@ -8,7 +8,9 @@
 
 #include "integrators/integrator.hpp"
 #include "md/force.hpp"
+#include "md/pair/lj.hpp"
 #include "md/reorder.hpp"
+#include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
 #include "mdremap/error.hpp"
 #include "neighbor/neighbor_list.hpp"
 
@@ -153,8 +155,15 @@ class Simulation final : public MdEngine {
     tail_correction(p.pairs, count, etail_, ptail_);
     // The force kernel's gathers are served by the remap layer, the plain gather included
     // (BRIEF section 5): one force engine whatever remap.mode says.
-    force_ = std::make_unique<PairForce<C, S>>(p.pairs, p.shift, half_, remap_options(p), p.remap,
-                                               p.gather_path == "auto");
+    PairSetup ps;
+    ps.style = p.potential;
+    ps.coeffs = p.pairs;
+    ps.shift = p.shift;
+    ps.half = half_;
+    ps.remap = remap_options(p);
+    ps.mode = p.remap;
+    ps.auto_path = p.gather_path == "auto";
+    force_ = make_pair_force<C, S>(ps);
   }
 
   void set_integrator_state(const std::vector<double>& st) { integrator_->set_state(st); }
@@ -344,10 +353,10 @@ class Simulation final : public MdEngine {
   std::int64_t step() const override { return step_; }
   std::int64_t natoms() const override { return atoms_.n; }
   std::string describe() const override {
-    return fmt::format("{} {} neighbor list, atom order {}, precision {}, {}, remap {}{}",
+    return fmt::format("{} {} neighbor list, atom order {}, precision {}, {}, {}, remap {}{}",
                        half_ ? "half" : "full", column_major_ ? "column-major" : "row-major",
-                       p_.sort, to_string(p_.precision), integrator_->describe(), force_->name(),
-                       reorder_note());
+                       p_.sort, to_string(p_.precision), potential_note(), integrator_->describe(),
+                       force_->name(), reorder_note());
   }
 
  private:
@@ -458,8 +467,8 @@ class Simulation final : public MdEngine {
     return Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
   }
 
-  // The rebuild decision's one reduction, which also finds blow-ups (see max_displacement_sq_or_inf).
-  // Call after pack_gather_positions().
+  // The rebuild decision's one reduction, which also finds blow-ups (see
+  // max_displacement_sq_or_inf). Call after pack_gather_positions().
   double displacement_check() const {
     return max_displacement_sq_or_inf<C, S>(local_positions(), xhold_, atoms_.v, box_c_, atoms_.n);
   }
@@ -524,6 +533,12 @@ class Simulation final : public MdEngine {
     return st;
   }
   ForceProbe& force_probe() override { return *force_; }
+  // The potential for the run header: style, cut-off, shift, tail.
+  std::string potential_note() const {
+    if (p_.potential == "wca") return "potential wca (cut-off 2^(1/6) sigma, shifted)";
+    return fmt::format("potential {} (cut-off {:g}{}{})", p_.potential, p_.pairs.max_cutoff(),
+                       p_.shift ? ", shifted" : "", p_.tail ? ", tail correction" : "");
+  }
 
  private:
   ThermoSample sample() {
