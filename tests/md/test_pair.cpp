@@ -66,10 +66,6 @@ std::vector<Hand> on_device(const P& pot, const std::vector<double>& rsq,
   return res;
 }
 
-double rel(double a, double b) {
-  return std::abs(a - b) / std::max(std::abs(b), 1e-300);
-}
-
 }  // namespace
 
 // LJ, unshifted and shifted, at distances across each type pair's range, at and beyond rc.
