@@ -1,5 +1,5 @@
 #pragma once
-// Lane traits for the host's AVX-512 loops (src/md/lj_avx512.hpp: the full-list LJ sum;
+// Lane traits for the host's AVX-512 loops (src/md/pair/full_avx512.hpp: the full-list pair sum;
 // neighbor/build_avx512.hpp: the list build's candidate test): 8 doubles with their int32
 // indices in a __m256i, or 16 floats with theirs in a __m512i. Compiled only where the compiler
 // targets AVX-512 (the openmp preset builds with -march=native) and never in CUDA translation

@@ -269,11 +269,25 @@ int type_index(const MdParams& p, io::DeckSection& s, const std::string& name) {
 }
 
 void read_potential(io::DeckSection pot, MdParams& p) {
-  one_of(pot, "style", "lj", {"lj"});
-  p.cutoff = pot.get<double>("cutoff", p.cutoff);
-  positive(pot, "cutoff", p.cutoff);
-  p.shift = pot.get<bool>("shift", false);
+  p.potential = one_of(pot, "style", "lj", pair_styles());
+  // wca cuts each type pair at 2^(1/6) sigma, shifted, with nothing beyond: keys that say
+  // otherwise are refused, not ignored.
+  const bool wca = p.potential == "wca";
+  if (wca && pot.has("cutoff"))
+    pot.fail("cutoff", "style wca cuts each type pair at 2^(1/6) sigma: remove the cutoff");
+  for (const auto& t : p.types)
+    if (wca && t.cutoff > 0)
+      pot.fail("style", "style wca cuts each type pair at 2^(1/6) sigma: remove system.types[" +
+                            t.name + "].cutoff");
+  if (!wca) {
+    p.cutoff = pot.get<double>("cutoff", p.cutoff);
+    positive(pot, "cutoff", p.cutoff);
+  }
+  p.shift = pot.get<bool>("shift", wca);
+  if (wca && !p.shift) pot.fail("shift", "style wca is shifted to zero energy at its cut-off");
   p.tail = pot.get<bool>("tail", false);
+  if (wca && p.tail)
+    pot.fail("tail", "style wca is zero beyond its cut-off: there is no tail correction");
   p.mixing = one_of_choice(pot, "mixing", MixingRule::Geometric);
   const int nt = static_cast<int>(p.types.size());
   PairCoeffs& pc = p.pairs;
@@ -290,7 +304,7 @@ void read_potential(io::DeckSection pot, MdParams& p) {
           tb.sigma, tb.cutoff > 0 ? tb.cutoff : p.cutoff, e, s, c);
       pc.epsilon[a * nt + b] = e;
       pc.sigma[a * nt + b] = s;
-      pc.cutoff[a * nt + b] = c;
+      pc.cutoff[a * nt + b] = wca ? wca_cutoff(s) : c;
     }
   for (auto& e : pot.list("pairs")) {
     auto names = e.require<std::vector<std::string>>("types");
@@ -298,8 +312,10 @@ void read_potential(io::DeckSection pot, MdParams& p) {
     const int a = type_index(p, e, names[0]);
     const int b = type_index(p, e, names[1]);
     const double eps = e.get<double>("epsilon", pc.epsilon[a * nt + b]);
+    if (wca && e.has("cutoff"))
+      e.fail("cutoff", "style wca cuts each type pair at 2^(1/6) sigma: remove the cutoff");
     const double sig = e.get<double>("sigma", pc.sigma[a * nt + b]);
-    const double cut = e.get<double>("cutoff", pc.cutoff[a * nt + b]);
+    const double cut = wca ? wca_cutoff(sig) : e.get<double>("cutoff", pc.cutoff[a * nt + b]);
     if (eps < 0) e.fail("epsilon", "must not be negative");
     positive(e, "sigma", sig);
     positive(e, "cutoff", cut);

@@ -1,6 +1,7 @@
 #pragma once
 // Everything an MD run reads from its deck, validated (BRIEF section 4).
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,6 +40,12 @@ struct PairCoeffs {
   double max_cutoff() const;
 };
 
+// Weeks-Chandler-Andersen's cut-off of a type pair: the minimum of LJ, where its force changes
+// sign (md/pair/wca.hpp).
+inline double wca_cutoff(double sigma) {
+  return std::pow(2.0, 1.0 / 6.0) * sigma;
+}
+
 struct MdParams {
   // system
   Lattice lattice = Lattice::Fcc;
@@ -52,6 +59,7 @@ struct MdParams {
   bool shuffle = false;
   std::uint64_t shuffle_seed = 12345;
   // potential
+  std::string potential = "lj";  // potential.style: lj | wca (pair_styles())
   double cutoff = 2.5;
   bool shift = false;
   bool tail = false;
@@ -107,6 +115,9 @@ struct MdParams {
   double box_len(int d) const;  // derived from lattice/random settings
   std::int64_t natoms() const;
 };
+
+// The potential styles the force engine knows (its registry, md/force.cpp).
+std::vector<std::string> pair_styles();
 
 // Reads and validates the deck; unknown keys and impossible values are InputErrors.
 MdParams read_md_params(io::Deck& deck);

@@ -44,7 +44,7 @@ remap::RemapOptions remap_options(const MdParams& p) {
   o.block_threads = p.remap_block;
   o.smem_bytes = p.smem_bytes;
   o.profile_steps = p.profile_steps;
-  o.reference_patterns = LJFullBody<double, double>::kReferencePatterns;
+  o.reference_patterns = kForceReferencePatterns;
   // The run auto predicts over: the setup's force evaluation and one per step, a re-plan at
   // every list build (every `neighbor.every` steps; with `check` at most that often).
   o.horizon.executions = p.steps + 1;

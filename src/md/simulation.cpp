@@ -8,7 +8,9 @@
 
 #include "integrators/integrator.hpp"
 #include "md/force.hpp"
+#include "md/pair/lj.hpp"
 #include "md/reorder.hpp"
+#include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
 #include "mdremap/error.hpp"
 #include "neighbor/neighbor_list.hpp"
 #include "neighbor/periodic.hpp"
@@ -149,8 +151,15 @@ class Simulation final : public MdEngine {
     tail_correction(p.pairs, count, etail_, ptail_);
     // The force kernel's gathers are served by the remap layer, the plain gather included
     // (BRIEF section 5): one force engine whatever remap.mode says.
-    force_ = std::make_unique<PairForce<C, S>>(p.pairs, p.shift, half_, remap_options(p), p.remap,
-                                               p.gather_path == GatherPathSetting::Auto);
+    PairSetup ps;
+    ps.style = p.potential;
+    ps.coeffs = p.pairs;
+    ps.shift = p.shift;
+    ps.half = half_;
+    ps.remap = remap_options(p);
+    ps.mode = p.remap;
+    ps.auto_path = p.gather_path == GatherPathSetting::Auto;
+    force_ = make_pair_force<C, S>(ps);
   }
 
   ThermoSample setup() override {
@@ -342,10 +351,10 @@ class Simulation final : public MdEngine {
   std::int64_t step() const override { return step_; }
   std::int64_t natoms() const override { return atoms_.n; }
   std::string describe() const override {
-    return fmt::format("{} {} neighbor list, atom order {}, precision {}, {}, remap {}{}",
+    return fmt::format("{} {} neighbor list, atom order {}, precision {}, {}, {}, remap {}{}",
                        half_ ? "half" : "full", column_major_ ? "column-major" : "row-major",
-                       neighbor::to_string(p_.sort), to_string(p_.precision),
-                       integrator_->describe(), force_->name(), reorder_note());
+                       neighbor::to_string(p_.sort), to_string(p_.precision), potential_note(), integrator_->describe(),
+                       force_->name(), reorder_note());
   }
 
  private:
@@ -527,6 +536,12 @@ class Simulation final : public MdEngine {
     return st;
   }
   ForceProbe& force_probe() override { return *force_; }
+  // The potential for the run header: style, cut-off, shift, tail.
+  std::string potential_note() const {
+    if (p_.potential == "wca") return "potential wca (cut-off 2^(1/6) sigma, shifted)";
+    return fmt::format("potential {} (cut-off {:g}{}{})", p_.potential, p_.pairs.max_cutoff(),
+                       p_.shift ? ", shifted" : "", p_.tail ? ", tail correction" : "");
+  }
 
  private:
   ThermoSample sample() {

@@ -162,6 +162,14 @@ INSTANTIATE_TEST_SUITE_P(
       return s;
     });
 
+// Another potential through the same pair driver (potential.style wca, recorded in the
+// checkpoint's resolved deck).
+INSTANTIATE_TEST_SUITE_P(Potentials, Restart,
+                         ::testing::Combine(::testing::Values("nve"),
+                                            ::testing::Values("double", "single"),
+                                            ::testing::Values("potential.style=wca")),
+                         [](const auto& info) { return "wca_" + std::get<1>(info.param); });
+
 // A checkpoint that does not fit the deck is refused with a one-line error naming the file.
 TEST(RestartRefuses, OtherAtomCountPrecisionOrThermostat) {
   TempDir dir;

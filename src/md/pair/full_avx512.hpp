@@ -1,27 +1,19 @@
 #pragma once
-// AVX-512 form of the host full-list LJ sum (one atom against its row-major neighbour row).
+// AVX-512 form of the host full-list sum (one atom against its row-major neighbour row), for any
+// evaluator with an intrinsic form (lj_avx512.hpp).
 //
-// Why intrinsics: the `omp simd` loop of force.hpp (lj_full_atom_simd) compiles to a slow masked
-// gather form under GCC (18 ms per step on the bench deck, one thread), and Kokkos's own SIMD
-// types fall back to scalars here because Kokkos is installed architecture-neutral (one install
-// serves every x86 CI machine). Lanes are neighbours: 8 doubles or 16 floats per step, the row's
-// indices loaded contiguously, positions gathered (x, y, z of Vec4 records), the cutoff a lane
-// mask, 1/r^2 a masked division (exact, as the scalar loop). Each lane keeps a partial sum, so the
-// result differs from the scalar loop in rounding only and is the same on every run.
-// Measured on the bench deck (32,000 atoms, one thread): 3.3-3.7 ms per force evaluation over the
-// full list against 12.4 ms for the scalar half list (a standalone copy of both loops) — the
-// masked gather/scatter half-list form took 5.5 ms (three extra gathers and three scatters per
-// eight pairs).
-#include "mdremap/avx512.hpp"
+// Why intrinsics: the `omp simd` loop (full_host.hpp) compiles to a slow masked gather form under
+// GCC, and Kokkos's own SIMD types fall back to scalars here because Kokkos is installed
+// architecture-neutral (one install serves every x86 CI machine). Lanes are neighbours: 8 doubles
+// or 16 floats per step, the row's indices loaded contiguously, positions gathered (x, y, z of
+// Vec4 records), the cutoff a lane mask. Each lane keeps a partial sum, so the result differs
+// from the scalar loop in rounding only and is the same on every run. The masked gather/scatter
+// half-list form measured slower (three extra gathers and three scatters per eight pairs;
+// docs/benchmarks.md).
+#include "md/pair/lj_avx512.hpp"
 #ifdef MDREMAP_HOST_AVX512
-#include <type_traits>
-
-#include "md/lj.hpp"
 
 namespace mdremap::md::avx512 {
-
-using mdremap::avx512::F32;
-using mdremap::avx512::F64;
 
 // Accumulators in precision A (force) or double (energy, virial). Lanes outside the cutoff carry
 // zeros (the pair force is computed masked), so plain adds are exact no-ops there.
@@ -55,26 +47,22 @@ struct Acc<double, F32> {  // float lanes widened into two double accumulators
   double sum() const { return _mm512_reduce_add_pd(_mm512_add_pd(lo, hi)); }
 };
 
-template <class C>
-using LanesOf = std::conditional_t<std::is_same_v<C, double>, F64, F32>;
-
 // One atom's full-list sum: idx is its row (contiguous, cnt entries), xd the Vec4 records of
 // local atoms and ghosts. OneType: one atom type, coefficients are loop constants; otherwise the
-// pair's coefficients are gathered from the table by ti * kMaxTypes + tj.
-template <bool EV, bool OneType, class C, class A>
-inline void lj_full_atom(const C* __restrict xd, const int* __restrict idx, const int cnt,
-                         const LJTable<C>& lj, const Vec4<C>& xi, A& fxo, A& fyo, A& fzo, double& e,
-                         double& w) {
+// pair's coefficients are gathered by ti * kMaxTypes + tj.
+template <bool EV, bool OneType, class P, class C, class A>
+inline void pair_full_atom(const C* __restrict xd, const int* __restrict idx, const int cnt,
+                           const P& pot, const Vec4<C>& xi, A& fxo, A& fyo, A& fzo, double& e,
+                           double& w) {
   using L = LanesOf<C>;
   using V = typename L::V;
   using M = typename L::M;
   using I = typename L::I;
+  using Form = typename P::Form;
   const V xx = L::set1(xi.x), xy = L::set1(xi.y), xz = L::set1(xi.z);
-  const V one = L::set1(C(1));
   const int ti = static_cast<int>(xi.w) * kMaxTypes;
   const I vti = L::set1i(ti);
-  V cut = L::set1(lj.c0[0]), c1 = L::set1(lj.c0[1]), c2 = L::set1(lj.c0[2]);
-  V c3 = L::set1(lj.c0[3]), c4 = L::set1(lj.c0[4]), off = L::set1(lj.c0[5]);
+  Lanes<Form, L> ev(static_cast<const Form&>(pot));
   Acc<A, L> fx, fy, fz;
   Acc<double, L> ei, wi;
   for (int jj = 0; jj < cnt; jj += L::W) {
@@ -84,26 +72,16 @@ inline void lj_full_atom(const C* __restrict xd, const int* __restrict idx, cons
     const V dy = L::sub(xy, L::gather(m, vi, xd + 1));
     const V dz = L::sub(xz, L::gather(m, vi, xd + 2));
     const V rsq = L::fmadd(dz, dz, L::fmadd(dy, dy, L::mul(dx, dx)));
-    if constexpr (!OneType) {
-      const I k = L::add(vti, L::to_int(L::gather(m, vi, xd + 3)));
-      cut = L::gather(m, k, lj.cutsq);
-      c1 = L::gather(m, k, lj.lj1);
-      c2 = L::gather(m, k, lj.lj2);
-      if constexpr (EV) {
-        c3 = L::gather(m, k, lj.lj3);
-        c4 = L::gather(m, k, lj.lj4);
-        off = L::gather(m, k, lj.offset);
-      }
-    }
-    const M in = L::lt(m, rsq, cut);
-    const V r2i = L::maskz_div(in, one, rsq);
-    const V r6i = L::mul(L::mul(r2i, r2i), r2i);
-    const V fp = L::mul(L::mul(r6i, L::fmsub(c1, r6i, c2)), r2i);  // zero outside `in`
+    if constexpr (!OneType)
+      ev.template load<EV>(m, L::add(vti, L::to_int(L::gather(m, vi, xd + 3))), pot);
+    const M in = L::lt(m, rsq, ev.cutsq());
+    V ep{};
+    const V fp = ev.template force<EV>(in, rsq, ep);  // zero outside `in`
     fx.add(L::mul(fp, dx));
     fy.add(L::mul(fp, dy));
     fz.add(L::mul(fp, dz));
     if constexpr (EV) {
-      ei.add(L::maskz_sub(in, L::mul(r6i, L::fmsub(c3, r6i, c4)), off));
+      ei.add(ep);
       wi.add_product(fp, rsq);
     }
   }

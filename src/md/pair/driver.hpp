@@ -1,0 +1,276 @@
+#pragma once
+// The pair driver: one force engine (PairForce, md/force.hpp) for any evaluator P
+// (evaluator.hpp). It chooses the backend's loops once, here, and runs them as remap compute
+// bodies through the strategy of remap.mode: full list, one thread per atom, f[i] written once
+// (FullBody over the backend's FullLoop); half list through a ScatterView (HalfBody), or on the
+// OpenMP host through per-thread force copies (HalfHostBody).
+#include <Kokkos_ScatterView.hpp>
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "md/force.hpp"
+#include "md/memory_paths.hpp"
+#include "md/pair/full_cuda.hpp"
+#include "md/pair/full_portable.hpp"
+#include "md/pair/half_host.hpp"
+#include "md/pair/half_portable.hpp"
+#ifndef __CUDACC__
+#include "md/pair/full_host.hpp"
+#endif
+#include "mdremap/remap/registry.hpp"
+
+namespace mdremap::md {
+
+// The backend's full-list loop: CUDA's pipelined walk, the host's vector loops, else portable.
+#if defined(__CUDACC__)
+using FullLoop = CudaFullLoop;
+#else
+using FullLoop = std::conditional_t<std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>,
+                                    HostFullLoop, PortableFullLoop>;
+#endif
+
+// Full list, one thread per atom, no write conflicts: f[i] is written once. A remap compute body
+// (include/mdremap/remap/strategy.hpp): the strategy launches the kernels (gather's range kernel,
+// dup's chunked ones, sharing's team kernel staging shared memory) and hands in its accessor.
+template <class P, class C, class A, class Loop = FullLoop>
+struct FullBody {
+  static constexpr remap::PatternLayout kLayout = remap::PatternLayout::Strided;
+  static constexpr int kReferencePatterns = kForceReferencePatterns;
+  Kokkos::View<const Vec4<C>*> x;
+  Kokkos::View<A* [3]> f;
+  P pot;
+  template <bool EV, class Access>
+  KOKKOS_INLINE_FUNCTION void thread(const std::int64_t i, const Access& nb,
+                                     remap::Sums2& s) const {
+    Loop::template atom<EV>(nb, x, f, pot, i, s.s0, s.s1);
+  }
+};
+
+// Kokkos launches a CUDA functor of 512 bytes or more through constant memory, which serialises
+// launches across streams (dup's pipeline, seed 000 §5.1): the force functors stay below.
+template <class P, class C, class A>
+constexpr bool kFunctorsSmall =
+    sizeof(remap::RangeCompute<FullBody<P, C, A>,
+                               remap::GatherAccess<Vec4<C>, remap::GatherPath::ReadOnly>>) < 512 &&
+    sizeof(remap::RangeCompute<FullBody<P, C, A>,
+                               remap::DupDataAccess<Vec4<C>, remap::PatternLayout::Strided>>) < 512;
+
+template <class P, class C, class A>
+class PairDriver final : public PairForce<C, A> {
+  static_assert(kFunctorsSmall<P, C, A>, "force functor of 512 bytes or more (constant memory)");
+
+ public:
+  using T = Vec4<C>;
+  explicit PairDriver(const PairSetup& s, P pot)
+      : pot_(std::move(pot)), half_(s.half), opt_(s.remap), mode_(s.mode), auto_path_(s.auto_path) {
+    // The half list scatters partner forces through the list: a write through the pattern.
+    opt_.writes_through_pattern = half_;
+    s_ = remap::make_strategy<T>(mode_, opt_);
+  }
+
+  std::string name() const override { return s_->name(); }
+
+  void plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts) override {
+    ghosts_ = ghosts;
+    pv_ = remap::PatternView{};
+    pv_.layout = remap::PatternLayout::Strided;
+    pv_.index = list.neighbors;
+    pv_.len = list.counts;
+    pv_.threads = list.n;
+    pv_.rows = list.max_count;
+    pv_.stride_j = list.stride_j;
+    pv_.stride_t = list.stride_i;
+    pv_.data_count = ghosts.nlocal + ghosts.nghost;
+    if (auto_path_) {
+      // seed 003 Algorithm 3 on the first list: the path then stays for the run.
+      const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
+      const GatherPathChoice c = choose_gather_path(
+          host, sizeof(A), opt_.block_threads,
+          opt_.smem_bytes > 0 ? opt_.smem_bytes : Kokkos::TeamPolicy<>::scratch_size_max(0));
+      opt_.path = c.path;
+      memory_text_ = c.text;
+      s_ = remap::make_strategy<T>(mode_, opt_);
+      auto_path_ = false;
+    }
+    if (s_->needs_host_pattern()) {
+      const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
+      s_->plan(pv_, &host);
+    } else {
+      s_->plan(pv_, nullptr);
+    }
+  }
+
+  ForceResult compute(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev) override {
+    x_ = xall;
+    f_ = f;
+    // Positions move every step: the remap cache is invalidated (seed 000 §5.2).
+    s_->set_data(xall, true);
+    remap::Sums2 sums;
+    if (!half_) {
+      remap::execute(*s_, FullBody<P, C, A>{xall, f, pot_}, ev, sums);
+    } else {
+#ifdef KOKKOS_ENABLE_OPENMP
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) return compute_half_host(ev);
+#endif
+      if (scatter_target_ != f.data() || scatter_.subview().extent(0) != f.extent(0)) {
+        scatter_ = ScatterF(f);
+        scatter_target_ = f.data();
+      }
+      Kokkos::deep_copy(f, A(0));
+      scatter_.reset_except(f);
+      remap::execute(
+          *s_, HalfBody<P, C, A, ScatterF>{xall, scatter_, pot_, ghosts_.owner, ghosts_.nlocal}, ev,
+          sums);
+      Kokkos::Experimental::contribute(f, scatter_);
+    }
+    ForceResult r;
+    r.e_pair = sums.s0;
+    r.virial = sums.s1;
+    return r;
+  }
+
+  RemapStats stats(bool with_transactions) const override {
+    RemapStats st;
+    st.report = s_->report();
+    st.memory_selection = memory_text_;
+    if (with_transactions && pv_.threads > 0) {
+      const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
+      st.tx = s_->model_transactions(host);
+      st.all = s_->model_breakdown(host);
+      st.have_tx = true;
+    }
+    return st;
+  }
+
+  void probe_remap() override {
+    s_->set_data(x_, true);
+    s_->remap_now();
+  }
+  void probe_compute() override {
+    remap::Sums2 sums;
+    if (half_) {
+      compute(x_, f_, false);
+      return;
+    }
+    remap::compute_only(*s_, FullBody<P, C, A>{x_, f_, pot_}, false, sums);
+  }
+  void probe_execute() override {
+    compute(x_, f_, false);
+  }
+  void set_pipeline_timing(bool on) override {
+    on_pipeline(*s_, [&](remap::ChunkPipeline& p) { p.set_timing(on); });
+  }
+  remap::PipelineTimeline pipeline_timeline() const override {
+    remap::PipelineTimeline tl;
+    on_pipeline(*s_, [&](remap::ChunkPipeline& p) { tl = p.timeline(); });
+    return tl;
+  }
+  bool pipeline_streams_distinct() const override {
+    bool d = false;
+    on_pipeline(*s_, [&](remap::ChunkPipeline& p) { d = p.distinct_streams(); });
+    return d;
+  }
+  ForcePattern force_pattern() const override {
+    ForcePattern fp;
+    fp.pattern = pv_;
+    if constexpr (std::is_same_v<C, float>)
+      fp.xf = x_;
+    else
+      fp.xd = x_;
+    return fp;
+  }
+
+ private:
+  // Calls f(dup's stream pipeline) when dup serves the force (chosen by auto or not).
+  template <class F>
+  static void on_pipeline(remap::RemapStrategy<T>& st, F&& f) {
+    remap::visit(st, [&](auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      if constexpr (std::is_same_v<S, remap::DuplicationStrategy<T>>)
+        f(s.pipeline());
+      else if constexpr (std::is_same_v<S, remap::AutoStrategy<T>>)
+        if (s.chosen()) on_pipeline(*s.chosen(), f);
+    });
+  }
+
+  // Host (OpenMP) half list, LAMMPS OPENMP-package style (half_host.hpp): each thread adds into
+  // its own force copy covering local and ghost slots; a second pass sums the copies and folds
+  // each ghost slot into its owner in a fixed order. The strategy's range kernel uses the static
+  // schedule, so the split, and the sums, are reproducible.
+  ForceResult compute_half_host(bool ev) {
+    ForceResult r;
+#ifdef KOKKOS_ENABLE_OPENMP
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) {
+      const std::int64_t n = f_.extent(0), ntotal = n + ghosts_.nghost;
+      const int nthreads = Kokkos::OpenMP::impl_max_hardware_threads();
+      const std::int64_t stride = 3 * ntotal;
+      if (fcopies_.extent(0) < static_cast<size_t>(nthreads * stride))
+        fcopies_ = Kokkos::View<A*, Kokkos::HostSpace>(
+            Kokkos::view_alloc("force_copies", Kokkos::WithoutInitializing),
+            nthreads * (stride + stride / 8));
+      A* fc = fcopies_.data();
+      Kokkos::parallel_for("ForceLJ::half_host_clear",
+                           Kokkos::RangePolicy<Kokkos::OpenMP>(0, nthreads * stride),
+                           [=](const std::int64_t k) { fc[k] = A(0); });
+      remap::Sums2 sums;
+      remap::execute(*s_, HalfHostBody<P, C, A>{fc, stride, pot_}, ev, sums);
+      r.e_pair = sums.s0;
+      r.virial = sums.s1;
+      // Sum the copies: the local slot, then each ghost image of the atom in ghost order.
+      const int* goff = ghosts_.offset.data();
+      auto f = f_;
+      using Static = Kokkos::RangePolicy<Kokkos::OpenMP, Kokkos::Schedule<Kokkos::Static>>;
+      Kokkos::parallel_for("ForceLJ::half_host_fold", Static(0, n), [=](const std::int64_t i) {
+        for (int d = 0; d < 3; ++d) {
+          A s = 0;
+          for (int u = 0; u < nthreads; ++u) s += fc[u * stride + 3 * i + d];
+          for (int g = goff[i]; g < goff[i + 1]; ++g)
+            for (int u = 0; u < nthreads; ++u) s += fc[u * stride + 3 * (n + g) + d];
+          f(i, d) = s;
+        }
+      });
+    }
+#else
+    (void)ev;
+#endif
+    return r;
+  }
+
+  using ScatterF =
+      Kokkos::Experimental::ScatterView<A* [3], typename Kokkos::View<A* [3]>::array_layout,
+                                        ExecSpace>;
+  P pot_;
+  bool half_;
+  remap::RemapOptions opt_;
+  std::string mode_;
+  bool auto_path_ = false;
+  std::string memory_text_;
+  std::unique_ptr<remap::RemapStrategy<T>> s_;
+  remap::PatternView pv_;
+  neighbor::GhostAtoms ghosts_;
+  Kokkos::View<const T*> x_;
+  Kokkos::View<A* [3]> f_;
+  Kokkos::View<A*, Kokkos::HostSpace> fcopies_;  // host half list: threads x 3 (local + ghost)
+  ScatterF scatter_;
+  A* scatter_target_ = nullptr;
+};
+
+// A force engine for evaluator P (declared in md/force.hpp; instantiated once per potential in
+// its own translation unit, pair/*_force.cpp, by MDREMAP_PAIR_DRIVERS).
+template <class P, class C, class A>
+std::unique_ptr<PairForce<C, A>> make_pair_driver(const PairSetup& s) {
+  return std::make_unique<PairDriver<P, C, A>>(s, P::make(s.coeffs, s.shift));
+}
+
+// The three precisions (double, mixed, single) of a potential's drivers.
+#define MDREMAP_PAIR_DRIVERS(Potential)                                  \
+  template std::unique_ptr<PairForce<double, double>>                    \
+  make_pair_driver<Potential<double>, double, double>(const PairSetup&); \
+  template std::unique_ptr<PairForce<float, double>>                     \
+  make_pair_driver<Potential<float>, float, double>(const PairSetup&);   \
+  template std::unique_ptr<PairForce<float, float>>                      \
+  make_pair_driver<Potential<float>, float, float>(const PairSetup&);
+
+}  // namespace mdremap::md

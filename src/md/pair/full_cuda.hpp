@@ -1,0 +1,59 @@
+#pragma once
+// The CUDA full-list loop: the plain gather software-pipelined; every other accessor (dup's
+// remapped rows, sharing's shared memory) walks its rows portably. Only the walk is here: the
+// arithmetic is the evaluator's (FullPair, force-inlined), so a potential changes no memory access.
+#include "md/pair/full_portable.hpp"
+
+namespace mdremap::md {
+
+// The next kBatch list entries are loaded while the current batch's positions are gathered and
+// summed, so each thread keeps several index loads in flight (the list streams from DRAM, read
+// once: cache-streaming loads that leave L1/L2 to the positions). Same sums in the same order as
+// the portable walk: the forces are bit-identical. Nsight found the plain loop's warps waiting
+// on the index load with DRAM far from its bandwidth; a batch of 8 measured slower than 4
+// (registers, occupancy; docs/benchmarks.md).
+struct CudaPipelinedRows {
+  template <class Access, class Pair>
+  KOKKOS_FORCEINLINE_FUNCTION static void run(const Access& nb, const std::int64_t i, const int cnt,
+                                              const Pair& pair) {
+#ifdef __CUDA_ARCH__
+    if constexpr (IsPlainGather<Access>::value) {
+      constexpr int kBatch = 4;
+      const int* const idx = nb.index.data() + i * nb.stride_t;
+      const std::int64_t sj = nb.stride_j;
+      const int full = cnt - cnt % kBatch;
+      int next[kBatch];
+      if (full > 0)
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) next[u] = __ldcs(idx + u * sj);
+      for (int j = 0; j < full; j += kBatch) {
+        int cur[kBatch];
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) cur[u] = next[u];
+        if (j + kBatch < full)
+#pragma unroll
+          for (int u = 0; u < kBatch; ++u) next[u] = __ldcs(idx + (j + kBatch + u) * sj);
+        typename Pair::Point xj[kBatch];
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) xj[u] = nb.element(cur[u]);
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) pair(xj[u]);
+      }
+      for (int j = full; j < cnt; ++j) pair(nb.element(__ldcs(idx + j * sj)));
+      return;
+    }
+#endif
+    PortableRows::run(nb, i, cnt, pair);
+  }
+};
+
+struct CudaFullLoop {
+  template <bool EV, class P, class C, class A, class Access>
+  KOKKOS_INLINE_FUNCTION static void atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
+                                          const Kokkos::View<A* [3]>& f, const P& pot,
+                                          const std::int64_t i, double& e, double& w) {
+    full_atom<CudaPipelinedRows, EV>(nb, x, f, pot, i, e, w);
+  }
+};
+
+}  // namespace mdremap::md

@@ -1,0 +1,94 @@
+#pragma once
+// The full-list pair sum of one atom for any evaluator (evaluator.hpp) and any remap accessor
+// (include/mdremap/remap/accessors.hpp): thread i reads its neighbours through nb(j, i),
+// j < nb.count(i), and writes f(i) once. Neighbours are local atoms or periodic ghost images, so
+// no minimum image is needed. How the neighbours are walked is the backend's (Rows: this file's
+// portable walk, full_cuda.hpp's pipelined one); the host's own loops are in full_host.hpp.
+#include <cstdint>
+#include <type_traits>
+
+#include "mdremap/atoms.hpp"
+#include "mdremap/remap/accessors.hpp"
+
+namespace mdremap::md {
+
+template <class Access>
+struct IsPlainGather : std::false_type {};
+template <class T, remap::GatherPath P>
+struct IsPlainGather<remap::GatherAccess<T, P, remap::PatternLayout::Strided>> : std::true_type {};
+
+// One neighbour xj of atom i (position xi, type row ti) into i's sums: the evaluator's F/r and
+// energy. OneType (the common case): the coefficients are loop constants and the neighbour's
+// type is never decoded.
+template <bool EV, bool OneType, class P, class C, class A>
+struct FullPair {
+  using Point = Vec4<C>;
+  const P& pot;
+  const Vec4<C>& xi;
+  const int ti;
+  A& fx;
+  A& fy;
+  A& fz;
+  double& ei;
+  double& wi;
+  template <class Xj>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const Xj& xj) const {
+    const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
+    const C rsq = dx * dx + dy * dy + dz * dz;
+    C ep = 0;
+    const int k = OneType ? 0 : ti + static_cast<int>(xj.w);
+    const C fp = pot.template eval<EV, OneType>(rsq, k, ep);
+    fx += fp * dx;
+    fy += fp * dy;
+    fz += fp * dz;
+    if constexpr (EV) {
+      ei += ep;
+      wi += double(fp) * double(rsq);
+    }
+  }
+};
+
+// The portable walk: nb(j, i) is a reference where the accessor has one (no copy on CPUs).
+struct PortableRows {
+  template <class Access, class Pair>
+  KOKKOS_FORCEINLINE_FUNCTION static void run(const Access& nb, const std::int64_t i, const int cnt,
+                                              const Pair& pair) {
+    for (int j = 0; j < cnt; ++j) pair(nb(j, i));
+  }
+};
+
+// One atom's full-list force and (EV) half its pairs' energy and virial, its neighbours walked
+// by Rows.
+template <class Rows, bool EV, class P, class C, class A, class Access>
+KOKKOS_INLINE_FUNCTION void full_atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
+                                      const Kokkos::View<A* [3]>& f, const P& pot,
+                                      const std::int64_t i, double& e, double& w) {
+  const Vec4<C> xi = x(i);
+  const int ti = static_cast<int>(xi.w) * kMaxTypes;
+  A fx = 0, fy = 0, fz = 0;
+  double ei = 0, wi = 0;
+  const int cnt = nb.count(i);
+  if (pot.ntypes == 1)
+    Rows::run(nb, i, cnt, FullPair<EV, true, P, C, A>{pot, xi, ti, fx, fy, fz, ei, wi});
+  else
+    Rows::run(nb, i, cnt, FullPair<EV, false, P, C, A>{pot, xi, ti, fx, fy, fz, ei, wi});
+  f(i, 0) = fx;
+  f(i, 1) = fy;
+  f(i, 2) = fz;
+  if constexpr (EV) {
+    e += 0.5 * ei;  // each pair is seen from both atoms
+    w += 0.5 * wi;
+  }
+}
+
+// The portable full-list loop (any backend, any accessor).
+struct PortableFullLoop {
+  template <bool EV, class P, class C, class A, class Access>
+  KOKKOS_INLINE_FUNCTION static void atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
+                                          const Kokkos::View<A* [3]>& f, const P& pot,
+                                          const std::int64_t i, double& e, double& w) {
+    full_atom<PortableRows, EV>(nb, x, f, pot, i, e, w);
+  }
+};
+
+}  // namespace mdremap::md

@@ -1,0 +1,71 @@
+#pragma once
+// 12-6 Lennard-Jones, cut at rc per type pair, optionally shifted to zero energy at rc (LAMMPS
+// pair_style lj/cut with pair_modify shift): the LJ math, written once, for every force loop.
+#include <cmath>
+#include <vector>
+
+#include "md/pair/evaluator.hpp"
+
+namespace mdremap::md {
+
+// Coefficients per type pair: cutsq, lj1 = 48 eps sigma^12, lj2 = 24 eps sigma^6,
+// lj3 = 4 eps sigma^12, lj4 = 4 eps sigma^6, offset (the energy at rc when shifted, else 0).
+template <class T>
+struct LJ : PairTable<T, 6> {
+  static constexpr const char* kName = "lj";
+  using Form = LJ;  // whose math this is (intrinsic forms are found by it: lj_avx512.hpp)
+  enum { kCutsq, kLj1, kLj2, kLj3, kLj4, kOffset };
+
+  // F/r = (48 eps s^12 / r^12 - 24 eps s^6 / r^6) / r^2, E = 4 eps (s^12 / r^12 - s^6 / r^6) -
+  // offset.
+  template <bool Energy, bool OneType = false>
+  MDREMAP_PAIR_FUNCTION T force(const T rsq, const int k, T& e) const {
+    const T r2i = T(1) / rsq;
+    const T r6i = r2i * r2i * r2i;
+    if constexpr (Energy)
+      e = r6i * (this->template at<kLj3, OneType>(k) * r6i - this->template at<kLj4, OneType>(k)) -
+          this->template at<kOffset, OneType>(k);
+    return r6i * (this->template at<kLj1, OneType>(k) * r6i - this->template at<kLj2, OneType>(k)) *
+           r2i;
+  }
+  template <bool Energy, bool OneType = false>
+  MDREMAP_PAIR_FUNCTION T eval(const T rsq, const int k, T& e) const {
+    if (!(rsq < this->template cutsq<OneType>(k))) return T(0);
+    return force<Energy, OneType>(rsq, k, e);
+  }
+
+  // One type pair's coefficients (host, double).
+  static std::array<double, 6> coefficients(double eps, double sig, double rc, bool shift) {
+    const double s6 = std::pow(sig, 6), s12 = s6 * s6;
+    const double ratio6 = std::pow(sig / rc, 6);
+    return {rc * rc,         48.0 * eps * s12,
+            24.0 * eps * s6, 4.0 * eps * s12,
+            4.0 * eps * s6,  shift ? 4.0 * eps * (ratio6 * ratio6 - ratio6) : 0.0};
+  }
+  static LJ make(const PairCoeffs& pc, bool shift) {
+    return make_pair_table<LJ>(pc, [&](int a, int b) {
+      return coefficients(pc.at(pc.epsilon, a, b), pc.at(pc.sigma, a, b), pc.at(pc.cutoff, a, b),
+                          shift);
+    });
+  }
+};
+
+// Long-range tail corrections of LJ for a homogeneous fluid beyond the cutoff (Allen & Tildesley
+// Eqs. 2.144-2.145), summed over type pairs with their atom counts: energy adds etail/V,
+// pressure adds ptail/V^2.
+inline void tail_correction(const PairCoeffs& pc, const std::vector<std::int64_t>& type_count,
+                            double& etail, double& ptail) {
+  etail = ptail = 0;
+  const double pi = 3.14159265358979323846;
+  for (int a = 0; a < pc.ntypes; ++a)
+    for (int b = 0; b < pc.ntypes; ++b) {
+      const double eps = pc.at(pc.epsilon, a, b), sig = pc.at(pc.sigma, a, b);
+      const double rc = pc.at(pc.cutoff, a, b);
+      const double s3 = sig * sig * sig, s6 = s3 * s3, rc3 = rc * rc * rc, rc9 = rc3 * rc3 * rc3;
+      const double nn = double(type_count[a]) * double(type_count[b]);
+      etail += nn * 8.0 * pi * eps * s6 * (s6 - 3.0 * rc3 * rc3) / (9.0 * rc9);
+      ptail += nn * 16.0 * pi * eps * s6 * (2.0 * s6 - 3.0 * rc3 * rc3) / (9.0 * rc9);
+    }
+}
+
+}  // namespace mdremap::md
