@@ -121,7 +121,7 @@ TEST(MemorySelection, CoalescedLinearReadIsGlobal) {
   std::vector<std::int32_t> iota(256);
   std::iota(iota.begin(), iota.end(), 0);
   const IrregularPattern p = single_row(iota, 256, 4);
-  const ReferenceClass& ci = select_memory({irregular("y", p)}, options(256)).references[0];
+  const ReferenceClass ci = select_memory({irregular("y", p)}, options(256)).references[0];
   EXPECT_DOUBLE_EQ(ci.segments_per_load, 1.0);
   EXPECT_TRUE(ci.coalesced);
   EXPECT_DOUBLE_EQ(ci.reuse, 1.0);
