@@ -175,8 +175,10 @@ expect_run_error() {
 }
 
 # Finding 1: a second run given the same H5MD path is refused (exit 2) and the first run's file
-# stays whole; it appears under its name only when complete.
-long=(--steps 400 --set run.thermo=0 --set output.h5md.every=10)
+# stays whole; it appears under its name only when complete. The first run must still be running
+# when the second starts: 20,000 steps (seconds, not the tenths a short run takes on a fast host,
+# where the check raced and failed) with 41 frames.
+long=(--steps 20000 --set run.thermo=0 --set output.h5md.every=500)
 "$bin" md "$work/ok.yaml" -q "${long[@]}" --set output.h5md.file="$work/shared.h5" >"$work/run1.out" 2>&1 &
 run1=$!
 for _ in $(seq 1 600); do [[ -s $work/shared.h5.partial ]] && break; sleep 0.1; done
