@@ -430,4 +430,17 @@ const std::string& Deck::file() const {
   return src_->file;
 }
 
+std::string one_of(DeckSection& s, const std::string& key, const std::string& fallback,
+                   const std::vector<std::string>& allowed) {
+  const std::string v = s.get<std::string>(key, fallback);
+  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
+  std::string msg = fmt::format("unknown value '{}'", v);
+  const std::string near = nearest(v, allowed);
+  if (!near.empty()) msg += fmt::format(" (did you mean '{}'?)", near);
+  msg += " (one of:";
+  for (const auto& a : allowed) msg += " " + a;
+  msg += ")";
+  s.fail(key, msg);
+}
+
 }  // namespace mdremap::io

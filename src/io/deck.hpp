@@ -81,4 +81,9 @@ class Deck {
   YAML::Node resolved_;
 };
 
+// A key whose value must be one of `allowed` (default `fallback`): the value, or a clear error
+// naming the nearest allowed value and listing them all.
+std::string one_of(DeckSection& s, const std::string& key, const std::string& fallback,
+                   const std::vector<std::string>& allowed);
+
 }  // namespace mdremap::io

@@ -124,18 +124,7 @@ T ranged(io::DeckSection& s, const std::string& key, T fallback, T lo, T hi) {
   return v;
 }
 
-std::string one_of(io::DeckSection& s, const std::string& key, const std::string& fallback,
-                   const std::vector<std::string>& allowed) {
-  const std::string v = s.get<std::string>(key, fallback);
-  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
-  std::string msg = fmt::format("unknown value '{}'", v);
-  const std::string near = io::nearest(v, allowed);
-  if (!near.empty()) msg += fmt::format(" (did you mean '{}'?)", near);
-  msg += " (one of:";
-  for (const auto& a : allowed) msg += " " + a;
-  msg += ")";
-  s.fail(key, msg);
-}
+using io::one_of;
 
 // A key whose values are an enum's names (`allowed`: a subset, default all), parsed once.
 template <class E>

@@ -15,18 +15,7 @@ namespace mdremap::sp {
 
 namespace {
 
-std::string one_of(io::DeckSection& s, const std::string& key, const std::string& fallback,
-                   const std::vector<std::string>& allowed) {
-  const std::string v = s.get<std::string>(key, fallback);
-  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
-  std::string msg = fmt::format("unknown value '{}'", v);
-  const std::string near = io::nearest(v, allowed);
-  if (!near.empty()) msg += fmt::format(" (did you mean '{}'?)", near);
-  msg += " (one of:";
-  for (const auto& a : allowed) msg += " " + a;
-  msg += ")";
-  s.fail(key, msg);
-}
+using io::one_of;
 
 void in_range(io::DeckSection& s, const std::string& key, double v, double lo, double hi,
               bool lo_open) {
