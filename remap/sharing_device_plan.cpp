@@ -308,8 +308,8 @@ auto head(const V& v, std::int64_t n) {
 int planner_team(int granule) {
   return kHostBackend ? 1 : (granule > 0 ? 4 * granule : 128);
 }
-Team team_policy(std::int64_t league, int granule) {
-  return Team(league, planner_team(granule));
+Team team_policy(const Exec& exec, std::int64_t league, int granule) {
+  return Team(exec, league, planner_team(granule));
 }
 
 }  // namespace
@@ -338,6 +338,12 @@ std::int64_t SharingDevicePlanner::bytes() const {
 
 DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
                                              const SharingDevicePlanOptions& o) {
+  return plan(pv, o, Exec());
+}
+
+DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
+                                             const SharingDevicePlanOptions& o,
+                                             const Kokkos::DefaultExecutionSpace& exec) {
   const SharingOptions& so = o.sharing;
   if (so.block_threads <= 0 || so.capacity_elems < 0 || so.align_elems <= 0 || o.elem_bytes <= 0)
     throw Error("sharing: block_threads, align_elems and elem_bytes must be > 0, capacity >= 0");
@@ -387,7 +393,8 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
   // Device-side initialisations are kernels (or deep copies on the execution space): they do
   // not wait for the device, only the summary's read-back below does.
   Kokkos::parallel_for(
-      "Remap::sharing_plan_init", Range(0, kHead + kClasses), KOKKOS_LAMBDA(const std::int64_t k) {
+      "Remap::sharing_plan_init", Range(exec, 0, kHead + kClasses),
+      KOKKOS_LAMBDA(const std::int64_t k) {
         summary(k) = k == kFailThread || k == kBadThread ? kNone : 0;
       });
 
@@ -396,7 +403,7 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
     ensure(w.local_start, "Remap::sharing_local_start", T + 1);
     auto ls = w.local_start;
     Kokkos::parallel_scan(
-        "Remap::sharing_plan_local_start", Range(0, T),
+        "Remap::sharing_plan_local_start", Range(exec, 0, T),
         KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& upd, const bool final) {
           const int l = r.count(t);
           if (final) ls(t) = upd;
@@ -406,7 +413,7 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
             summary(kRefs) = upd;
           }
         });
-    if (T == 0) Kokkos::deep_copy(Exec(), Kokkos::subview(ls, 0), std::int64_t{0});
+    if (T == 0) Kokkos::deep_copy(exec, Kokkos::subview(ls, 0), std::int64_t{0});
   }
 
   // Pass 1: first in level-0 scratch (shared memory on a GPU) with as many slots as fit; blocks
@@ -443,17 +450,17 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
           "sharing: a block's hash set (" + std::to_string(bytes) +
           " bytes) exceeds the team scratch; give a block less shared memory (smem_bytes) or "
           "fewer threads");
-    Kokkos::parallel_for(
-        "Remap::sharing_plan_count",
-        team_policy(nblocks, o.team_granule).set_scratch_size(cp.level, Kokkos::PerTeam(bytes)),
-        cp);
+    Kokkos::parallel_for("Remap::sharing_plan_count",
+                         team_policy(exec, nblocks, o.team_granule)
+                             .set_scratch_size(cp.level, Kokkos::PerTeam(bytes)),
+                         cp);
   };
   const std::int64_t first_limit = first < need ? std::min(cap, first * 3 / 4 - team) : cap;
   if (first_limit >= 1) {
     count_pass(first, first_limit, false);
     ++d.count_rounds;
   } else {
-    Kokkos::deep_copy(Exec(), head(w.status, nblocks), int(kUndecided));
+    Kokkos::deep_copy(exec, head(w.status, nblocks), int(kUndecided));
   }
   if (first_limit < cap) {
     count_pass(need, cap, true);
@@ -467,14 +474,14 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
     auto used = w.used, lb = w.leaf_base, pb = w.pos_base, sp = w.splits;
     auto le = w.leaf_end, lsz = w.leaf_size;
     Kokkos::parallel_scan(
-        "Remap::sharing_plan_leaf_base", Range(0, nblocks),
+        "Remap::sharing_plan_leaf_base", Range(exec, 0, nblocks),
         KOKKOS_LAMBDA(const std::int64_t b, std::int64_t& upd, const bool final) {
           if (final) lb(b) = upd;
           upd += nl(b);
           if (final && b == nblocks - 1) summary(kLeaves) = upd;
         });
     Kokkos::parallel_scan(
-        "Remap::sharing_plan_pos_base", Range(0, nblocks),
+        "Remap::sharing_plan_pos_base", Range(exec, 0, nblocks),
         KOKKOS_LAMBDA(const std::int64_t b, std::int64_t& upd, const bool final) {
           if (final) pb(b) = upd;
           upd += used(b);
@@ -482,7 +489,8 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
         });
     const int bt = B;
     Kokkos::parallel_for(
-        "Remap::sharing_plan_classes", Range(0, nblocks), KOKKOS_LAMBDA(const std::int64_t b) {
+        "Remap::sharing_plan_classes", Range(exec, 0, nblocks),
+        KOKKOS_LAMBDA(const std::int64_t b) {
           if (st(b) != kResolved) return;
           Kokkos::atomic_add(&summary(kSplits), sp(b));
           int a = 0;
@@ -494,8 +502,12 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
           }
         });
   }
-  auto hs =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), head(summary, kHead + kClasses));
+  // Read back on the planner's instance only: a background plan (SharingStrategy's overlapped
+  // plan) must not wait for the kernels other instances run meanwhile.
+  auto hs = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, Kokkos::HostSpace(),
+                                       head(summary, kHead + kClasses));
+  Kokkos::deep_copy(exec, hs, head(summary, kHead + kClasses));
+  exec.fence("Remap::sharing_plan_summary");
   if (hs(kBadThread) != kNone)
     throw Error("sharing: thread " + std::to_string(hs(kBadThread)) +
                 " references an element outside [0, " + std::to_string(pv.data_count) + ")");
@@ -520,8 +532,8 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
   ensure(w.packed_src, "Remap::sharing_packed_src", P);
   ensure(w.local, "Remap::sharing_local", nlocal);
   if (L == 0) {
-    Kokkos::deep_copy(Exec(), head(w.block_begin, 1), std::int64_t{0});
-    Kokkos::deep_copy(Exec(), head(w.block_pos, 1), std::int64_t{0});
+    Kokkos::deep_copy(exec, head(w.block_begin, 1), std::int64_t{0});
+    Kokkos::deep_copy(exec, head(w.block_pos, 1), std::int64_t{0});
   }
 
   // Pass 2.
@@ -549,7 +561,7 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
   fp.level = static_cast<std::int64_t>(fill_bytes) <= max0 ? 0 : 1;
   if (nblocks > 0)
     Kokkos::parallel_for("Remap::sharing_plan_fill",
-                         team_policy(nblocks, o.team_granule)
+                         team_policy(exec, nblocks, o.team_granule)
                              .set_scratch_size(fp.level, Kokkos::PerTeam(fill_bytes)),
                          fp);
 
@@ -568,7 +580,7 @@ DeviceSharingPlan SharingDevicePlanner::plan(const PatternView& pv,
     lc.count = n;
     const std::int64_t from = at;
     Kokkos::parallel_scan(
-        "Remap::sharing_plan_order", Range(0, L),
+        "Remap::sharing_plan_order", Range(exec, 0, L),
         KOKKOS_LAMBDA(const std::int64_t leaf, std::int64_t& upd, const bool final) {
           if (cls(leaf) != c) return;
           if (final) order(from + upd) = static_cast<int>(leaf);

@@ -221,6 +221,12 @@ int run_md(const MdOptions& o) {
         "ms)\n",
         rs.report.predicted_run_ms, rs.realised_ms, rs.executions, rs.report.selection_ms);
   }
+  if (!o.quiet && (rs.report.overlapped_plan_ms > 0 || rs.report.bridged_executions > 0))
+    fmt::print(
+        "Remap: {} plans overlapped with the steps: {:.1f} ms of planning in the background, "
+        "{:.1f} ms waited for; {} of {} force evaluations read through the index meanwhile\n",
+        rs.report.plans, rs.report.overlapped_plan_ms, rs.report.plan_ms,
+        rs.report.bridged_executions, rs.report.executions);
   std::fflush(stdout);
   if (st.dangerous_builds > 0)
     fmt::print(stderr,
@@ -261,6 +267,10 @@ int run_md(const MdOptions& o) {
                   {"splits", rs.report.splits},
                   {"decision", rs.report.decision},
                   {"plan_ms", rs.report.plan_ms},
+                  {"plans", rs.report.plans},
+                  {"overlapped_plan_ms", rs.report.overlapped_plan_ms},
+                  {"bridged_executions", rs.report.bridged_executions},
+                  {"executions", rs.report.executions},
                   {"predicted_run_ms", rs.report.predicted_run_ms},
                   {"realised_ms", rs.realised_ms},
                   {"selection_ms", rs.report.selection_ms},

@@ -69,6 +69,9 @@ class PairForce : public ForceProbe {
   using T = Vec4<C>;
   // After every neighbour-list build: the new pattern (plans the strategy).
   virtual void plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts) = 0;
+  // Before the list arrays given to plan() are overwritten (the next build): a strategy still
+  // planning from them in the background finishes.
+  virtual void release_pattern() = 0;
   // Forces on the local atoms into f (overwritten); xall holds local atoms then ghosts. Energy
   // and virial only when `ev` (thermo steps).
   virtual ForceResult compute(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev) = 0;

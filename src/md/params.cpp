@@ -424,6 +424,8 @@ MdParams read_md_params(io::Deck& deck) {
   if (!(p.dup_fraction > 0 && p.dup_fraction <= 1)) rm.fail("dup_fraction", "must be in (0, 1]");
   p.remap_cache = rm.get<bool>("cache", p.remap_cache);
   p.remap_block = rm.get<int>("block", p.remap_block);
+  p.plan_overlap = one_of(rm, "plan_overlap", p.plan_overlap, {"auto", "on", "off"});
+  p.plan_overlap_steps = ranged<int>(rm, "plan_overlap_steps", p.plan_overlap_steps, 0, 1000000);
   if (p.remap_block < 1 || p.remap_block > 1024) rm.fail("block", "must be 1..1024");
   p.smem_bytes = rm.get<long long>("smem_bytes", p.smem_bytes);
   if (p.smem_bytes < 0) rm.fail("smem_bytes", "must not be negative (0 = device maximum)");

@@ -101,11 +101,16 @@ struct MdParams {
   std::string remap = "gather";
   Reorder reorder = Reorder::None;
   GatherPathSetting gather_path = GatherPathSetting::ReadOnly;  // texture: CUDA only
-  int remap_chunks = 4;         // dup: thread-range chunks (seed 000 §5.1)
-  int remap_streams = 4;        // dup: remap streams
-  double dup_fraction = 1.0;    // dup: share of rows duplicated (seed 001 §3.2)
-  bool remap_cache = true;      // remap cache (seed 000 §5.2)
-  int remap_block = 128;        // sharing: threads per block; labelprop: cluster size
+  int remap_chunks = 4;       // dup: thread-range chunks (seed 000 §5.1)
+  int remap_streams = 4;      // dup: remap streams
+  double dup_fraction = 1.0;  // dup: share of rows duplicated (seed 001 §3.2)
+  bool remap_cache = true;    // remap cache (seed 000 §5.2)
+  int remap_block = 128;      // sharing: threads per block; labelprop: cluster size
+  // sharing: plan each new list in the background while the steps run through the gather
+  // (seed 001 §4): on, off, or auto = on for a GPU backend, where the planner's kernels overlap
+  // the steps' kernels (a host backend serialises them: nothing to gain).
+  std::string plan_overlap = "auto";
+  int plan_overlap_steps = 4;   // force evaluations through the index after each overlapped plan
   std::int64_t smem_bytes = 0;  // sharing: shared memory per block (0 = device maximum)
   int profile_steps = 3;        // auto: profiled executions per candidate
   // reorder partition: cache-fit part size (seed 002); 0 = a share of the device's L2

@@ -42,6 +42,11 @@ remap::RemapOptions remap_options(const MdParams& p) {
            : p.gather_path == GatherPathSetting::Texture ? remap::GatherPath::Texture
                                                          : remap::GatherPath::ReadOnly;
   o.block_threads = p.remap_block;
+  o.plan_overlap =
+      p.plan_overlap == "on" ||
+      (p.plan_overlap == "auto" &&
+       !std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>);
+  o.overlap_executions = p.plan_overlap_steps;
   o.smem_bytes = p.smem_bytes;
   o.profile_steps = p.profile_steps;
   o.reference_patterns = kForceReferencePatterns;

@@ -353,23 +353,26 @@ class Simulation final : public MdEngine {
   std::string describe() const override {
     return fmt::format("{} {} neighbor list, atom order {}, precision {}, {}, {}, remap {}{}",
                        half_ ? "half" : "full", column_major_ ? "column-major" : "row-major",
-                       neighbor::to_string(p_.sort), to_string(p_.precision), potential_note(), integrator_->describe(),
-                       force_->name(), reorder_note());
+                       neighbor::to_string(p_.sort), to_string(p_.precision), potential_note(),
+                       integrator_->describe(), force_->name(), reorder_note());
   }
 
  private:
+  // The step's phases fence the default instance only (the engine's kernels, and dup's pipeline,
+  // which joins it): a plan running on an instance of its own (sharing, remap.plan_overlap) is
+  // not waited for.
   template <class F>
   static double fenced_ms(F&& f) {
     Kokkos::Timer t;
     f();
-    Kokkos::fence();
+    ExecSpace().fence("mdremap::phase");
     return 1e3 * t.seconds();
   }
   template <class F>
   void timed(double& acc, F&& f) {
     Kokkos::Timer t;
     f();
-    Kokkos::fence();
+    ExecSpace().fence("mdremap::phase");
     acc += t.seconds();
   }
 
@@ -420,6 +423,7 @@ class Simulation final : public MdEngine {
   }
 
   void rebuild_now() {
+    force_->release_pattern();  // the sort and the build below overwrite the list it reads
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
@@ -427,10 +431,13 @@ class Simulation final : public MdEngine {
     neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
     pack_gather_positions();
     builder_->build(xg_, ghosts_, box_c_, list_);
-    remap_ms_ += fenced_ms([&] { force_->plan(list_, ghosts_); });
     if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
       xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
-    Kokkos::deep_copy(xhold_, Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
+    Kokkos::deep_copy(ExecSpace(), xhold_,
+                      Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
+    // Last: a strategy that plans in the background (sharing, remap.plan_overlap) runs its plan
+    // while the next steps run, so nothing after it may wait for the whole device.
+    remap_ms_ += fenced_ms([&] { force_->plan(list_, ghosts_); });
     ++builds_;
     last_build_step_ = step_;
   }

@@ -134,3 +134,31 @@ TEST(RemapMdVariants, HalfListWithARemapModeIsRefused) {
   EXPECT_EQ(p.list, neighbor::ListKind::Full);
   EXPECT_EQ(p.layout, neighbor::ListLayout::Column);
 }
+
+// remap.plan_overlap: each list's sharing plan runs in the background while the next
+// plan_overlap_steps force evaluations read through the index; the trajectory matches the
+// foreground plan's to rounding, and the counts say how many evaluations were bridged: plans at
+// setup and at steps 5 and 10 (neighbor.every=5); the setup's evaluation and steps 1-2, steps
+// 5-7, and step 10 (the run ends there).
+TEST(RemapMdVariants, SharingPlanOverlapBridgesAFixedCountAndMatches) {
+  for (const std::string prec : {"double", "single"}) {
+    SCOPED_TRACE(prec);
+    const Tol tol = kTol.at(prec);
+    const Result ref = run(prec, {"remap.mode=sharing", "remap.plan_overlap=off"});
+    auto sets = std::vector<std::string>{
+        "remap.mode=sharing",    "remap.plan_overlap=on", "remap.plan_overlap_steps=3",
+        "run.precision=" + prec, "neighbor.list=full",    "neighbor.layout=column",
+        "system.shuffle=true",   "neighbor.sort=none",    "neighbor.every=5"};
+    auto e = md::create_engine(params("inputs/lj_melt.yaml", sets));
+    e->setup();
+    const ThermoSample t10 = e->run(10).last;
+    const Frame f = e->snapshot(true);
+    EXPECT_LT(test::max_force_error(f, ref.f0), tol.force);
+    EXPECT_LT(rel(t10.etotal, ref.t10.etotal), 10 * tol.energy);
+    const auto st = e->remap_stats(false);
+    EXPECT_EQ(st.report.plans, 3);
+    EXPECT_EQ(st.report.executions, 11);
+    EXPECT_EQ(st.report.bridged_executions, 3 + 3 + 1);
+    EXPECT_GT(st.report.overlapped_plan_ms, 0.0);
+  }
+}

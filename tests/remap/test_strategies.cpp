@@ -3,6 +3,7 @@
 // pattern kernels, sharing splits oversize blocks, auto decides after profiling.
 #include <gtest/gtest.h>
 
+#include <future>
 #include <numeric>
 #include <random>
 #include <string>
@@ -761,3 +762,70 @@ TEST(RemapStrategies, DupPipelineOverlapsRemapsWithComputesOnDistinctStreams) {
   EXPECT_GT(best, 0.0) << "no remap overlapped a compute";
 }
 #endif
+
+// remap.plan_overlap (seed 001 §4, planning off the critical path): plan() starts the plan in
+// the background and returns; the next overlap_executions executions read through the index
+// (the gather's kernel) and give the reference results; the one after waits for the plan and
+// runs staged. A planning error surfaces on the app's thread.
+TEST(RemapStrategies, SharingOverlappedPlanBridgesUntilReady) {
+  Fixture fx(make_shuffled_lattice(8, 5).pattern);
+  RemapOptions o;
+  o.block_threads = 32;
+  o.plan_overlap = true;
+  o.overlap_executions = 2;
+  SharingStrategy<Elem> s(o);
+  std::promise<void> open;
+  s.hold_plans_for_test(open.get_future().share());
+  s.plan(fx.pv, nullptr);
+  EXPECT_FALSE(s.plan_ready());
+  Kokkos::View<double*> out("out", fx.pv.threads);
+  const GatherReduceBody<Elem, First> body{out, First{}};
+  auto host_out = [&] {
+    Kokkos::fence();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    return std::vector<double>(h.data(), h.data() + h.extent(0));
+  };
+  Sums2 bridged_sums;
+  for (int k = 0; k < 2; ++k) {
+    s.set_data(fx.data, true);
+    remap::execute(s, body, k == 1, bridged_sums);
+  }
+  EXPECT_EQ(s.bridged_executions(), 2);
+  EXPECT_FALSE(s.plan_ready());
+  const std::vector<double> bridged = host_out();
+  const auto ref = reference(fx.host);
+  for (std::size_t t = 0; t < ref.size(); ++t) ASSERT_DOUBLE_EQ(bridged[t], ref[t]) << t;
+
+  open.set_value();
+  s.release_pattern();  // waits for the plan (as MD does before its next list build)
+  EXPECT_TRUE(s.plan_ready());
+  Kokkos::deep_copy(out, 0.0);
+  Sums2 staged_sums;
+  s.set_data(fx.data, true);
+  remap::execute(s, body, true, staged_sums);
+  EXPECT_EQ(s.bridged_executions(), 2);
+  const RemapReport r = s.report();
+  EXPECT_EQ(r.executions, 3);
+  EXPECT_EQ(r.bridged_executions, 2);
+  EXPECT_GT(r.blocks, 0);
+  EXPECT_GT(r.overlapped_plan_ms, 0.0);
+  // This kernel sums one neighbour row per thread in list order either way: bit for bit.
+  EXPECT_EQ(host_out(), bridged);
+  EXPECT_NEAR(staged_sums.s0, bridged_sums.s0, 1e-12 * std::abs(bridged_sums.s0));
+
+  // An index outside the data: the background plan fails, the next execution says why.
+  Fixture bad(make_pattern({{0, 1}, {2, 3}}, 8, 16));
+  bad.pv.data_count = 3;
+  SharingStrategy<Elem> b(o);
+  b.plan(bad.pv, nullptr);
+  Kokkos::View<double*> out2("out2", 2);
+  Sums2 sums;
+  b.set_data(bad.data, true);
+  try {
+    b.release_pattern();
+    FAIL() << "a failed background plan must throw";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("outside [0, 3)"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(b.execute(GatherReduceBody<Elem, First>{out2, First{}}, false, sums), Error);
+}

@@ -69,6 +69,9 @@ class AutoStrategy final : public RemapStrategy<T> {
     for (auto& c : cands_)
       if (c.s) plan_candidate(c);
   }
+  void release_pattern() override {
+    if (chosen_) chosen_->release_pattern();
+  }
   void set_data(Kokkos::View<const T*> data, bool changed) override {
     data_ = data;
     if (chosen_) return chosen_->set_data(data, changed);
@@ -292,7 +295,10 @@ class AutoStrategy final : public RemapStrategy<T> {
     for (int k = 0; k < static_cast<int>(cands_.size()); ++k) {
       Candidate& c = cands_[k];
       if (c.done) continue;
-      c.s = make_strategy<T>(c.p.name, o);
+      // Candidates plan in the foreground: a profiled execution must be the candidate's own.
+      RemapOptions co = o;
+      co.plan_overlap = false;
+      c.s = make_strategy<T>(c.p.name, co);
       const double bar = best_run_ms();
       // A host planner needs the host copy of the pattern first: estimated from its bytes at the
       // measured device-to-host bandwidth before it is made.

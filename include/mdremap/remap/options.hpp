@@ -66,6 +66,12 @@ struct RemapOptions {
   bool cache = true;  // dup/sharing/padding: the remap cache (seed 000 §5.2)
   GatherPath path = GatherPath::ReadOnly;  // gather: memory path (seed 003 Algorithm 3)
   int block_threads = 128;                 // sharing: threads per block (team)
+  // sharing: plan on an instance and a thread of its own (seed 001 §4: planning off the critical
+  // path); the first overlap_executions executions after each plan read through the index (the
+  // gather) meanwhile, the next one waits for the plan if it is not ready. A fixed count, not
+  // "until ready": the results never depend on how fast the plan was.
+  bool plan_overlap = false;
+  int overlap_executions = 4;
   std::int64_t smem_bytes = 0;  // sharing: shared memory a block may stage; 0 = device maximum
   int profile_steps = 3;  // auto: timed executions per candidate (seed 001 §4 online profiling)
   int reference_patterns = 1;  // distinct reference patterns of the app's kernel (padding needs 1)

@@ -33,6 +33,10 @@ struct RemapReport {
   double last_plan_ms = 0;  // the most recent plan
   int plans = 0;
   std::int64_t executions = 0;  // execute() calls
+  // sharing with plan_overlap: the plans' own time on their instance (off the critical path;
+  // plan_ms is what the run waited for), and the executions served by the gather meanwhile.
+  double overlapped_plan_ms = 0;
+  std::int64_t bridged_executions = 0;
   // auto: the choice, why, every candidate's prediction, and the time auto itself spent on
   // candidates it did not keep (their plans and profiled executions).
   std::string decision;

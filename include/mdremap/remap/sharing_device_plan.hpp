@@ -79,6 +79,10 @@ class SharingDevicePlanner {
   // a block can stage. Reads the pattern on the device only; one small device -> host copy (the
   // totals and the class sizes) sizes the outputs and the compute launches.
   DeviceSharingPlan plan(const PatternView& pv, const SharingDevicePlanOptions& o);
+  // The same on the instance `exec`: every kernel and copy runs there and the one read-back waits
+  // for `exec` alone, so a plan made on a thread of its own overlaps what other instances run.
+  DeviceSharingPlan plan(const PatternView& pv, const SharingDevicePlanOptions& o,
+                         const Kokkos::DefaultExecutionSpace& exec);
   // Device memory the planner holds (work and output arrays).
   std::int64_t bytes() const;
 

@@ -13,12 +13,23 @@
 // set. On CUDA, a class staging more than a Kokkos team may have runs as a plain CUDA kernel opted
 // in to the device's larger per-block shared memory (sharing_optin_kernel.hpp). Re-packing the
 // data (the remap) runs on the device whenever the data changed.
+//
+// With plan_overlap (seed 001 §4: planning can be taken off the critical path) plan() only starts
+// the plan, on an execution-space instance and a host thread of its own, and returns; the next
+// overlap_executions executions read through the index as the gather does (the same body), and
+// the one after them waits for the plan if it is not ready yet and runs staged. The count is
+// fixed, so the results do not depend on how fast the plan was (a host loop may sum a gathered
+// and a staged neighbour row in different orders: round-off differs, timing never decides it).
+// release_pattern() (the app is about to overwrite the index) waits for a plan still running.
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "mdremap/remap/cached_strategy.hpp"
+#include "mdremap/remap/gather_strategy.hpp"
 #include "mdremap/remap/shared_memory.hpp"
 #include "mdremap/remap/sharing.hpp"
 #include "mdremap/remap/sharing_device_plan.hpp"
@@ -128,9 +139,17 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
   using Exec = Kokkos::DefaultExecutionSpace;
   using Policy = Kokkos::TeamPolicy<Exec>;
   static constexpr bool kHostBackend = std::is_same_v<Exec, Kokkos::DefaultHostExecutionSpace>;
-  explicit SharingStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {
+  explicit SharingStrategy(const RemapOptions& o)
+      : CachedRemapStrategy<T>(o), bridge_(bridge_options(o)) {
     if (o.block_threads < 1) throw Error("sharing: block threads must be at least 1");
     if (const auto a = applies(o); !a.ok) throw Error("sharing does not apply: " + a.why);
+  }
+  ~SharingStrategy() override {
+    if (!plan_pending_) return;
+    try {
+      (void)pending_.get();  // the background plan reads this object's planner: let it end
+    } catch (...) {
+    }
   }
   const char* key() const override { return kName; }
   std::string name() const override { return kName; }
@@ -154,30 +173,68 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
 
   // `host` is not needed (planned on the device) and not read.
   void plan(const PatternView& pv, const IrregularPattern*) override {
+    release_pattern();  // a plan still running for the previous pattern ends first
     Kokkos::Timer timer;
     plan_ = DeviceSharingPlan{};  // a failed plan leaves none (execute then refuses)
     pv_ = pv;
+    if (this->opt_.plan_overlap) {
+      start_background_plan();
+      this->record_plan(ms_since(timer));  // what the run waited for: the launch
+      return;
+    }
     plan_ = planner_.plan(pv, options());
-    if (static_cast<std::int64_t>(packed_store_.extent(0)) < plan_.packed_elems)
-      packed_store_ =
-          Kokkos::View<T*>(Kokkos::view_alloc("Remap::sharing_packed", Kokkos::WithoutInitializing),
-                           plan_.packed_elems + plan_.packed_elems / 8);
-    packed_ = Kokkos::subview(packed_store_, std::make_pair(std::int64_t{0}, plan_.packed_elems));
+    size_packed();
     this->finish_plan(timer);
+  }
+  void release_pattern() override {
+    if (!plan_pending_) return;
+    Kokkos::Timer timer;
+    adopt();
+    this->add_plan_wait(ms_since(timer));  // a plan not ready by the next pattern change
+  }
+  void set_data(Kokkos::View<const T*> data, bool changed) override {
+    CachedRemapStrategy<T>::set_data(data, changed);
+    bridge_.set_data(data, changed);
   }
 
   void remap_now() override {
+    adopt();
     pack();
     Kokkos::fence();
   }
 
   template <class Body, class Sums>
   void execute(const Body& body, bool ev, Sums& sums) {
-    pack();
-    compute_only(body, ev, sums);
+    if (bridge_left_ > 0) {
+      --bridge_left_;
+      return bridge(body, ev, sums);
+    }
+    adopt();
+    pack();  // refuses when there is no plan (a failed one)
+    run_staged(body, ev, sums);
   }
+  // The staged compute alone (the remap done): waits for an overlapped plan.
   template <class Body, class Sums>
   void compute_only(const Body& body, bool ev, Sums& sums) {
+    adopt();
+    run_staged(body, ev, sums);
+  }
+
+  // Tests: an overlapped plan waits for `gate` before it starts (so that executions are
+  // deterministically served by the bridge until the test opens it).
+  void hold_plans_for_test(std::shared_future<void> gate) {
+    gate_ = std::move(gate);
+  }
+  std::int64_t bridged_executions() const {
+    return bridged_;
+  }
+  bool plan_ready() const {
+    return !plan_pending_ && plan_.planned;
+  }
+
+ private:
+  template <class Body, class Sums>
+  void run_staged(const Body& body, bool ev, Sums& sums) {
     check_layout<Body>(pv_, kName);
     if (!plan_.planned) throw Error("sharing: executed without a plan for the pattern");
     ++this->executions_;
@@ -218,18 +275,24 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
     }
   }
 
+ public:
   TransactionCount model_transactions(const IrregularPattern&) const override {
+    settle();
     if (!plan_.planned) return {};
     return count_sharing_transactions(to_host(plan_, false), sizeof(T));
   }
   // The local indices live on the device only; the count needs their layout, not their values.
   TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
+    settle();
     SharingPlan plan = to_host(plan_, false);
     plan.local.assign(host.index.size(), 0);
     return count_breakdown_sharing(host, plan, transaction_model(pv_));
   }
   RemapReport report() const override {
+    settle();
     RemapReport r = this->cached_report();
+    r.overlapped_plan_ms = overlapped_ms_;
+    r.bridged_executions = bridged_;
     // The packed copy and what the planner keeps on the device (local indices, packed sources,
     // block arrays and its work arrays); the original index stays allocated.
     r.extra_bytes = static_cast<std::int64_t>(packed_store_.span() * sizeof(T)) + planner_.bytes();
@@ -261,10 +324,78 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
     return ms * static_cast<double>(pv.threads) / static_cast<double>(slice.threads);
   }
   const DeviceSharingPlan& device_plan() const {
+    settle();
     return plan_;
   }
 
  private:
+  struct Background {
+    DeviceSharingPlan plan;
+    double ms = 0;  // wall time of the plan on its own instance
+  };
+  static RemapOptions bridge_options(RemapOptions o) {
+    o.path = GatherPath::ReadOnly;
+    return o;
+  }
+  // The planning instance: a stream of its own on a GPU; the host backends' instance is shared
+  // (Kokkos serialises its launches), so a host plan overlaps nothing but stays correct.
+  static Exec plan_instance() {
+    if constexpr (kHostBackend)
+      return Exec();
+    else
+      return Kokkos::Experimental::partition_space(Exec(), 1)[0];
+  }
+  void start_background_plan() {
+    bridge_.plan(pv_, nullptr);
+    if (!have_plan_exec_) {
+      plan_exec_ = plan_instance();
+      have_plan_exec_ = true;
+    }
+    const Exec exec = plan_exec_;
+    // The plan must not see this object's later changes: the pattern and options by value.
+    pending_ =
+        std::async(std::launch::async, [this, pv = pv_, o = options(), exec, gate = gate_]() {
+          if (gate.valid()) gate.wait();
+          Kokkos::Timer t;
+          Background b;
+          b.plan = planner_.plan(pv, o, exec);
+          exec.fence("Remap::sharing_background_plan");
+          b.ms = ms_since(t);
+          return b;
+        });
+    plan_pending_ = true;
+    bridge_left_ = std::max(0, this->opt_.overlap_executions);
+  }
+  // Takes over the background plan, waiting for it. A planning error is rethrown here, on the
+  // app's thread.
+  void adopt() {
+    if (!plan_pending_) return;
+    plan_pending_ = false;
+    bridge_left_ = 0;
+    Background b = pending_.get();
+    plan_ = std::move(b.plan);
+    overlapped_ms_ += b.ms;
+    size_packed();
+    cache_.invalidate_all();
+  }
+  // const readers (report, transaction models) see the plan the executions will use.
+  void settle() const {
+    if (plan_pending_) const_cast<SharingStrategy*>(this)->adopt();
+  }
+  template <class Body, class Sums>
+  void bridge(const Body& body, bool ev, Sums& sums) {
+    ++this->executions_;
+    ++bridged_;
+    bridge_.execute(body, ev, sums);
+  }
+  void size_packed() {
+    if (static_cast<std::int64_t>(packed_store_.extent(0)) < plan_.packed_elems)
+      packed_store_ =
+          Kokkos::View<T*>(Kokkos::view_alloc("Remap::sharing_packed", Kokkos::WithoutInitializing),
+                           plan_.packed_elems + plan_.packed_elems / 8);
+    packed_ = Kokkos::subview(packed_store_, std::make_pair(std::int64_t{0}, plan_.packed_elems));
+  }
+
   SharingDevicePlanOptions options() const {
     SharingDevicePlanOptions o;
     o.sharing.block_threads = this->opt_.block_threads;
@@ -296,6 +427,15 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
   }
 
   PatternView pv_;
+  GatherStrategy<T> bridge_;  // serves executions while an overlapped plan runs
+  std::future<Background> pending_;
+  bool plan_pending_ = false;
+  Exec plan_exec_;
+  bool have_plan_exec_ = false;
+  std::shared_future<void> gate_;
+  std::int64_t bridged_ = 0;
+  int bridge_left_ = 0;  // executions still served through the index after the last plan
+  double overlapped_ms_ = 0;
   SharingDevicePlanner planner_;
   DeviceSharingPlan plan_;
   Kokkos::View<T*> packed_store_;  // grows, never shrinks: no reallocation at every re-plan

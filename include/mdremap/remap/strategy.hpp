@@ -59,6 +59,9 @@ class RemapStrategy {
   virtual bool needs_host_pattern() const { return false; }
   // Called whenever the index arrays change (MD: every neighbour-list build).
   virtual void plan(const PatternView& pv, const IrregularPattern* host) = 0;
+  // The app is about to overwrite the index arrays it gave plan() (MD: before the next list
+  // build): a strategy still reading them in the background (sharing's overlapped plan) finishes.
+  virtual void release_pattern() {}
   // The data array the next execution reads; `changed`: its values differ from the last call
   // (invalidates the remap cache).
   virtual void set_data(Kokkos::View<const T*> data, bool changed) = 0;

@@ -72,6 +72,7 @@ class PairDriver final : public PairForce<C, A> {
 
   std::string name() const override { return s_->name(); }
 
+  void release_pattern() override { s_->release_pattern(); }
   void plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts) override {
     ghosts_ = ghosts;
     pv_ = remap::PatternView{};
