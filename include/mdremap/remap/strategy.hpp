@@ -23,6 +23,7 @@
 //   report(), model_transactions(host)
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -93,17 +94,19 @@ class RemapStrategy {
 };
 
 // Thread range [t0, t1) of a range kernel: body.thread(t0 + i, access).
+// The launch index is 32-bit (launch_range refuses more threads): the range loop does
+// 32-bit index arithmetic, as the MD force kernels had before they ran through the layer.
 template <class Body, class Access>
 struct RangeCompute {
   using Sums = body_sums_t<Body>;
   Body body;
   Access acc;
   std::int64_t t0 = 0;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     Sums s;
     body.template thread<false>(t0 + i, acc, s);
   }
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, Sums& s) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, Sums& s) const {
     body.template thread<true>(t0 + i, acc, s);
   }
 };
@@ -113,7 +116,9 @@ template <class Exec, class Body, class Access, class Sums>
 void launch_range(const char* label, const Exec& exec, const Body& body, const Access& acc,
                   std::int64_t t0, std::int64_t t1, bool ev, Sums& sums) {
   if (t1 <= t0) return;
-  Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> policy(exec, 0, t1 - t0);
+  if (t1 - t0 > std::numeric_limits<int>::max())
+    throw Error(std::string(label) + ": more than 2^31 - 1 threads in one launch");
+  Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>> policy(exec, 0, static_cast<int>(t1 - t0));
   RangeCompute<Body, Access> k{body, acc, t0};
   if (ev) {
     Sums s;
