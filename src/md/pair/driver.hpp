@@ -38,6 +38,10 @@ template <class P, class C, class A, class Loop = FullLoop>
 struct FullBody {
   static constexpr remap::PatternLayout kLayout = remap::PatternLayout::Strided;
   static constexpr int kReferencePatterns = kForceReferencePatterns;
+  // Single-precision arithmetic: at most 48 registers (5 blocks of 256 threads per SM), the
+  // occupancy the force kernel had before it ran through the layer (it then compiled to 48,
+  // through the layer to 54: 4 blocks; docs/benchmarks.md, issue 10).
+  static constexpr unsigned kMinBlocksPerSm = std::is_same_v<C, float> ? 5 : 0;
   Kokkos::View<const Vec4<C>*> x;
   Kokkos::View<A* [3]> f;
   P pot;
