@@ -7,13 +7,6 @@
 namespace mdremap::integrators {
 
 template <class S>
-std::vector<KeySpec> Langevin<S>::keys() {
-  return {KeySpec::real("temperature", 1.0, "target temperature").require().positive(),
-          KeySpec::real("damp", 0.5, "relaxation time of the drag (LJ time units)").positive(),
-          KeySpec::seed("seed", 48279, "seed of the counter-based noise")};
-}
-
-template <class S>
 Langevin<S>::Langevin(const IntegratorSettings& s)
     : Nve<S>(s),
       t_target_(s.keys.real("temperature")),
@@ -45,7 +38,7 @@ void Langevin<S>::post_force(AtomArrays<S>& a, std::int64_t step) {
 template <class S>
 IntegratorState Langevin<S>::checkpoint_state() const {
   IntegratorState st;
-  st.style = kName;
+  st.style = Spec::kName;
   st.rng_seed = seed_;
   return st;
 }
@@ -54,7 +47,7 @@ IntegratorState Langevin<S>::checkpoint_state() const {
 // another integrator's checkpoint the deck's seed starts.
 template <class S>
 void Langevin<S>::restore_state(const IntegratorState& s) {
-  if (s.style == kName) seed_ = s.rng_seed;
+  if (s.style == Spec::kName) seed_ = s.rng_seed;
 }
 
 template <class S>

@@ -10,9 +10,7 @@ namespace mdremap::integrators {
 template <class S>
 class Langevin : public Nve<S> {
  public:
-  static constexpr const char* kName = "langevin";
-  static std::string summary() { return "velocity Verlet with a Langevin thermostat (NVT)"; }
-  static std::vector<KeySpec> keys();
+  using Spec = LangevinSpec;  // name, help and keys (catalogue.hpp)
 
   explicit Langevin(const IntegratorSettings& s);
   void post_force(AtomArrays<S>& a, std::int64_t step) override;
@@ -23,6 +21,12 @@ class Langevin : public Nve<S> {
  private:
   double t_target_, damp_;
   std::uint64_t seed_;
+};
+
+template <>
+struct IntegratorFor<LangevinSpec> {
+  template <class S>
+  using type = Langevin<S>;
 };
 
 }  // namespace mdremap::integrators

@@ -10,13 +10,6 @@
 namespace mdremap::integrators {
 
 template <class S>
-std::vector<KeySpec> NoseHoover<S>::keys() {
-  return {KeySpec::real("temperature", 1.0, "target temperature").require().positive(),
-          KeySpec::real("damp", 0.5, "relaxation time of the chain (LJ time units)").positive(),
-          KeySpec::integer("chain", 3, "chain length").within(1, 10, "chain length must be 1..10")};
-}
-
-template <class S>
 NoseHoover<S>::NoseHoover(const IntegratorSettings& s)
     : Nve<S>(s), kt_(s.keys.real("temperature")), dof_(s.dof), tau_(s.keys.real("damp")) {
   const int m = static_cast<int>(s.keys.integer("chain"));
@@ -67,7 +60,7 @@ void NoseHoover<S>::final_integrate(AtomArrays<S>& a, std::int64_t) {
 template <class S>
 IntegratorState NoseHoover<S>::checkpoint_state() const {
   IntegratorState st;
-  st.style = kName;
+  st.style = Spec::kName;
   st.thermostat = xi_;
   st.thermostat.insert(st.thermostat.end(), vxi_.begin(), vxi_.end());
   return st;

@@ -10,9 +10,7 @@ namespace mdremap::integrators {
 template <class S>
 class NoseHoover : public Nve<S> {
  public:
-  static constexpr const char* kName = "nose-hoover";
-  static std::string summary() { return "velocity Verlet with a Nose-Hoover chain (NVT)"; }
-  static std::vector<KeySpec> keys();
+  using Spec = NoseHooverSpec;  // name, help and keys (catalogue.hpp)
 
   explicit NoseHoover(const IntegratorSettings& s);
   void initial_integrate(AtomArrays<S>& a, std::int64_t step) override;
@@ -31,6 +29,12 @@ class NoseHoover : public Nve<S> {
   void chain_half_step(AtomArrays<S>& a);
   double kt_, dof_, tau_;
   std::vector<double> q_, xi_, vxi_;  // masses, positions, velocities of the chain
+};
+
+template <>
+struct IntegratorFor<NoseHooverSpec> {
+  template <class S>
+  using type = NoseHoover<S>;
 };
 
 }  // namespace mdremap::integrators

@@ -1,4 +1,5 @@
 #pragma once
+#include "integrators/catalogue.hpp"
 #include "integrators/integrator.hpp"
 
 namespace mdremap::integrators {
@@ -7,9 +8,7 @@ namespace mdremap::integrators {
 template <class S>
 class Nve : public Integrator<S> {
  public:
-  static constexpr const char* kName = "nve";
-  static std::string summary() { return "velocity Verlet (constant energy)"; }
-  static std::vector<KeySpec> keys() { return {}; }
+  using Spec = NveSpec;  // name, help and keys (catalogue.hpp)
 
   explicit Nve(const IntegratorSettings& s) : dt_(s.dt), mass_(mass_table<S>(s.type_mass)) {}
   void initial_integrate(AtomArrays<S>& a, std::int64_t step) override;
@@ -20,6 +19,12 @@ class Nve : public Integrator<S> {
  protected:
   double dt_;
   TypeTable<S> mass_;
+};
+
+template <>
+struct IntegratorFor<NveSpec> {
+  template <class S>
+  using type = Nve<S>;
 };
 
 }  // namespace mdremap::integrators

@@ -18,26 +18,24 @@ struct Entry {
   Factory<double> make_double;
 };
 
-template <template <class> class I>
+// One entry per catalogue Spec (catalogue.hpp), in its order: the class is IntegratorFor<Spec>.
+template <class Spec>
 Entry entry() {
-  return {{I<double>::kName, I<double>::summary(), I<double>::keys()},
+  using F = typename IntegratorFor<Spec>::template type<float>;
+  using D = typename IntegratorFor<Spec>::template type<double>;
+  return {{Spec::kName, Spec::summary(), Spec::keys()},
           [](const IntegratorSettings& s) -> std::unique_ptr<Integrator<float>> {
-            return std::make_unique<I<float>>(s);
+            return std::make_unique<F>(s);
           },
           [](const IntegratorSettings& s) -> std::unique_ptr<Integrator<double>> {
-            return std::make_unique<I<double>>(s);
+            return std::make_unique<D>(s);
           }};
 }
 
-// Adding an integrator: its file pair (a class with kName, summary(), keys()), its #include above
-// and one line here.
-// The order is the one deck errors and help list them in.
 const std::vector<Entry>& registry() {
-  static const std::vector<Entry> r = {
-      entry<Nve>(),
-      entry<Langevin>(),
-      entry<NoseHoover>(),
-  };
+  static const std::vector<Entry> r =
+      std::apply([](auto... spec) { return std::vector<Entry>{entry<decltype(spec)>()...}; },
+                 IntegratorSpecs{});
   return r;
 }
 
@@ -48,15 +46,6 @@ const Entry& find_entry(const std::string& name) {
 }
 
 }  // namespace
-
-const std::vector<IntegratorKind>& integrator_kinds() {
-  static const std::vector<IntegratorKind> kinds = [] {
-    std::vector<IntegratorKind> k;
-    for (const auto& e : registry()) k.push_back(e.kind);
-    return k;
-  }();
-  return kinds;
-}
 
 template <class S>
 std::unique_ptr<Integrator<S>> make_integrator(const IntegratorSettings& s) {

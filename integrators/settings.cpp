@@ -135,25 +135,4 @@ std::string KeyValues::validate(const std::vector<KeySpec>& keys) const {
   return {};
 }
 
-const IntegratorKind& find_integrator(const std::string& name) {
-  for (const auto& k : integrator_kinds())
-    if (k.name == name) return k;
-  throw Error(fmt::format("unknown integrator '{}'", name));
-}
-
-std::vector<std::string> integrator_names() {
-  std::vector<std::string> names;
-  for (const auto& k : integrator_kinds()) names.push_back(k.name);
-  return names;
-}
-
-std::string integrator_help() {
-  std::string s;
-  for (const auto& k : integrator_kinds()) {
-    s += fmt::format("{}: {}\n", k.name, k.summary);
-    for (const auto& key : k.keys) s += "  " + key.describe() + "\n";
-  }
-  return s;
-}
-
 }  // namespace mdremap::integrators

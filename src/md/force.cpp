@@ -16,23 +16,21 @@ struct PairStyle {
   std::unique_ptr<PairForce<C, A>> (*make)(const PairSetup&);
 };
 
-// potential.style -> evaluator: a new potential is one line here (and its pair/*_force.cpp).
+// potential.style -> evaluator, one entry per catalogue Spec (md/pair/styles.hpp).
 template <class C, class A>
 const std::vector<PairStyle<C, A>>& pair_registry() {
-  static const std::vector<PairStyle<C, A>> r = {
-      {LJ<C>::kName, &make_pair_driver<LJ<C>, C, A>},
-      {WCA<C>::kName, &make_pair_driver<WCA<C>, C, A>},
-  };
+  static const std::vector<PairStyle<C, A>> r = std::apply(
+      [](auto... spec) {
+        return std::vector<PairStyle<C, A>>{
+            {decltype(spec)::kName,
+             &make_pair_driver<typename PairEvaluatorFor<decltype(spec)>::template type<C>, C,
+                               A>}...};
+      },
+      PairStyleSpecs{});
   return r;
 }
 
 }  // namespace
-
-std::vector<std::string> pair_styles() {
-  std::vector<std::string> names;
-  for (const auto& s : pair_registry<double, double>()) names.push_back(s.name);
-  return names;
-}
 
 template <class C, class A>
 std::unique_ptr<PairForce<C, A>> make_pair_force(const PairSetup& setup) {

@@ -9,6 +9,7 @@
 #include "integrators/settings.hpp"
 #include "io/deck.hpp"
 #include "md/choices.hpp"
+#include "md/pair/styles.hpp"
 #include "mdremap/types.hpp"
 #include "neighbor/options.hpp"
 
@@ -122,7 +123,7 @@ struct MdParams {
 };
 
 // The potential styles the force engine knows (its registry, md/force.cpp).
-std::vector<std::string> pair_styles();
+// potential.style values: pair_styles() (md/pair/styles.hpp).
 
 // Reads and validates the deck; unknown keys and impossible values are InputErrors.
 MdParams read_md_params(io::Deck& deck);

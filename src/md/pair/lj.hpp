@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "md/pair/evaluator.hpp"
+#include "md/pair/styles.hpp"
 
 namespace mdremap::md {
 
@@ -12,7 +13,7 @@ namespace mdremap::md {
 // lj3 = 4 eps sigma^12, lj4 = 4 eps sigma^6, offset (the energy at rc when shifted, else 0).
 template <class T>
 struct LJ : PairTable<T, 6> {
-  static constexpr const char* kName = "lj";
+  static constexpr const char* kName = LjSpec::kName;
   using Form = LJ;  // whose math this is (intrinsic forms are found by it: lj_avx512.hpp)
   enum { kCutsq, kLj1, kLj2, kLj3, kLj4, kOffset };
 
@@ -48,6 +49,12 @@ struct LJ : PairTable<T, 6> {
                           shift);
     });
   }
+};
+
+template <>
+struct PairEvaluatorFor<LjSpec> {
+  template <class T>
+  using type = LJ<T>;
 };
 
 // Long-range tail corrections of LJ for a homogeneous fluid beyond the cutoff (Allen & Tildesley

@@ -11,7 +11,7 @@ namespace mdremap::md {
 
 template <class T>
 struct WCA : LJ<T> {
-  static constexpr const char* kName = "wca";
+  static constexpr const char* kName = WcaSpec::kName;
   // Always shifted (the deck refuses potential.shift: false with wca).
   static WCA make(const PairCoeffs& pc, bool /*shift*/ = true) {
     return make_pair_table<WCA>(pc, [&](int a, int b) {
@@ -19,6 +19,12 @@ struct WCA : LJ<T> {
       return LJ<T>::coefficients(pc.at(pc.epsilon, a, b), sig, wca_cutoff(sig), true);
     });
   }
+};
+
+template <>
+struct PairEvaluatorFor<WcaSpec> {
+  template <class T>
+  using type = WCA<T>;
 };
 
 }  // namespace mdremap::md
