@@ -69,7 +69,9 @@ for tool in "${tool_list[@]}"; do
     tests=$(grep -Eo '\[  PASSED  \] [0-9]+ tests?' "$log" | tail -1)
     failed=$(grep -Eo '\[  FAILED  \] [0-9]+ tests?' "$log" | tail -1)
     verdict=clean
-    if ((rc == 124)); then
+    if grep -q "terminated before first instrumented API call" "$log" && [[ -z $failed ]]; then
+      verdict="host only (the binary makes no CUDA call: nothing for $tool to check)"
+    elif ((rc == 124)); then
       verdict="timeout after ${limit} s (partial)"
       status=1
     elif ((rc != 0)); then
