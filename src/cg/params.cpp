@@ -151,7 +151,13 @@ CgParams read_cg_params(io::Deck& deck) {
   o.throttle.bisector = bis == "kd" ? remap::Bisector::kd_tiling : remap::Bisector::coarsened;
   o.throttle.chunk_threads = rm.get<long long>("chunk_threads", o.throttle.chunk_threads);
   if (o.throttle.chunk_threads < 1) rm.fail("chunk_threads", "must be at least 1");
-  // CG plans once and runs up to max_iterations SpMVs: what auto predicts over.
+  // auto decides after `decide_after` iterations of the solve, over the iterations it then
+  // expects to remain (extrapolated from the residuals so far); 0: before the solve, over
+  // max_iterations SpMVs.
+  p.spmv.decide_after = rm.get<long long>("decide_after", p.spmv.decide_after);
+  if (p.spmv.decide_after < 0)
+    rm.fail("decide_after", "must not be negative (0 = before the solve)");
+  // CG plans once and runs up to max_iterations SpMVs: auto's horizon until it knows better.
   o.horizon.executions = p.solver.max_iterations;
   o.horizon.plan_every = 0;
   o.data_changes = true;

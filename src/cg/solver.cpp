@@ -89,15 +89,18 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   if (rr <= tol2) {
     res.converged = true;
     res.stop = "converged";
+    op.solve_ended(0);
     return res;
   }
   double delta = d.s0;
   if (!std::isfinite(delta) || !std::isfinite(gamma)) {
     res.stop = "non-finite (the first SpMV gave NaN or Inf)";
+    op.solve_ended(0);
     return res;
   }
   if (!(delta > 0)) {
     res.stop = "breakdown (u^T A u <= 0 at the start: the matrix is not positive definite)";
+    op.solve_ended(0);
     return res;
   }
   double alpha = gamma / delta, beta = 0.0;
@@ -117,6 +120,7 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
     res.iterations = it;
     res.rel_residual = std::sqrt(rr / bb);
     if (on_iteration) on_iteration(it, res.rel_residual);
+    op.observe(it, res.rel_residual, o.tolerance, o.max_iterations);
     if (!std::isfinite(rr) || !std::isfinite(delta) || !std::isfinite(gamma_new)) {
       res.stop = "non-finite (residual or inner product became NaN or Inf)";
       break;
@@ -135,6 +139,7 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
     alpha = gamma_new / curvature;
     gamma = gamma_new;
   }
+  op.solve_ended(res.iterations);  // auto, still deciding: decides now (counted in the solve)
   Kokkos::fence();
   res.loop_seconds = timer.seconds();
   return res;

@@ -20,6 +20,9 @@ struct SpmvOptions {
   std::string kernel = "csr-thread";  // csr-thread | csr-warp | cusparse
   int vector_length = 0;  // csr-warp: lanes per row (power of 2, <= 32); 0 = from the mean row
   std::string remap = "gather";  // csr-thread: the remap strategy (registry name)
+  // auto: CG iterations run (served by the gather while auto is undecided) before it decides, over
+  // the iterations it then expects to remain; 0: decide before the solve, over max_iterations.
+  std::int64_t decide_after = 30;
   remap::RemapOptions remap_opt;
 };
 
@@ -34,6 +37,15 @@ class CgSpmv {
   // iteration's one host synchronisation).
   virtual remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                                   Kokkos::View<double*> w) = 0;
+  // After CG iteration `it` (relative residual `rel`): a strategy still deciding (auto) may decide
+  // now, over the iterations it expects to remain until `tolerance` or `max_iterations`.
+  virtual void observe(std::int64_t /*it*/, double /*rel*/, double /*tolerance*/,
+                       std::int64_t /*max_iterations*/) {}
+  // The solve has ended after `iterations`: a strategy still deciding decides now (the solve ran
+  // on the gather throughout), so later SpMVs are served by its choice.
+  virtual void solve_ended(std::int64_t /*iterations*/) {}
+  // How auto's horizon was set (empty for the others and before it decides).
+  virtual std::string horizon_note() const { return {}; }
   // The remap strategy's report (csr-thread), nothing for csr-warp and cusparse.
   virtual bool has_report() const { return false; }
   virtual remap::RemapReport report() const { return {}; }
@@ -67,5 +79,12 @@ void check_remap_mode(const std::string& mode, remap::RemapOptions o);
 // vector length that is not a power of two <= 32, cusparse in a build without CUDA, or a remap
 // strategy other than gather with csr-warp or cusparse.
 std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o);
+
+// CG iterations expected after iteration k = residuals.size() (residuals[i]: relative residual
+// after iteration i + 1) until the relative residual reaches `tolerance`: the geometric rate of the
+// later half of the history, extrapolated; at most `at_most`, and `at_most` when the residual does
+// not fall.
+std::int64_t expected_remaining_iterations(const std::vector<double>& residuals, double tolerance,
+                                           std::int64_t at_most);
 
 }  // namespace mdremap::cg

@@ -187,6 +187,10 @@ int run_cg(const CgCommandOptions& o) {
     solve_times.push_back(r.loop_seconds);
   }
   progress.clear();
+  if (!o.quiet && !op->horizon_note().empty()) {
+    fmt::print("# auto: {}\n", op->horizon_note());
+    fmt::print("# spmv: {}\n", op->describe());
+  }
   // Repeated solves are identical but for timing: report the median.
   r.loop_seconds = median(solve_times);
   const double true_rel = cg::true_relative_residual(*op, a, b, x);
@@ -294,6 +298,8 @@ int run_cg(const CgCommandOptions& o) {
     j["relative_error"] = have_xstar ? nlohmann::json(rel_err) : nlohmann::json(nullptr);
     j["solve_seconds"] = r.loop_seconds;
     j["solve_seconds_each"] = solve_times;
+    // The first solve alone: what one solve costs a user (auto decides inside it).
+    j["first_solve_seconds"] = solve_times.empty() ? 0.0 : solve_times.front();
     j["time_per_iteration_ms"] = per_it_ms;
     j["spmv"] = {{"kernel", p.spmv.kernel},
                  {"variant", op->name()},
@@ -313,7 +319,8 @@ int run_cg(const CgCommandOptions& o) {
                            {"extra_bytes", rep.extra_bytes},
                            {"dup_target", rep.dup_target},
                            {"decision", rep.decision},
-                           {"selection_ms", rep.selection_ms}};
+                           {"selection_ms", rep.selection_ms},
+                           {"horizon", op->horizon_note()}};
       if (remapped && gather_ms > 0) {
         rj["gather_spmv_ms"] = gather_ms;
         rj["overhead_ms"] = overhead_ms;

@@ -224,5 +224,57 @@ TEST(CgSolver, ReportsBreakdownLimitAndZeroRightHandSide) {
   for (double v : z.x) EXPECT_EQ(v, 0.0);
 }
 
+// auto decides inside the solve, after `decide_after` iterations, over the iterations it then
+// expects: the horizon it was told is stated, the solve still reaches the textbook count and the
+// known solution, and a solve that ends before the decision point is served by the gather and
+// decides afterwards.
+TEST(CgSolver, AutoDecidesInsideTheSolveOverTheIterationsLeft) {
+  const LinearSystem s = build_system(generated("laplace2d", {60, 60}));
+  const double tol = 1e-9;
+  const std::int64_t ref = reference_iterations(s.a, s.b, tol, false);
+  ASSERT_GT(ref, 40);
+  const DeviceCsr a = DeviceCsr::upload(s.a);
+  SpmvOptions k;
+  k.remap = "auto";
+  k.decide_after = 20;
+  k.remap_opt.profile_steps = 2;
+  k.remap_opt.data_changes = true;
+  auto op = make_spmv(a, k);
+  EXPECT_EQ(op->horizon_note(), "");  // undecided before the solve
+  const auto b = dev(s.b);
+  Kokkos::View<double*> x("x", a.rows);
+  const CgResult r = cg_solve(*op, a, b, x, {tol, 10000, false});
+  EXPECT_TRUE(r.converged);
+  EXPECT_LE(std::abs(r.iterations - ref), 1);
+  EXPECT_LE(relative_error(x, dev(s.xstar)), 1e-6);
+  const std::string note = op->horizon_note();
+  EXPECT_NE(note.find("decided after 20 iterations"), std::string::npos) << note;
+  const auto rep = op->report();
+  EXPECT_NE(rep.strategy.find("auto:"), std::string::npos) << rep.strategy;
+  // The horizon auto was given: what remained after iteration 20, not max_iterations.
+  EXPECT_EQ(rep.decision.find("over 10000 executions"), std::string::npos) << rep.decision;
+
+  SpmvOptions late = k;
+  late.decide_after = 100000;
+  auto op2 = make_spmv(a, late);
+  Kokkos::View<double*> x2("x2", a.rows);
+  const CgResult r2 = cg_solve(*op2, a, b, x2, {tol, 10000, false});
+  EXPECT_EQ(r2.iterations, r.iterations);
+  EXPECT_NE(op2->horizon_note().find("before the decision point"), std::string::npos)
+      << op2->horizon_note();
+  EXPECT_NE(op2->report().strategy.find("auto:"), std::string::npos);
+}
+
+// The extrapolation: a residual falling by 10x every 10 iterations needs 10 more per decade.
+TEST(CgSolver, ExpectedRemainingIterationsExtrapolatesTheRate) {
+  std::vector<double> h;
+  for (int i = 1; i <= 40; ++i) h.push_back(std::pow(10.0, -i / 10.0));  // 1e-4 after 40
+  EXPECT_EQ(expected_remaining_iterations(h, 1e-8, 100000), 40);
+  EXPECT_EQ(expected_remaining_iterations(h, 1e-8, 25), 25);   // at most what is left
+  EXPECT_EQ(expected_remaining_iterations(h, 1e-3, 1000), 0);  // already there
+  std::vector<double> flat(30, 0.5);
+  EXPECT_EQ(expected_remaining_iterations(flat, 1e-8, 777), 777);  // not falling: all of it
+}
+
 }  // namespace
 }  // namespace mdremap::cg

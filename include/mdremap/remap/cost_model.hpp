@@ -4,6 +4,7 @@
 // execution after each plan (a static copy remapped once, then served by the remap cache), and
 // one execution's remap + compute for every execution of the run. Pure functions, so the choice
 // can be tested with injected costs.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -22,6 +23,15 @@ inline double predict_run_ms(const CandidatePrediction& c, const RunHorizon& h) 
 // Plans alone (no execution): what a candidate costs before it does any work.
 inline double predict_plans_ms(double plan_ms, const RunHorizon& h) {
   return static_cast<double>(h.plans()) * plan_ms;
+}
+
+// The most a candidate could save over the run against the best one so far: every execution at
+// the floor (the bytes any strategy must move, at the copy bandwidth) instead of the best one's
+// time. A candidate whose plans cost more than this cannot win, however fast it runs (ski rental:
+// a plan is bought only where the run is long enough to pay for it).
+inline double max_saving_ms(double best_exec_ms, double floor_exec_ms, const RunHorizon& h) {
+  const double execs = h.executions > 0 ? static_cast<double>(h.executions) : 1.0;
+  return execs * std::max(0.0, best_exec_ms - floor_exec_ms);
 }
 
 // Fills run_ms of every profiled candidate and returns the index of the smallest predicted
