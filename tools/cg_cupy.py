@@ -60,7 +60,17 @@ def copy_bandwidth(cp, args, n=1 << 27, reps=20):
         cp.copyto(dst, src)
     cp.cuda.Device().synchronize()
     s = (time.perf_counter() - t0) / reps
-    emit({"copy_bytes": 16 * n, "copy_gbytes_per_s": 16 * n / s / 1e9}, args)
+    # Read-only: a sum over the same 1 GiB (what an SpMV mostly does: it reads the matrix).
+    out = cp.empty((), dtype=src.dtype)
+    cp.sum(src, out=out)
+    cp.cuda.Device().synchronize()
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        cp.sum(src, out=out)
+    cp.cuda.Device().synchronize()
+    r = (time.perf_counter() - t0) / reps
+    emit({"copy_bytes": 16 * n, "copy_gbytes_per_s": 16 * n / s / 1e9,
+          "read_bytes": 8 * n, "read_gbytes_per_s": 8 * n / r / 1e9}, args)
     return 0
 
 

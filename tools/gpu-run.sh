@@ -28,7 +28,10 @@ mode=${1:?usage: gpu-run.sh bundle|device [what]}
 bundle() {
   "$here/build-kokkos.sh" cuda
   cmake --preset cuda >/dev/null
-  cmake --build --preset cuda -j "${JOBS:-$(nproc)}"
+  # BUNDLE_TARGETS="mdremap test_cg_solver ...": build (and bundle) only those targets.
+  local targets=()
+  [[ -n ${BUNDLE_TARGETS:-} ]] && read -r -a targets <<<"--target $BUNDLE_TARGETS"
+  cmake --build --preset cuda -j "${JOBS:-$(nproc)}" "${targets[@]}"
   rm -rf .bundle
   mkdir -p .bundle/lib .bundle/bin
   local bins=(build/cuda/src/mdremap)

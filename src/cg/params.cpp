@@ -151,6 +151,7 @@ CgParams read_cg_params(io::Deck& deck) {
   o.throttle.bisector = bis == "kd" ? remap::Bisector::kd_tiling : remap::Bisector::coarsened;
   o.throttle.chunk_threads = rm.get<long long>("chunk_threads", o.throttle.chunk_threads);
   if (o.throttle.chunk_threads < 1) rm.fail("chunk_threads", "must be at least 1");
+  o.throttle.queue_warps = one_of(rm, "queue_unit", "warp", {"warp", "block"}) == "warp";
   // auto decides after `decide_after` iterations of the solve, over the iterations it then
   // expects to remain (extrapolated from the residuals so far); 0: before the solve, over
   // max_iterations SpMVs.

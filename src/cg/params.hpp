@@ -13,7 +13,8 @@
 //   remap:    mode (the registry's strategies), reorder none|labelprop|partition, gather_path,
 //             chunks, streams, dup_fraction, cache, block, smem_bytes, profile_steps,
 //             partition_bytes (reorder partition and throttle parts), throttle's schedule
-//             cf|cf-q|sj|sj-q, bisector auto|coarsened|kd, chunk_threads, decide_after
+//             cf|cf-q|sj|sj-q, bisector auto|coarsened|kd, chunk_threads, queue_unit
+//             warp|block (what takes a CF-Q/SJ-Q chunk), decide_after
 //             (auto: iterations of the solve before it decides; 0 = before the solve)
 #include <cstdint>
 #include <string>

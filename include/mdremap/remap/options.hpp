@@ -56,6 +56,10 @@ struct ThrottleOptions {
   bool bisector_set = false;
   Bisector bisector = Bisector::coarsened;
   std::int64_t chunk_threads = 256;  // CF-Q / SJ-Q: threads per queue chunk (whole threads)
+  // CF-Q / SJ-Q: what takes a chunk from the queue: a warp (its lanes share the chunk's threads,
+  // the chunk id broadcast by a shuffle: seed 002 §3.2's warps) or a block of 128 (a team barrier
+  // per chunk). Host backends run one thread per chunk either way.
+  bool queue_warps = true;
 };
 
 struct RemapOptions {

@@ -97,6 +97,56 @@ struct ThrottleQueue {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& m, Sums& s) const { run<true>(m, s); }
 };
 
+// The same with a warp per queue unit: Kokkos team threads are warps (vector_length 32), each
+// taking its own chunks; lane 0 takes the chunk id and the lanes share it without a block barrier.
+template <class Body, class Access>
+struct ThrottleWarpQueue {
+  using Sums = body_sums_t<Body>;
+  using Member = Kokkos::TeamPolicy<>::member_type;
+  Body body;
+  Access acc;
+  Kokkos::View<const std::int64_t*> order;
+  Kokkos::View<const std::int64_t*> chunk_begin;
+  Kokkos::View<unsigned long long*> counters;
+  int slot = 0;
+  std::int64_t c0 = 0, c1 = 0;
+
+  template <bool EV>
+  KOKKOS_INLINE_FUNCTION void run(const Member& m, Sums& s) const {
+    for (;;) {
+      std::int64_t c = 0;
+      Kokkos::single(
+          Kokkos::PerThread(m),
+          [&](std::int64_t& cc) {
+            cc = c0 + static_cast<std::int64_t>(Kokkos::atomic_fetch_add(&counters(slot), 1ull));
+          },
+          c);
+      if (c >= c1) break;
+      if constexpr (EV) {
+        Sums part;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, chunk_begin(c), chunk_begin(c + 1)),
+            [&](const std::int64_t i, Sums& acc_s) {
+              body.template thread<true>(order(i), acc, acc_s);
+            },
+            Kokkos::Sum<Sums>(part));
+        Kokkos::single(Kokkos::PerThread(m), [&]() { s += part; });
+      } else {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, chunk_begin(c), chunk_begin(c + 1)),
+                             [&](const std::int64_t i) {
+                               Sums unused;
+                               body.template thread<false>(order(i), acc, unused);
+                             });
+      }
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+    Sums s;
+    run<false>(m, s);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m, Sums& s) const { run<true>(m, s); }
+};
+
 // The weights follow their references into the packed copy's layout.
 template <PatternLayout L>
 struct ThrottleWeightKernel {
@@ -310,6 +360,9 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     void queue(int slot, std::int64_t c0, std::int64_t c1) {
       if (c1 <= c0) return;
       Kokkos::deep_copy(ExecSpace(), Kokkos::subview(s->counters_, slot), 0ull);
+      constexpr bool on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+      if constexpr (!on_host)
+        if (s->opt_.throttle.queue_warps) return warp_queue(slot, c0, c1);
       const ThrottleQueue<Body, ThrottleAccess<T>> k{body,         acc,  s->order_, s->chunk_begin_,
                                                      s->counters_, slot, c0,        c1};
       // Enough teams to fill the device; each keeps taking chunks until the queue is empty.
@@ -321,6 +374,21 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
       if (!ev) return Kokkos::parallel_for("Remap::throttle_queue", policy, k);
       Kokkos::View<Sums, MemSpace> r(slots().data() + used++);
       Kokkos::parallel_reduce("Remap::throttle_queue", policy, k, Kokkos::Sum<Sums, MemSpace>(r));
+    }
+    // Warps of 32 lanes, 4 to a block, enough to fill the device.
+    void warp_queue(int slot, std::int64_t c0, std::int64_t c1) {
+      const ThrottleWarpQueue<Body, ThrottleAccess<T>> k{
+          body, acc, s->order_, s->chunk_begin_, s->counters_, slot, c0, c1};
+      constexpr int warps = 4, lanes = 32;
+      const std::int64_t resident =
+          std::max<std::int64_t>(1, ExecSpace().concurrency() / (warps * lanes));
+      const std::int64_t need = (c1 - c0 + warps - 1) / warps;
+      const int league = static_cast<int>(std::min<std::int64_t>(need, resident));
+      const Kokkos::TeamPolicy<ExecSpace> policy(league, warps, lanes);
+      if (!ev) return Kokkos::parallel_for("Remap::throttle_warp_queue", policy, k);
+      Kokkos::View<Sums, MemSpace> r(slots().data() + used++);
+      Kokkos::parallel_reduce("Remap::throttle_warp_queue", policy, k,
+                              Kokkos::Sum<Sums, MemSpace>(r));
     }
     // The launches' sums, read once (the execution's only synchronisation).
     Sums collect() {
