@@ -15,7 +15,7 @@ log=$out/queue-probe.txt
 common=(--quiet --set solver.max_iterations=20 --set solver.tolerance=1e-30 --set solver.repeats=1
   --set spmv.timing_repeats=50 --set spmv.transactions=false)
 spmv_ms() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['spmv']['time_ms'])" "$1"; }
-for run in "cf 256 warp" "cf-q 256 warp" "cf-q 256 block" "cf-q 4096 block" "cf-q 65536 block" "sj-q 256 warp" "sj-q 256 block"; do
+for run in "cf 256 warp" "cf-q 256 dispatch" "sj-q 256 dispatch" "cf-q 256 warp" "cf-q 256 block" "cf-q 4096 block" "cf-q 65536 block" "sj-q 256 warp" "sj-q 256 block"; do
   read -r sched chunk unit <<<"$run"
   "$bin" cg "$deck" "${common[@]}" --remap throttle --schedule "$sched" \
     --set remap.chunk_threads="$chunk" --set remap.queue_unit="$unit" --summary "$out/q.json" >/dev/null 2>&1

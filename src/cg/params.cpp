@@ -151,11 +151,17 @@ CgParams read_cg_params(io::Deck& deck) {
   o.throttle.bisector = bis == "kd" ? remap::Bisector::kd_tiling : remap::Bisector::coarsened;
   o.throttle.chunk_threads = rm.get<long long>("chunk_threads", o.throttle.chunk_threads);
   if (o.throttle.chunk_threads < 1) rm.fail("chunk_threads", "must be at least 1");
-  o.throttle.queue_warps = one_of(rm, "queue_unit", "warp", {"warp", "block"}) == "warp";
+  const std::string unit = one_of(rm, "queue_unit", "dispatch", {"dispatch", "warp", "block"});
+  using U = remap::ThrottleOptions::QueueUnit;
+  o.throttle.queue_unit = unit == "warp" ? U::Warp : unit == "block" ? U::Block : U::Dispatch;
   // auto decides after `decide_after` iterations of the solve, over the iterations it then
   // expects to remain (extrapolated from the residuals so far); 0: before the solve, over
   // max_iterations SpMVs.
   p.spmv.decide_after = rm.get<long long>("decide_after", p.spmv.decide_after);
+  // A short solve cannot repay a long search: auto stops exploring past 5% of the best run.
+  o.explore_budget = rm.get<double>("explore_budget", 0.05);
+  if (!(o.explore_budget >= 0 && o.explore_budget <= 1))
+    rm.fail("explore_budget", "must be in [0, 1] (0 = no limit)");
   if (p.spmv.decide_after < 0)
     rm.fail("decide_after", "must not be negative (0 = before the solve)");
   // CG plans once and runs up to max_iterations SpMVs: auto's horizon until it knows better.

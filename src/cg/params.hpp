@@ -14,7 +14,8 @@
 //             chunks, streams, dup_fraction, cache, block, smem_bytes, profile_steps,
 //             partition_bytes (reorder partition and throttle parts), throttle's schedule
 //             cf|cf-q|sj|sj-q, bisector auto|coarsened|kd, chunk_threads, queue_unit
-//             warp|block (what takes a CF-Q/SJ-Q chunk), decide_after
+//             dispatch|warp|block (what takes a CF-Q/SJ-Q chunk on a GPU), decide_after,
+//             explore_budget (auto: stop exploring past this fraction of the best run)
 //             (auto: iterations of the solve before it decides; 0 = before the solve)
 #include <cstdint>
 #include <string>

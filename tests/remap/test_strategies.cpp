@@ -354,6 +354,35 @@ TEST(RemapStrategies, AutoDoesNotProfileACandidateWhosePlansExceedTheBestRun) {
   EXPECT_NE(a.chosen()->name(), "sharing");
 }
 
+// The exploration budget: with none to spend, auto stops after its first candidate (the gather,
+// no plan) and says why for every other one.
+TEST(RemapStrategies, AutoStopsExploringWhenItsBudgetIsSpent) {
+  Fixture fx(make_shuffled_lattice(8, 5).pattern);
+  RemapOptions o;
+  o.profile_steps = 2;
+  o.reference_patterns = 1;
+  o.horizon.executions = 1000000;
+  o.explore_budget = 1e-12;
+  auto s = make_strategy<Elem>("auto", o);
+  auto& a = static_cast<AutoStrategy<Elem>&>(*s);
+  s->plan(fx.pv, nullptr);
+  Kokkos::View<double*> out("out", fx.pv.threads);
+  const GatherReduceBody<Elem, First> body{out, First{}};
+  Sums2 sums;
+  int calls = 0;
+  for (; calls < 100 && !a.decided(); ++calls) {
+    s->set_data(fx.data, false);
+    remap::execute(*s, body, false, sums);
+  }
+  ASSERT_TRUE(a.decided());
+  EXPECT_EQ(calls, 3 + 1);  // the gather's first execution and 2 samples, then the decision
+  EXPECT_EQ(a.chosen()->name(), "gather");
+  int skipped = 0;
+  for (const auto& p : s->report().predictions)
+    if (p.note.find("exploration budget") != std::string::npos) ++skipped;
+  EXPECT_GE(skipped, 3) << s->report().decision;  // dup, sharing, throttle (padding may apply)
+}
+
 // The CSR (offsets) layout with per-reference weights, as SpMV describes x[col[rowptr[t]+j]]
 // with val[rowptr[t]+j]: every strategy computes out[t] = sum_j w[t][j] * A[P[t][j]] exactly as
 // the serial reference does; dup duplicates the references (ELL) once and serves every later

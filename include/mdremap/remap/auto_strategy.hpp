@@ -125,6 +125,11 @@ class AutoStrategy final : public RemapStrategy<T> {
     if (!chosen_) advance();
     if (chosen_) return remap::execute(*chosen_, body, ev, sums);
     Candidate& c = cands_[profiling_];
+    if (ev) {  // blocking reductions would distort the sample: profile plain steps only
+      remap::execute(*c.s, body, ev, sums);
+      last_ran_ = c.s.get();
+      return;
+    }
     Kokkos::fence();
     Kokkos::Timer timer;
     remap::execute(*c.s, body, ev, sums);
@@ -132,7 +137,7 @@ class AutoStrategy final : public RemapStrategy<T> {
     Kokkos::fence();
     const double ms = ms_since(timer);
     c.exec_total += ms;
-    if (ev) return;  // blocking reductions would distort the sample: profile plain steps only
+    if (profiling_ != 0) explore_ms_ += ms;
     // The first execution after a plan is timed apart: it may carry one-time work even where
     // the data change every execution (dup of references copies the pattern once, seed 000
     // §6.3.1). Its excess over the median is counted once per plan.
@@ -300,9 +305,27 @@ class AutoStrategy final : public RemapStrategy<T> {
       }
     if (profiling_ >= 0 && !cands_[profiling_].done) return;
     const RemapOptions& o = this->opt_;
+    Kokkos::Timer spent;
+    struct Count {  // what advance() itself takes is exploration once a first candidate is done
+      AutoStrategy* a;
+      Kokkos::Timer& t;
+      ~Count() {
+        if (a->best_finished() >= 0) a->explore_ms_ += ms_since(t);
+      }
+    } count{this, spent};
     for (int k = 0; k < static_cast<int>(cands_.size()); ++k) {
       Candidate& c = cands_[k];
       if (c.done) continue;
+      const double bar_now = best_run_ms();
+      if (o.explore_budget > 0 && std::isfinite(bar_now) &&
+          explore_ms_ + ms_since(spent) > o.explore_budget * bar_now) {
+        c.p.note = fmt::format(
+            "not explored: the exploration budget ({:.0f}% of the best run {:.1f} ms) is spent "
+            "({:.1f} ms)",
+            100 * o.explore_budget, bar_now, explore_ms_ + ms_since(spent));
+        c.done = true;
+        continue;
+      }
       // Candidates plan in the foreground: a profiled execution must be the candidate's own.
       RemapOptions co = o;
       co.plan_overlap = false;
@@ -456,6 +479,11 @@ class AutoStrategy final : public RemapStrategy<T> {
         h.executions > 0 ? std::to_string(h.executions) : std::string("an unknown number of"),
         h.plan_every > 0 ? fmt::format("every {}", h.plan_every) : std::string("never"),
         this->opt_.profile_steps, lines);
+    decision_ += fmt::format(
+        "\n    exploration {:.2f} ms{}", explore_ms_,
+        this->opt_.explore_budget > 0
+            ? fmt::format(" (budget {:.0f}% of the best run)", 100 * this->opt_.explore_budget)
+            : std::string());
   }
 
   PatternView pv_;
@@ -470,6 +498,7 @@ class AutoStrategy final : public RemapStrategy<T> {
   int best_ = -1;
   int profiling_ = -1;  // candidate being profiled
   double selection_ms_ = 0, selection_exec_ms_ = 0;
+  double explore_ms_ = 0;  // exploration spent so far (see RemapOptions::explore_budget)
   std::string guideline_, decision_;
 };
 

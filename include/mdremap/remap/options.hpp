@@ -56,10 +56,15 @@ struct ThrottleOptions {
   bool bisector_set = false;
   Bisector bisector = Bisector::coarsened;
   std::int64_t chunk_threads = 256;  // CF-Q / SJ-Q: threads per queue chunk (whole threads)
-  // CF-Q / SJ-Q: what takes a chunk from the queue: a warp (its lanes share the chunk's threads,
-  // the chunk id broadcast by a shuffle: seed 002 §3.2's warps) or a block of 128 (a team barrier
-  // per chunk). Host backends run one thread per chunk either way.
-  bool queue_warps = true;
+  // CF-Q / SJ-Q on a GPU: what takes the queue's chunks in order.
+  //  - Dispatch: the hardware's block dispatcher. One launch over the chunks in queue order; blocks
+  //    start in index order, so a part's chunks are taken in consecutive time, the next part's
+  //    after them, and no barrier separates parts (the relaxed barrier of seed 002 §3.2);
+  //  - Warp: an atomic counter taken by warps (Algorithm 2 literally, the chunk id broadcast by a
+  //    shuffle); Block: the same taken by blocks of 128 (a team barrier per chunk).
+  // Host backends run the atomic queue with one thread per chunk whatever this says.
+  enum class QueueUnit { Dispatch, Warp, Block };
+  QueueUnit queue_unit = QueueUnit::Dispatch;
 };
 
 struct RemapOptions {
@@ -78,6 +83,10 @@ struct RemapOptions {
   int overlap_executions = 4;
   std::int64_t smem_bytes = 0;  // sharing: shared memory a block may stage; 0 = device maximum
   int profile_steps = 3;  // auto: timed executions per candidate (seed 001 §4 online profiling)
+  // auto: once what it has spent exploring (screening, plans and profiled executions of every
+  // candidate but the first) exceeds this fraction of the best predicted run, it stops exploring
+  // and decides among those profiled; 0: no limit.
+  double explore_budget = 0;
   int reference_patterns = 1;  // distinct reference patterns of the app's kernel (padding needs 1)
   // The kernel writes through the pattern (an MD half list scatters to its partners): only the
   // gather applies, the other strategies duplicate reads (seed 000 eq. 2, seed 001 §3).

@@ -359,10 +359,14 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     }
     void queue(int slot, std::int64_t c0, std::int64_t c1) {
       if (c1 <= c0) return;
-      Kokkos::deep_copy(ExecSpace(), Kokkos::subview(s->counters_, slot), 0ull);
       constexpr bool on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-      if constexpr (!on_host)
-        if (s->opt_.throttle.queue_warps) return warp_queue(slot, c0, c1);
+      if constexpr (!on_host) {
+        using U = ThrottleOptions::QueueUnit;
+        if (s->opt_.throttle.queue_unit == U::Dispatch)
+          return range(s->plan_.chunk_begin[c0], s->plan_.chunk_begin[c1]);
+        if (s->opt_.throttle.queue_unit == U::Warp) return warp_queue(slot, c0, c1);
+      }
+      Kokkos::deep_copy(ExecSpace(), Kokkos::subview(s->counters_, slot), 0ull);
       const ThrottleQueue<Body, ThrottleAccess<T>> k{body,         acc,  s->order_, s->chunk_begin_,
                                                      s->counters_, slot, c0,        c1};
       // Enough teams to fill the device; each keeps taking chunks until the queue is empty.
@@ -377,6 +381,7 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     }
     // Warps of 32 lanes, 4 to a block, enough to fill the device.
     void warp_queue(int slot, std::int64_t c0, std::int64_t c1) {
+      Kokkos::deep_copy(ExecSpace(), Kokkos::subview(s->counters_, slot), 0ull);
       const ThrottleWarpQueue<Body, ThrottleAccess<T>> k{
           body, acc, s->order_, s->chunk_begin_, s->counters_, slot, c0, c1};
       constexpr int warps = 4, lanes = 32;
@@ -441,6 +446,15 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
         name(), plan_.parts(), plan_.cache_bytes / 1e6,
         plan_.bisector == Bisector::coarsened ? "coarsened" : "k-d tiling", plan_.chunks(),
         plan_.boundary_elems);
+    if (sched() == ThrottleSchedule::CFQ || sched() == ThrottleSchedule::SJQ) {
+      constexpr bool on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+      using U = ThrottleOptions::QueueUnit;
+      const U u = this->opt_.throttle.queue_unit;
+      d += on_host            ? "; queue taken by host threads (atomic counter)"
+           : u == U::Dispatch ? "; queue taken in order by the block dispatcher (one launch)"
+           : u == U::Warp     ? "; queue taken by warps (atomic counter)"
+                              : "; queue taken by blocks of 128 (atomic counter)";
+    }
     if (sched() == ThrottleSchedule::SJ || sched() == ThrottleSchedule::SJQ) {
       if (cover_.empty())
         d += fmt::format("; profiling tree level {} of {}", pass_, max_depth_);
