@@ -4,7 +4,7 @@
 # Compute on one launch of the queue kernel and one CF part kernel (grid, block, duration,
 # occupancy), to say where the queue's time goes.
 #
-#   tools/throttle-queue-probe.sh MDREMAP_BINARY OUTDIR [DECK]
+#   tools/throttle-queue-probe.sh MDREMAP_BINARY OUTDIR [DECK]      (NO_NCU=1: timings only)
 set -uo pipefail
 bin=${1:?usage: throttle-queue-probe.sh MDREMAP_BINARY OUTDIR [DECK]}
 out=${2:?usage: throttle-queue-probe.sh MDREMAP_BINARY OUTDIR [DECK]}
@@ -24,7 +24,7 @@ done
 "$bin" cg "$deck" "${common[@]}" --remap gather --summary "$out/q.json" >/dev/null 2>&1
 echo "$deck gather: SpMV $(spmv_ms "$out/q.json") ms" | tee -a "$log"
 rm -f "$out/q.json"
-if command -v ncu >/dev/null; then
+if [[ -z ${NO_NCU:-} ]] && command -v ncu >/dev/null; then
   for k in ThrottleQueue ThrottleWarpQueue ThrottleRange; do
     sched=cf-q unit=block
     [[ $k == ThrottleWarpQueue ]] && unit=warp
