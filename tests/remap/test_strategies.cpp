@@ -313,6 +313,11 @@ TEST(RemapCostModel, ShortAndLongHorizonsChooseDifferently) {
   EXPECT_GT(predict_plans_ms(400.0, shortrun), max_saving_ms(2.0, 0.5, shortrun));
   EXPECT_LT(predict_plans_ms(400.0, longrun), max_saving_ms(2.0, 0.5, longrun));
   EXPECT_DOUBLE_EQ(max_saving_ms(0.4, 0.5, longrun), 0.0);  // at the floor already: nothing
+  // What a profiled candidate kept alive has spent on its first plan and remap is sunk: over 100
+  // executions dup (31 ms spent, 1.9 ms an execution) then beats the gather (2 ms).
+  RunHorizon hundred{100, 0};
+  EXPECT_EQ(c[choose_candidate(c, hundred)].name, "gather");  // 2 x 100 < 31 + 1.9 x 100
+  EXPECT_EQ(c[choose_candidate(c, hundred, {0.0, 0.0, 31.0})].name, "dup");  // sharing released
   // A candidate that was not profiled is never chosen.
   c[0].profiled = false;
   c[1].profiled = false;

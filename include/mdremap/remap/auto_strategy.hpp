@@ -437,8 +437,13 @@ class AutoStrategy final : public RemapStrategy<T> {
 
   void decide() {
     std::vector<CandidatePrediction> preds;
-    for (const auto& c : cands_) preds.push_back(c.p);
-    best_ = choose_candidate(preds, this->opt_.horizon);
+    std::vector<double> sunk;
+    for (const auto& c : cands_) {
+      preds.push_back(c.p);
+      // A candidate still alive keeps its first plan and its first remap: spent already.
+      sunk.push_back(c.s && c.p.profiled ? c.p.plan_ms + c.p.first_extra_ms : 0.0);
+    }
+    best_ = choose_candidate(preds, this->opt_.horizon, sunk);
     if (best_ < 0) throw Error("auto: no candidate could be profiled");
     for (std::size_t k = 0; k < cands_.size(); ++k) cands_[k].p.run_ms = preds[k].run_ms;
     Candidate& b = cands_[best_];

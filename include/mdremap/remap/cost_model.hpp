@@ -34,6 +34,25 @@ inline double max_saving_ms(double best_exec_ms, double floor_exec_ms, const Run
   return execs * std::max(0.0, best_exec_ms - floor_exec_ms);
 }
 
+// The same, where sunk[k] of candidate k's predicted run is already spent whatever is chosen (the
+// first plan and first remap of a candidate profiled and kept alive): the choice minimises what
+// is still to come, run_ms - sunk[k].
+inline int choose_candidate(std::vector<CandidatePrediction>& c, const RunHorizon& h,
+                            const std::vector<double>& sunk) {
+  int best = -1;
+  double best_ms = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    if (!c[k].profiled) continue;
+    c[k].run_ms = predict_run_ms(c[k], h);
+    const double to_come = c[k].run_ms - (k < sunk.size() ? sunk[k] : 0.0);
+    if (to_come < best_ms) {
+      best_ms = to_come;
+      best = static_cast<int>(k);
+    }
+  }
+  return best;
+}
+
 // Fills run_ms of every profiled candidate and returns the index of the smallest predicted
 // whole run (-1 when none was profiled).
 inline int choose_candidate(std::vector<CandidatePrediction>& c, const RunHorizon& h) {
