@@ -45,6 +45,7 @@ struct RunStats {
   double cluster_pairs_per_icluster = 0;
   double cluster_mask_fill = 0;
   double cluster_padding = 0;
+  double cluster_slots_per_atom = 0;  // all clusters' slots (ghosts' included) per local atom
   ThermoSample last;
 };
 
