@@ -6,13 +6,25 @@
 // positions, which is the sharing they would otherwise build (seed 001 §3.4).
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "md/force.hpp"
 #include "md/pair/cluster_portable.hpp"
+#ifndef __CUDACC__
+#include "md/pair/cluster_host.hpp"
+#endif
 #include "mdremap/error.hpp"
 #include "neighbor/cluster_grid.hpp"
 
 namespace mdremap::md {
+
+// The backend's cluster rows: the host's SIMD loop on OpenMP, else the portable walk.
+#if defined(__CUDACC__)
+using ClusterRows = PortableClusterRows;
+#else
+using ClusterRows = std::conditional_t<std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>,
+                                       HostClusterRows, PortableClusterRows>;
+#endif
 
 template <class P, class C, class A>
 class ClusterPairDriver final : public PairForce<C, A> {
@@ -102,14 +114,14 @@ class ClusterPairDriver final : public PairForce<C, A> {
     const bool one = pot_.ntypes == 1;
     if (ev) {
       if (one)
-        run_cluster_portable<M, true, true>(a, f_, pot_, s);
+        run_cluster_loop<ClusterRows, M, true, true>(a, f_, pot_, s);
       else
-        run_cluster_portable<M, true, false>(a, f_, pot_, s);
+        run_cluster_loop<ClusterRows, M, true, false>(a, f_, pot_, s);
     } else {
       if (one)
-        run_cluster_portable<M, false, true>(a, f_, pot_, s);
+        run_cluster_loop<ClusterRows, M, false, true>(a, f_, pot_, s);
       else
-        run_cluster_portable<M, false, false>(a, f_, pot_, s);
+        run_cluster_loop<ClusterRows, M, false, false>(a, f_, pot_, s);
     }
   }
 

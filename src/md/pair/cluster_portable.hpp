@@ -25,10 +25,28 @@ struct ClusterArgs {
   int n_iclusters = 0;
 };
 
-template <int M, bool EV, bool OneType, class P, class C, class A>
-struct ClusterPortableKernel {
-  static constexpr int W = neighbor::cluster_mask_words(M);
-  static constexpr std::uint32_t kRowBits = M >= 32 ? ~0u : (1u << M) - 1u;
+// One i atom's sums over its i-cluster's row: for each listed j-cluster, the pairs its mask row
+// selects. The portable walk: the lanes step through a j-cluster's atoms together, so on a GPU
+// the M lanes of an i-cluster read the same position at once (one load, broadcast).
+struct PortableClusterRows {
+  template <int M, class Pair, class C>
+  KOKKOS_INLINE_FUNCTION static void run(const ClusterArgs<C>& a, const std::int64_t row,
+                                         const int cnt, const int word, const int shift,
+                                         const Pair& pair) {
+    constexpr int W = neighbor::cluster_mask_words(M);
+    constexpr std::uint32_t kRowBits = M >= 32 ? ~0u : (1u << M) - 1u;
+    for (int k = 0; k < cnt; ++k) {
+      const std::uint32_t bits = (a.mask((row + k) * W + word) >> shift) & kRowBits;
+      const Vec4<C>* const xj = &a.xc(std::int64_t(a.cj(row + k)) * M);
+      for (int jj = 0; jj < M; ++jj)
+        if ((bits >> jj) & 1u) pair(xj[jj]);
+    }
+  }
+};
+
+// The cluster loop for Rows (the portable walk above, or the host's SIMD one, cluster_host.hpp).
+template <class Rows, int M, bool EV, bool OneType, class P, class C, class A>
+struct ClusterKernel {
   using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
   ClusterArgs<C> a;
   Kokkos::View<A* [3]> f;
@@ -45,15 +63,8 @@ struct ClusterPortableKernel {
     A fx = 0, fy = 0, fz = 0;
     double ei = 0, wi = 0;
     const FullPair<EV, OneType, P, C, A> pair{pot, xi, ti, fx, fy, fz, ei, wi};
-    const std::int64_t row = std::int64_t(ic) * a.cap;
-    const int cnt = a.count(ic);
-    const int word = (ii * M) / 32, shift = (ii * M) % 32;
-    for (int k = 0; k < cnt; ++k) {
-      const std::uint32_t bits = (a.mask((row + k) * W + word) >> shift) & kRowBits;
-      const Vec4<C>* const xj = &a.xc(std::int64_t(a.cj(row + k)) * M);
-      for (int jj = 0; jj < M; ++jj)
-        if ((bits >> jj) & 1u) pair(xj[jj]);
-    }
+    Rows::template run<M>(a, std::int64_t(ic) * a.cap, a.count(ic), (ii * M) / 32, (ii * M) % 32,
+                          pair);
     f(i, 0) = fx;
     f(i, 1) = fy;
     f(i, 2) = fz;
@@ -94,16 +105,16 @@ struct ClusterPortableKernel {
   }
 };
 
-// Launches the portable loop: on the host a team (one thread) per i-cluster, whose lanes the
-// compiler may vectorise; on a GPU 128 threads per team, 128 / M i-clusters of M lanes each.
-template <int M, bool EV, bool OneType, class P, class C, class A>
-void run_cluster_portable(const ClusterArgs<C>& a, const Kokkos::View<A* [3]>& f, const P& pot,
-                          remap::Sums2& sums) {
+// Launches the cluster loop: on the host a team (one thread) per i-cluster, its lanes one after
+// the other; on a GPU 128 threads per team, 128 / M i-clusters of M lanes each.
+template <class Rows, int M, bool EV, bool OneType, class P, class C, class A>
+void run_cluster_loop(const ClusterArgs<C>& a, const Kokkos::View<A* [3]>& f, const P& pot,
+                      remap::Sums2& sums) {
   constexpr bool host = neighbor::is_host_space_v<ExecSpace>;
   const int per_team = host ? 1 : 128 / M;
   const int league = (a.n_iclusters + per_team - 1) / per_team;
   if (league == 0) return;
-  const ClusterPortableKernel<M, EV, OneType, P, C, A> k{a, f, pot, per_team};
+  const ClusterKernel<Rows, M, EV, OneType, P, C, A> k{a, f, pot, per_team};
   const Kokkos::TeamPolicy<ExecSpace> policy(league, per_team, host ? 1 : M);
   if constexpr (EV)
     Kokkos::parallel_reduce("ForceLJ::cluster_ev", policy, k, sums);
