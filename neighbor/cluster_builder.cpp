@@ -23,28 +23,56 @@ int default_cluster_size() {
 
 namespace {
 
-// One build's search: a thread per i-cluster. Columns whose cells are out of reach of the
+// One build's search: a team thread per i-cluster. Columns whose cells are out of reach of the
 // i-cluster's cell (the plain list's stencil rule) are skipped; in each column's segments the
 // clusters are in z order, so a binary search finds the first whose box reaches the i-cluster
 // and the walk stops at the first that starts beyond it (with a cell of slack: rounding may put
 // an atom a hair into the neighbouring cell). Each candidate passing the bounding-box cull gets
-// its mask from the M x M distances; an empty mask is dropped.
+// its mask from the M x M distances, a row per vector lane (on a GPU the thread's M lanes; on the
+// host one lane after the other); an empty mask is dropped. Every lane walks the same
+// candidates, so the row count is the same in each; one lane writes.
 template <class T, class Space>
 struct ClusterSearch {
+  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
   Kokkos::View<const int*, Space> atom, first, nclu, colof;
   Kokkos::View<const Vec4<T>*, Space> x;
   Kokkos::View<const T* [6], Space> bb;
   Kokkos::View<int*, Space> count, cj;
   Kokkos::View<std::uint32_t*, Space> mask;
-  int M, W, nx, ny, rx, ry, cap;
+  int M, W, nx, ny, rx, ry, cap, n_ic, per_team;
   T sx, sy, sz, rlist, rsq;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int ic) const {
+  // Row ii of the mask of (ic, c): bit jj for the pairs within the list cutoff.
+  KOKKOS_INLINE_FUNCTION std::uint64_t row_bits(const int ic, const int ii, const int c) const {
+    const std::int64_t si = std::int64_t(ic) * M + ii;
+    if (atom(si) < 0) return 0;
+    const Vec4<T> xi = x(si);
+    std::uint64_t bits = 0;
+    for (int jj = 0; jj < M; ++jj) {
+      const std::int64_t sj = std::int64_t(c) * M + jj;
+      if (atom(sj) < 0 || (c == ic && jj == ii)) continue;
+      const Vec4<T>& xj = x(sj);
+      const T dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
+      if (dx * dx + dy * dy + dz * dz <= rsq) bits |= std::uint64_t(1) << jj;
+    }
+    return bits;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, per_team), [&](const int t) {
+      const int ic = team.league_rank() * per_team + t;
+      if (ic < n_ic) search(team, ic);
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION void search(const Member& team, const int ic) const {
     const int col = colof(ic), cx = col % nx, cy = col / nx;
     T ilo[3], ihi[3];
     for (int d = 0; d < 3; ++d) ilo[d] = bb(ic, d), ihi[d] = bb(ic, 3 + d);
     const T zfrom = ilo[2] - rlist - sz, zto = ihi[2] + rlist + sz;
     const std::int64_t row = std::int64_t(ic) * cap;
+    // The mask in 64-bit pieces of 64 / M rows (clusters of 16: four pieces).
+    const int rows_per_piece = M < 8 ? M : 64 / M, pieces = M < 8 ? 1 : M / rows_per_piece;
     int cnt = 0;
     for (int b = -ry; b <= ry; ++b) {
       const int by = cy + b;
@@ -75,35 +103,35 @@ struct ClusterSearch {
               d2 += gap * gap;
             }
             if (d2 > rsq) continue;
-            std::uint32_t w[cluster_mask_words(16)] = {};
+            std::uint64_t piece[4] = {0, 0, 0, 0};
             bool any = false;
-            for (int ii = 0; ii < M; ++ii) {
-              const std::int64_t si = std::int64_t(ic) * M + ii;
-              if (atom(si) < 0) continue;
-              const Vec4<T> xi = x(si);
-              for (int jj = 0; jj < M; ++jj) {
-                const std::int64_t sj = std::int64_t(c) * M + jj;
-                if (atom(sj) < 0 || (c == ic && jj == ii)) continue;
-                const Vec4<T>& xj = x(sj);
-                const T dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-                if (dx * dx + dy * dy + dz * dz <= rsq) {
-                  const int bit = ii * M + jj;
-                  w[bit / 32] |= std::uint32_t(1) << (bit % 32);
-                  any = true;
-                }
-              }
+            for (int p = 0; p < pieces; ++p) {
+              std::uint64_t v = 0;
+              Kokkos::parallel_reduce(
+                  Kokkos::ThreadVectorRange(team, rows_per_piece),
+                  [&](const int r, std::uint64_t& acc) {
+                    const int ii = p * rows_per_piece + r;
+                    acc |= row_bits(ic, ii, c) << ((ii * M) % 64);
+                  },
+                  Kokkos::BOr<std::uint64_t>(v));
+              piece[p] = v;
+              any = any || v != 0;
             }
             if (!any) continue;
-            if (cnt < cap) {
-              cj(row + cnt) = c;
-              for (int k = 0; k < W; ++k) mask((row + cnt) * W + k) = w[k];
-            }
+            Kokkos::single(Kokkos::PerThread(team), [&]() {
+              if (cnt < cap) {
+                cj(row + cnt) = c;
+                for (int k = 0; k < W; ++k)
+                  mask((row + cnt) * W + k) =
+                      static_cast<std::uint32_t>(piece[k / 2] >> (32 * (k % 2)));
+              }
+            });
             ++cnt;
           }
         }
       }
     }
-    count(ic) = cnt;
+    Kokkos::single(Kokkos::PerThread(team), [&]() { count(ic) = cnt; });
   }
 };
 
@@ -159,6 +187,10 @@ void ClusterListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>
   s.sz = static_cast<T>(grid_.size[2]);
   s.rlist = static_cast<T>(rlist_);
   s.rsq = static_cast<T>(rlist_ * rlist_);
+  s.n_ic = n_ic;
+  // GPU: teams of 128 threads, a thread's M lanes the rows of one i-cluster's masks.
+  constexpr bool host = is_host_space_v<Space>;
+  s.per_team = host ? 1 : 128 / s.M;
   for (;;) {
     const std::int64_t entries = std::int64_t(list.max_pairs) * n_ic;
     if (list.cj.extent(0) < static_cast<size_t>(entries)) {
@@ -170,7 +202,10 @@ void ClusterListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>
     s.cj = list.cj;
     s.mask = list.mask;
     s.cap = list.max_pairs;
-    Kokkos::parallel_for("Neighbor::cluster_search", Kokkos::RangePolicy<Space>(0, n_ic), s);
+    const int league = (n_ic + s.per_team - 1) / s.per_team;
+    if (league > 0)
+      Kokkos::parallel_for("Neighbor::cluster_search",
+                           Kokkos::TeamPolicy<Space>(league, s.per_team, host ? 1 : s.M), s);
     int maxc = 0;
     std::int64_t total = 0;
     const auto counts = list.count;

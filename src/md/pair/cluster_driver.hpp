@@ -10,7 +10,9 @@
 
 #include "md/force.hpp"
 #include "md/pair/cluster_portable.hpp"
-#ifndef __CUDACC__
+#ifdef __CUDACC__
+#include "md/pair/cluster_cuda.hpp"
+#else
 #include "md/pair/cluster_host.hpp"
 #endif
 #include "mdremap/error.hpp"
@@ -18,12 +20,14 @@
 
 namespace mdremap::md {
 
-// The backend's cluster rows: the host's SIMD loop on OpenMP, else the portable walk.
+// The backend's cluster loop: CUDA's warp loop (clusters of 8), the host's SIMD rows on
+// OpenMP, else the portable walk.
 #if defined(__CUDACC__)
-using ClusterRows = PortableClusterRows;
+using ClusterLoop = CudaClusterLoop;
 #else
-using ClusterRows = std::conditional_t<std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>,
-                                       HostClusterRows, PortableClusterRows>;
+using ClusterLoop =
+    RowsClusterLoop<std::conditional_t<std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>,
+                                       HostClusterRows, PortableClusterRows>>;
 #endif
 
 template <class P, class C, class A>
@@ -114,14 +118,14 @@ class ClusterPairDriver final : public PairForce<C, A> {
     const bool one = pot_.ntypes == 1;
     if (ev) {
       if (one)
-        run_cluster_loop<ClusterRows, M, true, true>(a, f_, pot_, s);
+        ClusterLoop::run<M, true, true>(a, f_, pot_, s);
       else
-        run_cluster_loop<ClusterRows, M, true, false>(a, f_, pot_, s);
+        ClusterLoop::run<M, true, false>(a, f_, pot_, s);
     } else {
       if (one)
-        run_cluster_loop<ClusterRows, M, false, true>(a, f_, pot_, s);
+        ClusterLoop::run<M, false, true>(a, f_, pot_, s);
       else
-        run_cluster_loop<ClusterRows, M, false, false>(a, f_, pot_, s);
+        ClusterLoop::run<M, false, false>(a, f_, pot_, s);
     }
   }
 

@@ -122,4 +122,14 @@ void run_cluster_loop(const ClusterArgs<C>& a, const Kokkos::View<A* [3]>& f, co
     Kokkos::parallel_for("ForceLJ::cluster", policy, k);
 }
 
+// A backend's cluster loop over Rows (the driver's choice, cluster_driver.hpp).
+template <class Rows>
+struct RowsClusterLoop {
+  template <int M, bool EV, bool OneType, class P, class C, class A>
+  static void run(const ClusterArgs<C>& a, const Kokkos::View<A* [3]>& f, const P& pot,
+                  remap::Sums2& sums) {
+    run_cluster_loop<Rows, M, EV, OneType>(a, f, pot, sums);
+  }
+};
+
 }  // namespace mdremap::md
