@@ -9,8 +9,9 @@
 
 namespace mdremap::neighbor {
 
-// neighbor.list: full (both directions, one thread per atom) or half (each pair once).
-enum class ListKind { Auto, Full, Half };
+// neighbor.list: full (both directions, one thread per atom), half (each pair once) or cluster
+// (pairs of clusters of atoms with interaction masks, cluster_list.hpp; both directions).
+enum class ListKind { Auto, Full, Half, Cluster };
 // neighbor.layout: column-major neighbors[j*n + i] (the papers' layout) or row-major.
 enum class ListLayout { Auto, Column, Row };
 // neighbor.sort: the atom order set at setup (and every sort_every steps).
@@ -20,8 +21,11 @@ template <class E>
 struct OptionNames;
 template <>
 struct OptionNames<ListKind> {
-  static constexpr std::array<std::pair<ListKind, const char*>, 3> values{
-      {{ListKind::Auto, "auto"}, {ListKind::Full, "full"}, {ListKind::Half, "half"}}};
+  static constexpr std::array<std::pair<ListKind, const char*>, 4> values{
+      {{ListKind::Auto, "auto"},
+       {ListKind::Full, "full"},
+       {ListKind::Half, "half"},
+       {ListKind::Cluster, "cluster"}}};
 };
 template <>
 struct OptionNames<ListLayout> {

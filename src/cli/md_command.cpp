@@ -207,6 +207,13 @@ int run_md(const MdOptions& o) {
         st.mean_neighbors, st.max_neighbors, st.list_builds,
         st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0, st.dangerous_builds,
         st.list_regrows, st.sorts);
+    if (st.cluster_size > 0)
+      fmt::print(
+          "Cluster pairs: clusters of {}, {:.2f} j-clusters per i-cluster, masks select {:.1f}% "
+          "of their atom pairs, {:.1f}% of the i-cluster slots are padding, {:.3f} slots "
+          "(ghosts' included) per atom\n",
+          st.cluster_size, st.cluster_pairs_per_icluster, 100 * st.cluster_mask_fill,
+          100 * st.cluster_padding, st.cluster_slots_per_atom);
   } else {
     fmt::print("{} atoms, {} steps, {:.4g} atom-steps/s, final etotal {:.8g}\n", st.atoms, st.steps,
                st.atom_steps_per_s, st.last.etotal);
@@ -259,6 +266,12 @@ int run_md(const MdOptions& o) {
     j["neighbors"] = {{"mean", st.mean_neighbors},  {"max", st.max_neighbors},
                       {"builds", st.list_builds},   {"dangerous_builds", st.dangerous_builds},
                       {"regrows", st.list_regrows}, {"sorts", st.sorts}};
+    if (st.cluster_size > 0)
+      j["cluster"] = {{"size", st.cluster_size},
+                      {"pairs_per_icluster", st.cluster_pairs_per_icluster},
+                      {"mask_fill", st.cluster_mask_fill},
+                      {"padding", st.cluster_padding},
+                      {"slots_per_atom", st.cluster_slots_per_atom}};
     j["remap"] = {{"strategy", rs.report.strategy},
                   {"reorder", md::to_string(p.reorder)},
                   {"extra_bytes", rs.report.extra_bytes},

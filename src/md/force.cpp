@@ -14,6 +14,7 @@ template <class C, class A>
 struct PairStyle {
   const char* name;
   std::unique_ptr<PairForce<C, A>> (*make)(const PairSetup&);
+  std::unique_ptr<PairForce<C, A>> (*make_cluster)(const PairSetup&);  // neighbor.list: cluster
 };
 
 // potential.style -> evaluator, one entry per catalogue Spec (md/pair/styles.hpp).
@@ -23,8 +24,9 @@ const std::vector<PairStyle<C, A>>& pair_registry() {
       [](auto... spec) {
         return std::vector<PairStyle<C, A>>{
             {decltype(spec)::kName,
-             &make_pair_driver<typename PairEvaluatorFor<decltype(spec)>::template type<C>, C,
-                               A>}...};
+             &make_pair_driver<typename PairEvaluatorFor<decltype(spec)>::template type<C>, C, A>,
+             &make_cluster_driver<typename PairEvaluatorFor<decltype(spec)>::template type<C>, C,
+                                  A>}...};
       },
       PairStyleSpecs{});
   return r;
@@ -35,7 +37,7 @@ const std::vector<PairStyle<C, A>>& pair_registry() {
 template <class C, class A>
 std::unique_ptr<PairForce<C, A>> make_pair_force(const PairSetup& setup) {
   for (const auto& s : pair_registry<C, A>())
-    if (setup.style == s.name) return s.make(setup);
+    if (setup.style == s.name) return setup.cluster ? s.make_cluster(setup) : s.make(setup);
   throw Error(fmt::format("potential.style: no potential '{}'", setup.style));
 }
 

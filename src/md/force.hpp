@@ -14,6 +14,7 @@
 #include "mdremap/remap/report.hpp"
 #include "mdremap/remap/strategy.hpp"
 #include "mdremap/types.hpp"
+#include "neighbor/cluster_list.hpp"
 #include "neighbor/neighbor_list.hpp"
 
 namespace mdremap::md {
@@ -69,6 +70,9 @@ class PairForce : public ForceProbe {
   using T = Vec4<C>;
   // After every neighbour-list build: the new pattern (plans the strategy).
   virtual void plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts) = 0;
+  // After every cluster-list build (neighbor.list: cluster; an engine made with
+  // PairSetup::cluster), instead of plan().
+  virtual void plan_clusters(const neighbor::ClusterList& list) = 0;
   // Before the list arrays given to plan() are overwritten (the next build): a strategy still
   // planning from them in the background finishes.
   virtual void release_pattern() = 0;
@@ -86,6 +90,7 @@ struct PairSetup {
   PairCoeffs coeffs;
   bool shift = false;
   bool half = false;
+  bool cluster = false;  // neighbor.list: cluster (md/pair/cluster_driver.hpp)
   remap::RemapOptions remap;
   std::string mode = "gather";
   bool auto_path = false;
@@ -97,5 +102,8 @@ std::unique_ptr<PairForce<C, A>> make_pair_force(const PairSetup& setup);
 // The force engine for evaluator P (md/pair/driver.hpp).
 template <class P, class C, class A>
 std::unique_ptr<PairForce<C, A>> make_pair_driver(const PairSetup& setup);
+// The cluster-pair force engine for evaluator P (md/pair/cluster_driver.hpp).
+template <class P, class C, class A>
+std::unique_ptr<PairForce<C, A>> make_cluster_driver(const PairSetup& setup);
 
 }  // namespace mdremap::md

@@ -10,6 +10,7 @@
 #include "io/h5md_writer.hpp"
 #include "io/number.hpp"
 #include "mdremap/remap/registry.hpp"
+#include "neighbor/cluster_list.hpp"
 
 namespace mdremap::md {
 
@@ -392,6 +393,12 @@ MdParams read_md_params(io::Deck& deck) {
   if (p.every < 1) nb.fail("every", "must be at least 1");
   p.check = nb.get<bool>("check", p.check);
   p.list = neighbor_option<neighbor::ListKind>(nb, "list");
+  p.cluster_size = nb.get<int>("cluster_size", 0);
+  if (p.cluster_size != 0 && !neighbor::valid_cluster_size(p.cluster_size))
+    nb.fail("cluster_size",
+            "must be 4, 8 or 16 (atoms per cluster), or 0 for the device's default");
+  if (p.cluster_size != 0 && p.list != neighbor::ListKind::Cluster)
+    nb.fail("cluster_size", "applies to neighbor.list=cluster only");
   p.layout = neighbor_option<neighbor::ListLayout>(nb, "layout");
   p.bin_size = nb.get<double>("bin_size", 0.0);
   p.sort = neighbor_option<neighbor::AtomSort>(nb, "sort");
@@ -440,6 +447,24 @@ MdParams read_md_params(io::Deck& deck) {
             "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary runs "
             "on a CPU backend: use readonly or global");
 #endif
+  // The cluster list's force engine reads its own cluster-ordered positions (the sharing the
+  // strategies build for the plain list); the pattern-based reorders need the plain list.
+  if (p.list == neighbor::ListKind::Cluster) {
+    if (p.remap != "gather")
+      nb_fail(deck, "neighbor.list",
+              fmt::format("cluster (its force engine reads cluster-ordered positions) needs "
+                          "remap.mode=gather, not '{}'",
+                          p.remap));
+    if (p.reorder == Reorder::LabelProp || p.reorder == Reorder::Partition)
+      nb_fail(deck, "neighbor.list",
+              fmt::format("cluster needs remap.reorder none or spatial ('{}' permutes atoms from "
+                          "the plain list's pattern)",
+                          to_string(p.reorder)));
+    if (p.layout != neighbor::ListLayout::Auto)
+      nb_fail(deck, "neighbor.layout",
+              "cluster lists have one layout (rows of j-clusters per i-cluster): leave "
+              "neighbor.layout unset");
+  }
   // The strategies serve the papers' layout: a full list read column-major, one thread per atom.
   if (p.remap != "gather") {
     const std::string why =
@@ -466,7 +491,13 @@ MdParams read_md_params(io::Deck& deck) {
                     p.bin_size, rlist / 3, rlist));
   // The list's cell grid (as VerletListBuilder::bin lays it out) must fit 32-bit cell indices
   // and memory: a very dilute box would ask for billions of cells.
-  const double bin = p.bin_size > 0 ? p.bin_size : rlist;
+  double bin = p.bin_size > 0 ? p.bin_size : rlist;
+  if (p.list == neighbor::ListKind::Cluster) {
+    // The cluster grid's cells are about a cluster's cube (neighbor/cluster_grid.hpp); 4 atoms
+    // when the size is the device's (the smallest default).
+    const double rho = double(p.natoms()) / (p.box_len(0) * p.box_len(1) * p.box_len(2));
+    bin = std::max(std::cbrt((p.cluster_size > 0 ? p.cluster_size : 4) / rho), rlist / 4);
+  }
   double cells = 1;
   for (int d = 0; d < 3; ++d) {
     const double L = p.box_len(d);

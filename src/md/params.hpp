@@ -78,6 +78,8 @@ struct MdParams {
   bool check = false;
   // auto: full; half on CPUs without AVX-512
   neighbor::ListKind list = neighbor::ListKind::Auto;
+  // list cluster: atoms per cluster, 4, 8 or 16 (0: 8 on a GPU, the SIMD width on a CPU)
+  int cluster_size = 0;
   // auto: row on CPU, column on GPU
   neighbor::ListLayout layout = neighbor::ListLayout::Auto;
   double bin_size = 0;  // cell edge; 0: the list cutoff (cutoff + skin)

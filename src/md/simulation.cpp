@@ -12,6 +12,7 @@
 #include "md/reorder.hpp"
 #include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
 #include "mdremap/error.hpp"
+#include "neighbor/cluster_builder.hpp"
 #include "neighbor/neighbor_list.hpp"
 #include "neighbor/periodic.hpp"
 #include "neighbor/spatial_order.hpp"
@@ -140,6 +141,11 @@ class Simulation final : public MdEngine {
     // (docs/benchmarks.md): fewer, longer cell loops.
     const double bin = p.bin_size > 0 ? p.bin_size : rlist;
     builder_ = std::make_unique<neighbor::VerletListBuilder<C>>(rlist, half_, column_major_, bin);
+    // neighbor.list cluster: cluster pairs instead (the plain builder still gives the cell size
+    // of the `cells` atom order).
+    cluster_ = p.list == neighbor::ListKind::Cluster;
+    if (cluster_)
+      cluster_builder_ = std::make_unique<neighbor::ClusterListBuilder<C>>(rlist, p.cluster_size);
 
     const integrators::IntegratorSettings is = integrator_settings(p, n);
     mass_ = integrators::mass_table<S>(is.type_mass);
@@ -156,6 +162,7 @@ class Simulation final : public MdEngine {
     ps.coeffs = p.pairs;
     ps.shift = p.shift;
     ps.half = half_;
+    ps.cluster = cluster_;
     ps.remap = remap_options(p);
     ps.mode = p.remap;
     ps.auto_path = p.gather_path == GatherPathSetting::Auto;
@@ -187,7 +194,7 @@ class Simulation final : public MdEngine {
     const std::int64_t first = step_;
     const std::int64_t last_step = first + nsteps;
     const int builds0 = builds_, dangerous0 = dangerous_, sorts0 = sorts_;
-    const int regrows0 = builder_->regrows();
+    const int regrows0 = list_regrows();
     split_ = TimeSplit{};
     Kokkos::fence();
     Kokkos::Timer loop;
@@ -230,9 +237,23 @@ class Simulation final : public MdEngine {
     st.list_builds = builds_ - builds0;
     st.dangerous_builds = dangerous_ - dangerous0;
     st.sorts = sorts_ - sorts0;
-    st.list_regrows = builder_->regrows() - regrows0;
-    st.mean_neighbors = list_.mean_count();
-    st.max_neighbors = list_.max_count;
+    st.list_regrows = list_regrows() - regrows0;
+    if (cluster_) {
+      // The masks' pairs per atom (the plain full list's neighbours); the longest row in atoms.
+      st.mean_neighbors = double(neighbor::count_cluster_atom_pairs(clist_)) / double(atoms_.n);
+      st.max_neighbors = clist_.max_count * clist_.m;
+      st.cluster_size = clist_.m;
+      st.cluster_pairs_per_icluster =
+          double(clist_.cluster_pairs) / std::max(1, clist_.n_iclusters);
+      st.cluster_mask_fill = double(clist_.atom_pairs) /
+                             std::max(1.0, double(clist_.cluster_pairs) * clist_.m * clist_.m);
+      st.cluster_slots_per_atom = double(clist_.n_clusters) * clist_.m / double(atoms_.n);
+      st.cluster_padding =
+          double(clist_.padding) / std::max(1.0, double(clist_.n_iclusters) * clist_.m);
+    } else {
+      st.mean_neighbors = list_.mean_count();
+      st.max_neighbors = list_.max_count;
+    }
     if (nsteps == 0) st.last = sample();
     return st;
   }
@@ -351,8 +372,11 @@ class Simulation final : public MdEngine {
   std::int64_t step() const override { return step_; }
   std::int64_t natoms() const override { return atoms_.n; }
   std::string describe() const override {
-    return fmt::format("{} {} neighbor list, atom order {}, precision {}, {}, {}, remap {}{}",
-                       half_ ? "half" : "full", column_major_ ? "column-major" : "row-major",
+    const std::string list =
+        cluster_ ? fmt::format("cluster-pair (clusters of {})", cluster_builder_->cluster_size())
+                 : fmt::format("{} {}", half_ ? "half" : "full",
+                               column_major_ ? "column-major" : "row-major");
+    return fmt::format("{} neighbor list, atom order {}, precision {}, {}, {}, remap {}{}", list,
                        neighbor::to_string(p_.sort), to_string(p_.precision), potential_note(),
                        integrator_->describe(), force_->name(), reorder_note());
   }
@@ -430,14 +454,22 @@ class Simulation final : public MdEngine {
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
     neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
     pack_gather_positions();
-    builder_->build(xg_, ghosts_, box_c_, list_);
+    if (cluster_)
+      cluster_builder_->build(xg_, ghosts_, box_c_, clist_);
+    else
+      builder_->build(xg_, ghosts_, box_c_, list_);
     if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
       xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
     Kokkos::deep_copy(ExecSpace(), xhold_,
                       Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
     // Last: a strategy that plans in the background (sharing, remap.plan_overlap) runs its plan
     // while the next steps run, so nothing after it may wait for the whole device.
-    remap_ms_ += fenced_ms([&] { force_->plan(list_, ghosts_); });
+    remap_ms_ += fenced_ms([&] {
+      if (cluster_)
+        force_->plan_clusters(clist_);
+      else
+        force_->plan(list_, ghosts_);
+    });
     ++builds_;
     last_build_step_ = step_;
   }
@@ -468,6 +500,8 @@ class Simulation final : public MdEngine {
     else
       pack_gather_positions();
   }
+
+  int list_regrows() const { return cluster_ ? cluster_builder_->regrows() : builder_->regrows(); }
 
   Kokkos::View<const Vec4<C>*> local_positions() const {
     return Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
@@ -583,6 +617,9 @@ class Simulation final : public MdEngine {
   bool column_major_ = true;
   std::unique_ptr<neighbor::VerletListBuilder<C>> builder_;
   neighbor::NeighborList list_;
+  bool cluster_ = false;  // neighbor.list cluster: clist_ from cluster_builder_ instead of list_
+  std::unique_ptr<neighbor::ClusterListBuilder<C>> cluster_builder_;
+  neighbor::ClusterList clist_;
   neighbor::GhostAtoms ghosts_;
   std::unique_ptr<PairForce<C, S>> force_;
   double remap_ms_ = 0;  // time in the strategy: plans and force evaluations

@@ -36,8 +36,16 @@ struct RunStats {
   int dangerous_builds = 0;  // forced rebuilds where an atom had moved more than skin/2
   int list_regrows = 0;
   int sorts = 0;
-  double mean_neighbors = 0;
-  int max_neighbors = 0;
+  double mean_neighbors = 0;  // cluster list: the masks' atom pairs per atom
+  int max_neighbors = 0;      // cluster list: the longest row's j-clusters times their size
+  // neighbor.list cluster: atoms per cluster, j-clusters per i-cluster (mean), the share of the
+  // listed cluster pairs' M x M atom pairs that their masks select, the i-clusters' padding
+  // share (the inputs of the force kernel's bytes per atom-step, docs/benchmarks.md).
+  int cluster_size = 0;
+  double cluster_pairs_per_icluster = 0;
+  double cluster_mask_fill = 0;
+  double cluster_padding = 0;
+  double cluster_slots_per_atom = 0;  // all clusters' slots (ghosts' included) per local atom
   ThermoSample last;
 };
 

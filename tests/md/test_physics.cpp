@@ -42,9 +42,9 @@ TEST_P(LammpsReference, Step0ThermoMatchesLammpsInDouble) {
   const auto sets = ref["set"].as<std::vector<std::string>>();
   const double rtol = ref["rtol"].as<double>();
   const auto e = ref["expect"];
-  // Both list kinds, and every atom order (the GPU default is cell order).
-  for (const std::string list_sort :
-       {"full hilbert", "half hilbert", "full cells", "half cells", "half none"}) {
+  // Every list kind, and every atom order (the GPU default is cell order).
+  for (const std::string list_sort : {"full hilbert", "half hilbert", "full cells", "half cells",
+                                      "half none", "cluster hilbert", "cluster cells"}) {
     const auto space = list_sort.find(' ');
     auto s = sets;
     s.push_back("neighbor.list=" + list_sort.substr(0, space));

@@ -149,12 +149,13 @@ INSTANTIATE_TEST_SUITE_P(IntegratorsAndPrecisions, Restart,
 
 // Neighbour settings that change what a restart must reproduce: periodic re-sorts (the
 // checkpoint step sorts), displacement-triggered rebuilds (xhold), a full column-major list, a
-// shuffled start without sorting.
+// shuffled start without sorting, the cluster-pair list.
 INSTANTIATE_TEST_SUITE_P(
     NeighborSettings, Restart,
     ::testing::Combine(::testing::Values("langevin"), ::testing::Values("double"),
                        ::testing::Values("neighbor.sort_every=10", "neighbor.check=true",
-                                         "neighbor.list=full", "system.shuffle=true")),
+                                         "neighbor.list=full", "system.shuffle=true",
+                                         "neighbor.list=cluster")),
     [](const auto& info) {
       std::string s = std::get<2>(info.param);
       for (char& ch : s)

@@ -12,10 +12,12 @@
 
 #include "md/force.hpp"
 #include "md/memory_paths.hpp"
+#include "md/pair/cluster_driver.hpp"
 #include "md/pair/full_cuda.hpp"
 #include "md/pair/full_portable.hpp"
 #include "md/pair/half_host.hpp"
 #include "md/pair/half_portable.hpp"
+#include "mdremap/error.hpp"
 #ifndef __CUDACC__
 #include "md/pair/full_host.hpp"
 #endif
@@ -77,6 +79,9 @@ class PairDriver final : public PairForce<C, A> {
   std::string name() const override { return s_->name(); }
 
   void release_pattern() override { s_->release_pattern(); }
+  void plan_clusters(const neighbor::ClusterList&) override {
+    throw Error("the plain-list force engine was given a cluster list");
+  }
   void plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts) override {
     ghosts_ = ghosts;
     pv_ = remap::PatternView{};
@@ -269,13 +274,19 @@ std::unique_ptr<PairForce<C, A>> make_pair_driver(const PairSetup& s) {
   return std::make_unique<PairDriver<P, C, A>>(s, P::make(s.coeffs, s.shift));
 }
 
-// The three precisions (double, mixed, single) of a potential's drivers.
-#define MDREMAP_PAIR_DRIVERS(Potential)                                  \
-  template std::unique_ptr<PairForce<double, double>>                    \
-  make_pair_driver<Potential<double>, double, double>(const PairSetup&); \
-  template std::unique_ptr<PairForce<float, double>>                     \
-  make_pair_driver<Potential<float>, float, double>(const PairSetup&);   \
-  template std::unique_ptr<PairForce<float, float>>                      \
-  make_pair_driver<Potential<float>, float, float>(const PairSetup&);
+// The three precisions (double, mixed, single) of a potential's drivers, plain and cluster lists.
+#define MDREMAP_PAIR_DRIVERS(Potential)                                     \
+  template std::unique_ptr<PairForce<double, double>>                       \
+  make_pair_driver<Potential<double>, double, double>(const PairSetup&);    \
+  template std::unique_ptr<PairForce<float, double>>                        \
+  make_pair_driver<Potential<float>, float, double>(const PairSetup&);      \
+  template std::unique_ptr<PairForce<float, float>>                         \
+  make_pair_driver<Potential<float>, float, float>(const PairSetup&);       \
+  template std::unique_ptr<PairForce<double, double>>                       \
+  make_cluster_driver<Potential<double>, double, double>(const PairSetup&); \
+  template std::unique_ptr<PairForce<float, double>>                        \
+  make_cluster_driver<Potential<float>, float, double>(const PairSetup&);   \
+  template std::unique_ptr<PairForce<float, float>>                         \
+  make_cluster_driver<Potential<float>, float, float>(const PairSetup&);
 
 }  // namespace mdremap::md

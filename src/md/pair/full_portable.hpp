@@ -23,6 +23,7 @@ struct IsPlainGather<remap::GatherAccess<T, P, remap::PatternLayout::Strided>> :
 template <bool EV, bool OneType, class P, class C, class A>
 struct FullPair {
   using Point = Vec4<C>;
+  static constexpr bool kEnergy = EV, kOneType = OneType;
   const P& pot;
   const Vec4<C>& xi;
   const int ti;

@@ -1,0 +1,146 @@
+#pragma once
+// The force engine over a cluster-pair list (neighbor.list: cluster; neighbor/cluster_list.hpp)
+// for any evaluator P. Each step packs the positions into cluster order (GROMACS keeps the same
+// copy, its nbnxm atom data), then runs the cluster loop for the list's cluster size. The remap
+// strategies serve the plain lists only: this engine reads its own contiguous j-cluster
+// positions, which is the sharing they would otherwise build (seed 001 §3.4).
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "md/force.hpp"
+#include "md/pair/cluster_portable.hpp"
+#ifdef __CUDACC__
+#include "md/pair/cluster_cuda.hpp"
+#else
+#include "md/pair/cluster_host.hpp"
+#endif
+#include "mdremap/error.hpp"
+#include "neighbor/cluster_grid.hpp"
+
+namespace mdremap::md {
+
+// The backend's cluster loop: CUDA's warp loop (clusters of 8), the host's SIMD rows on
+// OpenMP, else the portable walk.
+#if defined(__CUDACC__)
+using ClusterLoop = CudaClusterLoop;
+#else
+using ClusterLoop =
+    RowsClusterLoop<std::conditional_t<std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>,
+                                       HostClusterRows, PortableClusterRows>>;
+#endif
+
+template <class P, class C, class A>
+class ClusterPairDriver final : public PairForce<C, A> {
+ public:
+  using T = Vec4<C>;
+  explicit ClusterPairDriver(P pot) : pot_(std::move(pot)) {}
+
+  std::string name() const override { return "gather (cluster pairs)"; }
+  void release_pattern() override {}
+  void plan(const neighbor::NeighborList&, const neighbor::GhostAtoms&) override {
+    throw Error("the cluster-pair force engine was given a plain neighbour list");
+  }
+  void plan_clusters(const neighbor::ClusterList& list) override {
+    list_ = list;
+    const std::int64_t slots = std::int64_t(list.n_clusters) * list.m;
+    if (xc_.extent(0) < static_cast<size_t>(slots))
+      xc_ = Kokkos::View<T*>(Kokkos::view_alloc("cluster_x", Kokkos::WithoutInitializing),
+                             slots + slots / 8);
+  }
+
+  ForceResult compute(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev) override {
+    x_ = xall;
+    f_ = f;
+    pack();
+    const remap::Sums2 s = run(ev);
+    ForceResult r;
+    r.e_pair = s.s0;
+    r.virial = s.s1;
+    return r;
+  }
+
+  RemapStats stats(bool) const override {
+    RemapStats st;
+    st.report.strategy = name();
+    st.report.extra_bytes = static_cast<std::int64_t>(xc_.span() * sizeof(T));
+    return st;
+  }
+  // compare's phases: the pack is this engine's remap, the cluster loop its compute.
+  void probe_remap() override { pack(); }
+  void probe_compute() override { run(false); }
+  void probe_execute() override { compute(x_, f_, false); }
+  void set_pipeline_timing(bool) override {}
+  remap::PipelineTimeline pipeline_timeline() const override { return {}; }
+  bool pipeline_streams_distinct() const override { return false; }
+  ForcePattern force_pattern() const override {
+    throw Error(
+        "neighbor.list=cluster has no per-atom neighbour pattern (compare's "
+        "gather-reduce needs neighbor.list=full)");
+  }
+
+ private:
+  void pack() {
+    const std::int64_t slots = std::int64_t(list_.n_clusters) * list_.m;
+    const auto range = std::make_pair(std::int64_t(0), slots);
+    neighbor::pack_cluster_positions<C>(x_, Kokkos::subview(list_.atom, range),
+                                        Kokkos::subview(xc_, range));
+  }
+
+  remap::Sums2 run(bool ev) {
+    ClusterArgs<C> a;
+    a.xc = xc_;
+    a.atom = list_.atom;
+    a.count = list_.count;
+    a.cj = list_.cj;
+    a.mask = list_.mask;
+    a.cap = list_.max_pairs;
+    a.n_iclusters = list_.n_iclusters;
+    remap::Sums2 s;
+    switch (list_.m) {
+      case 4:
+        dispatch<4>(a, ev, s);
+        break;
+      case 8:
+        dispatch<8>(a, ev, s);
+        break;
+      case 16:
+        dispatch<16>(a, ev, s);
+        break;
+      default:
+        throw Error("cluster force: no loop for clusters of " + std::to_string(list_.m));
+    }
+    return s;
+  }
+
+  template <int M>
+  void dispatch(const ClusterArgs<C>& a, bool ev, remap::Sums2& s) const {
+    const bool one = pot_.ntypes == 1;
+    if (ev) {
+      if (one)
+        ClusterLoop::run<M, true, true>(a, f_, pot_, s);
+      else
+        ClusterLoop::run<M, true, false>(a, f_, pot_, s);
+    } else {
+      if (one)
+        ClusterLoop::run<M, false, true>(a, f_, pot_, s);
+      else
+        ClusterLoop::run<M, false, false>(a, f_, pot_, s);
+    }
+  }
+
+  P pot_;
+  neighbor::ClusterList list_;
+  Kokkos::View<T*> xc_;
+  Kokkos::View<const T*> x_;
+  Kokkos::View<A* [3]> f_;
+};
+
+// A cluster-pair force engine for evaluator P (declared in md/force.hpp; instantiated with the
+// plain engines by MDREMAP_PAIR_DRIVERS).
+template <class P, class C, class A>
+std::unique_ptr<PairForce<C, A>> make_cluster_driver(const PairSetup& s) {
+  return std::make_unique<ClusterPairDriver<P, C, A>>(P::make(s.coeffs, s.shift));
+}
+
+}  // namespace mdremap::md
