@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "comm/runtime.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/number.hpp"
 #include "mdremap/remap/registry.hpp"
@@ -328,10 +329,52 @@ void read_potential(io::DeckSection pot, MdParams& p) {
   pot.finish();
 }
 
+// The rank grid: parallel.processors as given (0 along an axis: chosen there), else the grid of
+// least sub-box surface (LAMMPS `processors * * *`); every sub-box at least cutoff + skin thick.
+void read_parallel(io::DeckSection par, MdParams& p) {
+  const auto procs = par.get<std::vector<int>>("processors", {0, 0, 0});
+  if (procs.size() != 3) par.fail("processors", "expected three rank counts [px, py, pz]");
+  for (int d = 0; d < 3; ++d) {
+    if (procs[d] < 0)
+      par.fail("processors", "rank counts must be at least 1 (or 0: chosen along that axis)");
+    p.processors[d] = procs[d];
+  }
+  const std::string ghosts = io::one_of(par, "ghosts", "auto", {"auto", "exchange"});
+  p.exchange_ghosts = p.ranks > 1 || ghosts == "exchange";
+  if (p.exchange_ghosts && p.list == neighbor::ListKind::Half)
+    par.fail("ghosts",
+             "exchanged ghosts are read through full lists: neighbor.list=half cannot "
+             "use them (use full or auto)");
+  const double rlist = p.pairs.max_cutoff() + p.skin;
+  const std::array<double, 3> len{p.box_len(0), p.box_len(1), p.box_len(2)};
+  if (p.processors[0] > 0 && p.processors[1] > 0 && p.processors[2] > 0) {
+    p.grid.p = p.processors;
+    const std::string problem = comm::check_rank_grid(p.grid, p.ranks, len, rlist);
+    if (!problem.empty()) par.fail("processors", problem);
+  } else {
+    try {
+      p.grid = comm::choose_rank_grid(p.ranks, len, rlist, p.processors);
+    } catch (const InputError&) {
+      throw;
+    } catch (const Error& e) {
+      par.fail("processors", e.what());
+    }
+  }
+  par.finish();
+}
+
 void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   p.thermo_csv = out.get<std::string>("thermo_csv", "");
+  // Outputs that are not written from a decomposed run yet are refused, never written wrong.
+  const auto one_rank_only = [&](io::DeckSection& s, const std::string& key, const char* what) {
+    if (p.ranks > 1)
+      s.fail(key, fmt::format("{} is not written from more than one MPI rank yet (this run has "
+                              "{}): run it on one rank",
+                              what, p.ranks));
+  };
   auto h5 = out.section("h5md");
   p.h5md_file = h5.get<std::string>("file", "");
+  if (!p.h5md_file.empty()) one_rank_only(h5, "file", "H5MD output");
   p.h5md_every = h5.get<int>("every", p.h5md_every);
   if (p.h5md_every < 1) h5.fail("every", "must be at least 1");
   p.h5md_fields = h5.get<std::vector<std::string>>("fields", p.h5md_fields);
@@ -343,6 +386,7 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   h5.finish();
   auto vtk = out.section("vtk");
   p.vtk_dir = vtk.get<std::string>("dir", "");
+  if (!p.vtk_dir.empty()) one_rank_only(vtk, "dir", "VTK output");
   p.vtk_every = vtk.get<int>("every", p.vtk_every);
   if (p.vtk_every < 1) vtk.fail("every", "must be at least 1");
   if (!MDREMAP_HAS_VTK && !p.vtk_dir.empty())
@@ -352,6 +396,7 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   vtk.finish();
   out.finish();
   p.restart_file = restart.get<std::string>("file", "");
+  if (!p.restart_file.empty()) one_rank_only(restart, "file", "a checkpoint");
   p.restart_every = restart.get<long long>("every", p.restart_every);
   if (p.restart_every < 0) restart.fail("every", "must not be negative (0: only at the end)");
 
@@ -366,6 +411,7 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
 
 MdParams read_md_params(io::Deck& deck) {
   MdParams p;
+  p.ranks = comm::size();
   auto root = deck.root();
   read_system(root.section("system"), p);
   read_potential(root.section("potential"), p);
@@ -392,12 +438,18 @@ MdParams read_md_params(io::Deck& deck) {
   if (p.every < 1) nb.fail("every", "must be at least 1");
   p.check = nb.get<bool>("check", p.check);
   p.list = neighbor_option<neighbor::ListKind>(nb, "list");
+  if (p.list == neighbor::ListKind::Half && p.ranks > 1)
+    nb.fail("list",
+            fmt::format("a half list needs the ghosts' forces sent back to their ranks, which "
+                        "this run of {} MPI ranks does not do: use full (or auto)",
+                        p.ranks));
   p.layout = neighbor_option<neighbor::ListLayout>(nb, "layout");
   p.bin_size = nb.get<double>("bin_size", 0.0);
   p.sort = neighbor_option<neighbor::AtomSort>(nb, "sort");
   p.sort_every = nb.get<int>("sort_every", 0);
   if (p.sort_every < 0) nb.fail("sort_every", "must not be negative");
   nb.finish();
+  read_parallel(root.section("parallel"), p);
 
   auto run = root.section("run");
   p.steps = ranged<long long>(run, "steps", p.steps, 0, kMaxSteps);

@@ -38,6 +38,7 @@ struct RunStats {
   int sorts = 0;
   double mean_neighbors = 0;
   int max_neighbors = 0;
+  std::int64_t migrations = 0;  // atoms moved to another MPI rank so far (decomposed runs)
   ThermoSample last;
 };
 
@@ -95,7 +96,8 @@ class MdEngine {
   // Advances `nsteps` steps; thermo every params.thermo steps and at the last step.
   virtual RunStats run(std::int64_t nsteps, RunObserver* obs = nullptr) = 0;
   virtual ThermoSample thermo_now() = 0;  // from the current state (forces recomputed)
-  // Host snapshot ordered by atom id; forces are those of the last force evaluation.
+  // Host snapshot ordered by atom id; forces are those of the last force evaluation. In a run
+  // decomposed over MPI ranks, snapshots hold this rank's atoms only.
   virtual Frame snapshot(bool with_forces = true) const = 0;
   // Host snapshot in slot (memory) order into `into`, reusing its buffers: positions, types,
   // ids, and velocities/forces when asked. Packed on the device, one copy per array, no sort:

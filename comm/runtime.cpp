@@ -1,0 +1,224 @@
+#include "comm/runtime.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#ifdef MDREMAP_HAS_MPI
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support where built with it
+#endif
+#endif
+
+namespace mdremap::comm {
+
+namespace {
+
+bool g_active = false;
+int g_rank = 0;
+int g_size = 1;
+
+#ifdef MDREMAP_HAS_MPI
+// Environment variables the common launchers set in every process they start.
+bool launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
+                        "MPI_LOCALNRANKS", "SLURM_PROCID"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+void check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  std::fprintf(stderr, "mdremap: error (rank %d): %s failed: %.*s\n", g_rank, what, len, text);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
+int to_int_bytes(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw Error("MPI message of more than 2^31 - 1 bytes: use more ranks");
+  return static_cast<int>(bytes);
+}
+#endif
+
+}  // namespace
+
+Session::Session(int& argc, char**& argv) {
+#ifdef MDREMAP_HAS_MPI
+  if (!launched_by_mpi()) return;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  g_active = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+#else
+  (void)argc;
+  (void)argv;
+#endif
+}
+
+Session::~Session() {
+#ifdef MDREMAP_HAS_MPI
+  if (g_active) MPI_Finalize();
+  g_active = false;
+#endif
+}
+
+bool built_with_mpi() {
+#ifdef MDREMAP_HAS_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+bool active() {
+  return g_active;
+}
+int rank() {
+  return g_rank;
+}
+int size() {
+  return g_size;
+}
+
+bool cuda_aware() {
+  static const bool aware = mpi_info().cuda_aware;
+  return aware;
+}
+
+MpiInfo mpi_info() {
+  MpiInfo m;
+  m.built = built_with_mpi();
+  m.active = g_active;
+  m.ranks = g_size;
+#ifdef MDREMAP_HAS_MPI
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(version, &len);  // callable before MPI_Init
+  m.library.assign(version, len);
+  const auto eol = m.library.find_first_of(",\r\n");  // "Open MPI v4.1.4, package: ..."
+  if (eol != std::string::npos) m.library.resize(eol);
+  while (!m.library.empty() && (m.library.back() == ',' || m.library.back() == ' '))
+    m.library.pop_back();
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
+  if (g_active) {
+    m.cuda_aware = MPIX_Query_cuda_support() == 1;
+    m.cuda_aware_note = m.cuda_aware ? "MPIX_Query_cuda_support() = 1"
+                                     : "MPIX_Query_cuda_support() = 0: host staging";
+  } else {
+    m.cuda_aware_note = "queried under mpirun only";
+  }
+#else
+  m.cuda_aware_note = "mpi-ext.h has no MPIX_Query_cuda_support: host staging";
+#endif
+#endif
+  return m;
+}
+
+void sum_in_place(double* values, int count) {
+#ifdef MDREMAP_HAS_MPI
+  if (g_size > 1)
+    check(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+#else
+  (void)values;
+  (void)count;
+#endif
+}
+
+double sum(double v) {
+  sum_in_place(&v, 1);
+  return v;
+}
+
+double max(double v) {
+#ifdef MDREMAP_HAS_MPI
+  if (g_size > 1)
+    check(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+#endif
+  return v;
+}
+
+std::int64_t sum(std::int64_t v) {
+#ifdef MDREMAP_HAS_MPI
+  if (g_size > 1) {
+    long long w = v;
+    check(MPI_Allreduce(MPI_IN_PLACE, &w, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+    v = w;
+  }
+#endif
+  return v;
+}
+
+void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv,
+              std::size_t recv_bytes, int source, int tag) {
+#ifdef MDREMAP_HAS_MPI
+  if (g_active) {
+    check(MPI_Sendrecv(send, to_int_bytes(send_bytes), MPI_BYTE, dest, tag, recv,
+                       to_int_bytes(recv_bytes), MPI_BYTE, source, tag, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    return;
+  }
+#endif
+  // One process: this rank is its only partner.
+  if (dest != 0 || source != 0 || send_bytes != recv_bytes)
+    throw Error("exchange with another rank in a run of one process");
+  (void)tag;
+  if (send_bytes > 0 && send != recv) std::memmove(recv, send, send_bytes);
+}
+
+std::int64_t sendrecv_count(std::int64_t send, int dest, int source, int tag) {
+  long long s = send, r = 0;
+  sendrecv(&s, sizeof s, dest, &r, sizeof r, source, tag);
+  return r;
+}
+
+void on_root(void (*f)(void*), void* arg) {
+  std::exception_ptr failure;
+  int code = 0;
+  if (g_rank == 0) {
+    try {
+      f(arg);
+    } catch (const CollectiveError& e) {
+      failure = std::current_exception();
+      code = e.exit_code();
+    } catch (const InputError&) {
+      failure = std::current_exception();
+      code = 2;
+    } catch (const std::exception&) {
+      failure = std::current_exception();
+      code = 1;
+    }
+  }
+#ifdef MDREMAP_HAS_MPI
+  if (g_size > 1) check(MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
+#endif
+  if (code == 0) return;
+  if (g_rank != 0) throw CollectiveError("(reported by rank 0)", code);
+  try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception& e) {
+    throw CollectiveError(e.what(), code);
+  }
+}
+
+void abort(int exit_code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+#ifdef MDREMAP_HAS_MPI
+  if (g_active && g_size > 1) MPI_Abort(MPI_COMM_WORLD, exit_code);
+#endif
+  std::exit(exit_code);
+}
+
+}  // namespace mdremap::comm
