@@ -173,14 +173,23 @@ void pack_positions(Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> 
       });
 }
 
-template <class C>
-void grow(Kokkos::View<Vec4<C>*>& xall, std::int64_t keep, std::int64_t need) {
-  if (xall.extent(0) >= static_cast<size_t>(need)) return;
-  Kokkos::View<Vec4<C>*> bigger(Kokkos::view_alloc("x_all", Kokkos::WithoutInitializing),
-                                need + need / 8 + 16);
+// Grows v to hold `need` entries, keeping the first `keep`.
+template <class T>
+void grow(Kokkos::View<T*>& v, std::int64_t keep, std::int64_t need) {
+  if (v.extent(0) >= static_cast<size_t>(need)) return;
+  Kokkos::View<T*> bigger(Kokkos::view_alloc(v.label(), Kokkos::WithoutInitializing),
+                          need + need / 8 + 16);
   const auto head = std::make_pair(std::int64_t(0), keep);
-  Kokkos::deep_copy(Kokkos::subview(bigger, head), Kokkos::subview(xall, head));
-  xall = bigger;
+  Kokkos::deep_copy(Kokkos::subview(bigger, head), Kokkos::subview(v, head));
+  v = bigger;
+}
+
+// The ids of a swap's list into `out` from entry `at` on.
+inline void pack_ids(Kokkos::View<const std::int64_t*> ids, Kokkos::View<const int*> list,
+                     std::int64_t n, Kokkos::View<std::int64_t*> out, std::int64_t at) {
+  Kokkos::parallel_for(
+      "Comm::border_ids", Kokkos::RangePolicy<Exec>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t k) { out(at + k) = ids(list(k)); });
 }
 
 }  // namespace
@@ -269,8 +278,9 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
 }
 
 template <class S, class C>
-std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal,
-                                           Kokkos::View<Vec4<C>*>& xall) {
+std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x,
+                                           Kokkos::View<const std::int64_t*> id,
+                                           std::int64_t nlocal, Kokkos::View<Vec4<C>*>& xall) {
   const bool aliased = static_cast<const void*>(x.data()) == static_cast<const void*>(xall.data());
   if (!aliased || xall.extent(0) < static_cast<size_t>(nlocal)) {
     if (xall.extent(0) < static_cast<size_t>(nlocal))
@@ -278,6 +288,11 @@ std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x, std::
                                     nlocal + nlocal / 4 + 16);
     convert_locals<S, C>(x, xall, nlocal);
   }
+  if (ids_.extent(0) < static_cast<size_t>(nlocal))
+    ids_ = Kokkos::View<std::int64_t*>(Kokkos::view_alloc("comm_ids", Kokkos::WithoutInitializing),
+                                       nlocal + nlocal / 4 + 16);
+  Kokkos::deep_copy(Kokkos::subview(ids_, std::make_pair(std::int64_t(0), nlocal)),
+                    Kokkos::subview(id, std::make_pair(std::int64_t(0), nlocal)));
   std::int64_t n = nlocal;
   for (int d = 0; d < 3; ++d) {
     // Both swaps of an axis send from what was here before it: locals and earlier ghosts.
@@ -288,8 +303,10 @@ std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x, std::
       s.nsend = select_shell<C>(xall, range, d, s.to_hi, bound, s.list);
       s.nrecv = sendrecv_count(s.nsend, s.dest, s.source, 10 + 2 * d + k);
       s.first = n;
-      grow<C>(xall, n, n + s.nrecv);
+      grow<Vec4<C>>(xall, n, n + s.nrecv);
+      grow<std::int64_t>(ids_, n, n + s.nrecv);
       exchange_swap(s, xall);
+      exchange_ids(s);
       n += s.nrecv;
     }
   }
@@ -339,6 +356,20 @@ void DomainExchange<S, C>::exchange_swap(const Swap& s, Kokkos::View<Vec4<C>*> x
   comm::sendrecv(hs.data(), s.nsend * sizeof(Vec4<C>), s.dest, hr.data(), s.nrecv * sizeof(Vec4<C>),
                  s.source, tag);
   Kokkos::deep_copy(recv, hr);
+}
+
+template <class S, class C>
+void DomainExchange<S, C>::exchange_ids(const Swap& s) {
+  if (s.dest == rank_ && s.source == rank_) {
+    pack_ids(ids_, s.list, s.nsend, ids_, s.first);
+    return;
+  }
+  Kokkos::View<std::int64_t*> send(Kokkos::view_alloc("comm_send_ids", Kokkos::WithoutInitializing),
+                                   s.nsend + 1);
+  pack_ids(ids_, s.list, s.nsend, send, 0);
+  exchange_buffers<std::int64_t>(send, s.nsend, s.dest,
+                                 Kokkos::subview(ids_, std::make_pair(s.first, s.first + s.nrecv)),
+                                 s.nrecv, s.source, 30 + 2 * s.dim + (s.to_hi ? 1 : 0), direct_);
 }
 
 template class DomainExchange<double, double>;

@@ -48,9 +48,12 @@ class DomainExchange {
   // reallocated; the kept atoms keep their order, arrivals follow.
   void migrate(AtomArrays<S>& a);
   // New ghost shell: xall[0, nlocal) = x converted to C (skipped where x is the head of xall
-  // itself), then the ghosts, xall grown as they arrive (contents kept). Returns the ghost count.
-  std::int64_t borders(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal,
-                       Kokkos::View<Vec4<C>*>& xall);
+  // itself), then the ghosts, xall grown as they arrive (contents kept); their atom ids with
+  // them (ids()). Returns the ghost count.
+  std::int64_t borders(Kokkos::View<const Vec4<S>*> x, Kokkos::View<const std::int64_t*> id,
+                       std::int64_t nlocal, Kokkos::View<Vec4<C>*>& xall);
+  // The atom id of every xall entry of the last borders(): local atoms, then ghosts.
+  Kokkos::View<const std::int64_t*> ids() const { return ids_; }
   // Per step: xall[0, nlocal) from x (skipped where x is its head), then the ghosts' positions
   // through the send lists of the last borders().
   void forward(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal, Kokkos::View<Vec4<C>*> xall);
@@ -69,6 +72,7 @@ class DomainExchange {
     std::int64_t first = 0;  // where the received ghosts go in xall
   };
   void exchange_swap(const Swap& s, Kokkos::View<Vec4<C>*> xall);
+  void exchange_ids(const Swap& s);
 
   RankGrid grid_;
   int rank_;
@@ -80,7 +84,8 @@ class DomainExchange {
   std::int64_t nghost_ = 0;
   std::int64_t migrated_ = 0;
   bool direct_;  // MPI may read and write the device buffers (host memory or GPU-aware MPI)
-  Kokkos::View<Vec4<C>*> send_;                                      // packed positions of a swap
+  Kokkos::View<std::int64_t*> ids_;  // atom id of each xall entry (borders)
+  Kokkos::View<Vec4<C>*> send_;      // packed positions of a swap
   Kokkos::View<Vec4<C>*, Kokkos::HostSpace> host_send_, host_recv_;  // staging otherwise
 };
 

@@ -448,6 +448,8 @@ MdParams read_md_params(io::Deck& deck) {
   p.sort = neighbor_option<neighbor::AtomSort>(nb, "sort");
   p.sort_every = nb.get<int>("sort_every", 0);
   if (p.sort_every < 0) nb.fail("sort_every", "must not be negative");
+  p.row_order = neighbor::parse_option<neighbor::RowOrder>(
+      one_of(nb, "row_order", "cells", neighbor::option_names<neighbor::RowOrder>()));
   nb.finish();
   read_parallel(root.section("parallel"), p);
 

@@ -85,6 +85,8 @@ struct MdParams {
   // auto: hilbert on CPU, cells on GPU
   neighbor::AtomSort sort = neighbor::AtomSort::Auto;
   int sort_every = 0;  // steps between re-sorts (0: at setup only)
+  // cells: neighbours as built; id: by atom id (reproducible across atom orders and rank counts)
+  neighbor::RowOrder row_order = neighbor::RowOrder::Cells;
   // run
   std::int64_t steps = 100;
   int thermo = 50;

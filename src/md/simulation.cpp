@@ -16,6 +16,7 @@
 #include "mdremap/error.hpp"
 #include "neighbor/neighbor_list.hpp"
 #include "neighbor/periodic.hpp"
+#include "neighbor/row_order.hpp"
 #include "neighbor/spatial_order.hpp"
 #include "neighbor/verlet_builder.hpp"
 
@@ -97,6 +98,20 @@ double max_displacement_sq_or_inf(Kokkos::View<const Vec4<C>*> x, Kokkos::View<c
       },
       Kokkos::Max<double>(m));
   return m;
+}
+
+// The atom id of every entry of the force kernel's positions: local atoms, then periodic images
+// (their owner's id): the key of neighbor.row_order = id.
+Kokkos::View<std::int64_t*> image_ids(Kokkos::View<const std::int64_t*> id,
+                                      const neighbor::GhostAtoms& g) {
+  Kokkos::View<std::int64_t*> key(Kokkos::view_alloc("row_key", Kokkos::WithoutInitializing),
+                                  g.nlocal + g.nghost);
+  const std::int64_t n = g.nlocal;
+  auto owner = g.owner;
+  Kokkos::parallel_for(
+      "Neighbor::image_ids", Kokkos::RangePolicy<ExecSpace>(0, n + g.nghost),
+      KOKKOS_LAMBDA(const std::int64_t k) { key(k) = k < n ? id(k) : id(owner(k - n)); });
+  return key;
 }
 
 std::int64_t id_sum(Kokkos::View<const std::int64_t*> id, std::int64_t n) {
@@ -476,6 +491,8 @@ class Simulation final : public MdEngine {
     neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
     pack_gather_positions();
     builder_->build(xg_, ghosts_, box_c_, list_);
+    if (p_.row_order == neighbor::RowOrder::Id)
+      neighbor::order_rows_by_key(list_, image_ids(atoms_.id, ghosts_));
     if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
       xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
     Kokkos::deep_copy(ExecSpace(), xhold_,
@@ -496,13 +513,14 @@ class Simulation final : public MdEngine {
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     ghosts_.nlocal = atoms_.n;
-    ghosts_.nghost = domain_->borders(atoms_.x, atoms_.n, xg_);
+    ghosts_.nghost = domain_->borders(atoms_.x, atoms_.id, atoms_.n, xg_);
     ghosts_.images = false;
     // Storage and force precision agree: the local positions are the head of the force
     // kernel's array (as pack_gather_positions keeps them on one process).
     if constexpr (std::is_same_v<S, C>)
       atoms_.x = Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
     builder_->build(xg_, ghosts_, domain_->sub_box(), list_);
+    if (p_.row_order == neighbor::RowOrder::Id) neighbor::order_rows_by_key(list_, domain_->ids());
     if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
       xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
     Kokkos::deep_copy(ExecSpace(), xhold_,
