@@ -41,7 +41,8 @@ KOKKOS_INLINE_FUNCTION int destination(const OwnerTest& t, const Vec4<S>& p, int
 }
 
 template <class S>
-void pack_atom(Kokkos::View<double*> buf, std::int64_t k, const AtomArrays<S>& a, std::int64_t i) {
+KOKKOS_INLINE_FUNCTION void pack_atom(Kokkos::View<double*> buf, std::int64_t k,
+                                      const AtomArrays<S>& a, std::int64_t i) {
   double* b = &buf(kAtomDoubles * k);
   const Vec4<S> p = a.x(i);
   b[0] = p.x, b[1] = p.y, b[2] = p.z, b[3] = p.w;
@@ -50,8 +51,7 @@ void pack_atom(Kokkos::View<double*> buf, std::int64_t k, const AtomArrays<S>& a
   b[11] = static_cast<double>(a.id(i));
 }
 
-// One migration axis on the device: the staying atoms compacted into `b` (in order) and the
-// leaving ones packed into `below` and `above`. Returns the counts.
+// One migration axis on the device: where each atom goes along d (dest) and how many go where.
 template <class S>
 Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine,
                   Kokkos::View<int*> dest) {
@@ -68,6 +68,8 @@ Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine,
   return total;
 }
 
+// The staying atoms compacted into `b` in their order, the leaving ones packed into `below` and
+// `above` (one scan: each kind counts its own slots).
 template <class S>
 void pack_leaving(const AtomArrays<S>& a, Kokkos::View<const int*> dest, AtomArrays<S>& b,
                   Kokkos::View<double*> below, Kokkos::View<double*> above) {
