@@ -261,6 +261,7 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     const int lo_rank = sub_.lo_rank[d], hi_rank = sub_.hi_rank[d];
     const std::int64_t from_hi = sendrecv_count(nlo, lo_rank, hi_rank, 100 + 2 * d);
     const std::int64_t from_lo = sendrecv_count(nhi, hi_rank, lo_rank, 101 + 2 * d);
+    if (nlo + nhi + from_hi + from_lo == 0) continue;  // nobody crossed a face along d
     AtomArrays<S> b;
     b.allocate(c.n[0] + from_hi + from_lo);
     pack_leaving<S>(a, dest, b, below, above);

@@ -62,6 +62,22 @@ Session::Session(int& argc, char**& argv) {
 #else
   (void)argc;
   (void)argv;
+  // Started by mpirun -np N > 1 without MPI built in, N processes would each run the whole
+  // system alone, writing the same files: refused (rank 0 of the launcher says so).
+  for (const char* size : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    const char* v = std::getenv(size);
+    if (v && std::atoi(v) > 1) {
+      const char* r = std::getenv("OMPI_COMM_WORLD_RANK");
+      if (!r) r = std::getenv("PMI_RANK");
+      if (!r || std::atoi(r) == 0)
+        std::fprintf(stderr,
+                     "mdremap: error: started as %s MPI processes, but this mdremap was built "
+                     "without MPI (MDREMAP_MPI=OFF or no MPI found): rebuild with MPI, or run "
+                     "one process\n",
+                     v);
+      std::exit(2);
+    }
+  }
 #endif
 }
 
