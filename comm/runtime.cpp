@@ -199,6 +199,38 @@ std::int64_t sendrecv_count(std::int64_t send, int dest, int source, int tag) {
   return r;
 }
 
+void gather_to_root(const void* send, std::size_t bytes, std::vector<unsigned char>& out) {
+  out.clear();
+#ifdef MDREMAP_HAS_MPI
+  if (g_size > 1) {
+    long long mine = static_cast<long long>(bytes);
+    std::vector<long long> all(g_rank == 0 ? g_size : 0);
+    check(MPI_Gather(&mine, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD),
+          "MPI_Gather");
+    std::vector<int> counts, displs;
+    if (g_rank == 0) {
+      long long total = 0;
+      for (long long c : all) {
+        counts.push_back(static_cast<int>(c));
+        displs.push_back(static_cast<int>(total));
+        total += c;
+      }
+      // MPI counts are int: a gathered array beyond 2 GB would need chunks (a 4M-atom frame's
+      // largest array is 96 MB).
+      if (total > std::numeric_limits<int>::max())
+        throw Error("gathering more than 2 GB onto rank 0 for an output: not supported");
+      out.resize(static_cast<std::size_t>(total));
+    }
+    check(MPI_Gatherv(send, static_cast<int>(bytes), MPI_BYTE, out.data(), counts.data(),
+                      displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD),
+          "MPI_Gatherv");
+    return;
+  }
+#endif
+  const auto* p = static_cast<const unsigned char*>(send);
+  out.assign(p, p + bytes);
+}
+
 void on_root(void (*f)(void*), void* arg) {
   std::exception_ptr failure;
   int code = 0;

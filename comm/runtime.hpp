@@ -6,10 +6,12 @@
 // one-rank identity, so callers carry no #ifdef.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "mdremap/error.hpp"
 
@@ -59,6 +61,17 @@ void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv,
               std::size_t recv_bytes, int source, int tag);
 // Exchanges one count with the same partners (sizes the following sendrecv).
 std::int64_t sendrecv_count(std::int64_t send, int dest, int source, int tag);
+
+// Gathers `bytes` bytes from every rank onto rank 0, in rank order: rank 0's `out` holds them
+// all, the others' is emptied. (Outputs written by rank 0 of a decomposed run.)
+void gather_to_root(const void* send, std::size_t bytes, std::vector<unsigned char>& out);
+template <class T>
+void gather_to_root(const std::vector<T>& send, std::vector<T>& out) {
+  std::vector<unsigned char> raw;
+  gather_to_root(send.data(), send.size() * sizeof(T), raw);
+  out.resize(raw.size() / sizeof(T));
+  if (!raw.empty()) std::memcpy(out.data(), raw.data(), raw.size());
+}
 
 // An error raised on every rank at the same point, from the same data (the deck, reduced
 // thermo): rank 0 reports it once and every rank ends with `exit_code`, no abort needed.

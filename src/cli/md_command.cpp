@@ -113,11 +113,6 @@ int run_md(const MdOptions& o) {
       deck.apply_override("output.thermo_csv=" + yaml_string(o.thermo_csv), "--thermo-csv");
     apply_remap_flags(o.remap, deck);
     const md::MdParams p = md::read_md_params(deck);
-    if (!o.restart.empty() && p.ranks > 1)
-      throw InputError("--restart", 0,
-                       fmt::format("a restart is read on one MPI rank only for now (this run has "
-                                   "{}): continue it on one rank",
-                                   p.ranks));
     // Every output path is checked before any work, so a typo fails now, not after the run.
     md::check_output_paths(p);
     if (!o.summary.empty()) {
@@ -140,9 +135,13 @@ int run_md(const MdOptions& o) {
 
   std::unique_ptr<io::Checkpoint> checkpoint;
   if (!o.restart.empty()) {
-    io::remove_stale_partial(o.restart);  // a killed checkpoint write leaves one (finding 7)
-    checkpoint = std::make_unique<io::Checkpoint>(io::read_checkpoint(o.restart));
-    md::check_restart(p, *checkpoint, o.restart);
+    // a killed checkpoint write leaves one (finding 7); every rank then reads the checkpoint
+    comm::on_root([&] { io::remove_stale_partial(o.restart); });
+    checkpoint = comm::on_every_rank([&] {
+      auto c = std::make_unique<io::Checkpoint>(io::read_checkpoint(o.restart));
+      md::check_restart(p, *c, o.restart);
+      return c;
+    });
   }
   // Outputs are locked now, before the run: one another run is writing is refused (exit 2).
   std::unique_ptr<io::StagedFile> summary;

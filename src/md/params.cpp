@@ -365,16 +365,8 @@ void read_parallel(io::DeckSection par, MdParams& p) {
 
 void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   p.thermo_csv = out.get<std::string>("thermo_csv", "");
-  // Outputs that are not written from a decomposed run yet are refused, never written wrong.
-  const auto one_rank_only = [&](io::DeckSection& s, const std::string& key, const char* what) {
-    if (p.ranks > 1)
-      s.fail(key, fmt::format("{} is not written from more than one MPI rank yet (this run has "
-                              "{}): run it on one rank",
-                              what, p.ranks));
-  };
   auto h5 = out.section("h5md");
   p.h5md_file = h5.get<std::string>("file", "");
-  if (!p.h5md_file.empty()) one_rank_only(h5, "file", "H5MD output");
   p.h5md_every = h5.get<int>("every", p.h5md_every);
   if (p.h5md_every < 1) h5.fail("every", "must be at least 1");
   p.h5md_fields = h5.get<std::vector<std::string>>("fields", p.h5md_fields);
@@ -386,7 +378,6 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   h5.finish();
   auto vtk = out.section("vtk");
   p.vtk_dir = vtk.get<std::string>("dir", "");
-  if (!p.vtk_dir.empty()) one_rank_only(vtk, "dir", "VTK output");
   p.vtk_every = vtk.get<int>("every", p.vtk_every);
   if (p.vtk_every < 1) vtk.fail("every", "must be at least 1");
   if (!MDREMAP_HAS_VTK && !p.vtk_dir.empty())
@@ -396,7 +387,6 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   vtk.finish();
   out.finish();
   p.restart_file = restart.get<std::string>("file", "");
-  if (!p.restart_file.empty()) one_rank_only(restart, "file", "a checkpoint");
   p.restart_every = restart.get<long long>("every", p.restart_every);
   if (p.restart_every < 0) restart.fail("every", "must not be negative (0: only at the end)");
 

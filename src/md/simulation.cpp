@@ -10,6 +10,7 @@
 #include "comm/runtime.hpp"
 #include "integrators/integrator.hpp"
 #include "md/force.hpp"
+#include "md/gather_frame.hpp"
 #include "md/pair/lj.hpp"
 #include "md/reorder.hpp"
 #include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
@@ -294,6 +295,11 @@ class Simulation final : public MdEngine {
   }
 
   Frame snapshot(bool with_forces) const override {
+    if (gathers()) {  // every rank's atoms onto rank 0, in id order
+      Frame fr;
+      snapshot_slots(fr, true, with_forces);
+      return fr;
+    }
     Frame fr;
     fr.step = step_;
     fr.time = step_ * p_.dt;
@@ -362,6 +368,7 @@ class Simulation final : public MdEngine {
     Kokkos::deep_copy(
         Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(fr.id.data(), n),
         atoms_.id);
+    if (gathers()) gather_frame_by_id(fr);
   }
 
   integrators::IntegratorState integrator_state() const override {
@@ -370,8 +377,8 @@ class Simulation final : public MdEngine {
 
   void restore(const std::vector<double>& forces,
                const integrators::IntegratorState& state) override {
-    if (forces.size() != static_cast<size_t>(3 * atoms_.n))
-      throw Error(fmt::format("restart: {} force values for {} atoms", forces.size(), atoms_.n));
+    if (forces.size() != static_cast<size_t>(3 * natoms_))
+      throw Error(fmt::format("restart: {} force values for {} atoms", forces.size(), natoms_));
     const std::size_t keeps = integrator_->checkpoint_state().thermostat.size();
     if (state.thermostat.size() != keeps)
       throw Error(fmt::format("{} thermostat values, {} keeps {}", state.thermostat.size(),
@@ -432,8 +439,12 @@ class Simulation final : public MdEngine {
   // thermostat terms (Langevin) that the next step's first half kick uses.
   void load_forces() {
     auto hf = Kokkos::create_mirror_view(atoms_.f);
-    for (std::int64_t i = 0; i < atoms_.n; ++i)
-      for (int d = 0; d < 3; ++d) hf(i, d) = static_cast<S>(restore_f_[3 * i + d]);
+    // Decomposed: the atoms moved to their ranks since; the checkpoint's forces come by id.
+    auto hid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.id);
+    for (std::int64_t i = 0; i < atoms_.n; ++i) {
+      const std::int64_t row = domain_ ? hid(i) : i;
+      for (int d = 0; d < 3; ++d) hf(i, d) = static_cast<S>(restore_f_[3 * row + d]);
+    }
     Kokkos::deep_copy(atoms_.f, hf);
     restore_f_.clear();
   }
@@ -626,6 +637,8 @@ class Simulation final : public MdEngine {
     return r;
   }
 
+  // Snapshots of a run over several ranks are gathered onto rank 0.
+  bool gathers() const { return domain_ && comm::size() > 1; }
   std::string domain_note() const {
     if (!domain_) return "";
     return fmt::format(

@@ -97,7 +97,8 @@ class MdEngine {
   virtual RunStats run(std::int64_t nsteps, RunObserver* obs = nullptr) = 0;
   virtual ThermoSample thermo_now() = 0;  // from the current state (forces recomputed)
   // Host snapshot ordered by atom id; forces are those of the last force evaluation. In a run
-  // decomposed over MPI ranks, snapshots hold this rank's atoms only.
+  // decomposed over several MPI ranks snapshots are collective: every rank's atoms are gathered
+  // onto rank 0 in atom-id order (md/gather_frame.hpp), the other ranks get none.
   virtual Frame snapshot(bool with_forces = true) const = 0;
   // Host snapshot in slot (memory) order into `into`, reusing its buffers: positions, types,
   // ids, and velocities/forces when asked. Packed on the device, one copy per array, no sort:
@@ -106,8 +107,9 @@ class MdEngine {
   // What a checkpoint keeps of the integrator (integrators/settings.hpp).
   virtual integrators::IntegratorState integrator_state() const = 0;
   // Before setup(), on an engine made from a checkpoint's atoms (slot order) at its step: the
-  // forces the checkpointed run integrates with (pair forces plus thermostat terms) and the
-  // integrator's state. setup() then keeps the atom order (no sort), rebuilds the lists as the
+  // forces the checkpointed run integrates with (pair forces plus thermostat terms; in a run
+  // with exchanged ghosts, MdParams::exchange_ghosts, indexed by atom id) and the integrator's
+  // state. setup() then keeps the atom order (no sort), rebuilds the lists as the
   // checkpointed run did at that step, and ends with these forces.
   virtual void restore(const std::vector<double>& forces,
                        const integrators::IntegratorState& integrator) = 0;

@@ -9,8 +9,11 @@
 # migration NP  a hot fluid whose atoms cross several sub-boxes: atoms conserved (the engine
 #               counts them and sums their ids over the ranks), more than two migrations per
 #               atom, thermo within 1e-9 of the one-process run
-# refused       rank grids that do not fit, outputs not written from several ranks, a run that
-#               blows up: exit codes, and the error printed once whatever the rank count
+# restart       a checkpoint written on 4 ranks restarted on 2 and on 1 (row_order=id): thermo
+#               within 1e-9 of the uninterrupted one-process run; the 4 ranks' H5MD frames (gathered
+#               onto rank 0 in id order) equal the one-process run's; VTK from 2 ranks
+# refused       rank grids that do not fit, a run that blows up: exit codes, and the error
+#               printed once whatever the rank count
 # exchange1     (no mpirun) the ranks' ghost exchange on one rank (parallel.ghosts=exchange)
 #               against the periodic images: 1,000 steps within 1e-12
 # deck          (no mpirun) parallel.* keys validated like every key: exit 2, file:line
@@ -91,16 +94,63 @@ YAML
   # 3 ranks: 3x1x1, 1x3x1 or 1x1x3, each cutting the 6.7 box into slabs 2.24 thick
   expect_refusal no-grid-fits 2 "small\.yaml: 'parallel\.processors': 3 ranks cannot split the box" \
     3 md small.yaml
-  expect_refusal h5md 2 "output\.h5md\.file: H5MD output is not written from more than one MPI rank" \
-    2 md "$melt" --steps 10 --set output.h5md.file=t.h5
-  [[ -e t.h5 || -e t.h5.partial ]] && bad "an H5MD file was written"
-  expect_refusal restart-file 2 "restart\.file: a checkpoint is not written from more than one" \
-    2 md "$melt" --steps 10 --set restart.file=ck.h5
   expect_refusal half-list 2 "neighbor\.list: a half list needs the ghosts' forces" 2 \
     md "$melt" --steps 10 --set neighbor.list=half
   expect_refusal other-command 2 "only \`mdremap md\` runs on several MPI ranks" 2 \
     cg "$src/inputs/cg_laplace2d.yaml"
   expect_refusal blow-up 1 "lost atoms|non-finite" 2 md "$melt" --steps 100 --set integrator.dt=0.5
+  ;;
+restart)
+  # The first python3 that imports h5py (pyenv shims may hide Debian's).
+  py=""
+  for p in ${MDREMAP_PYTHON:-} python3 /usr/bin/python3; do
+    if "$p" -c "import h5py" 2>/dev/null; then
+      py=$p
+      break
+    fi
+  done
+  if [[ -z $py ]]; then
+    echo "no python3 that imports h5py (apt-get install python3-h5py)"
+    [[ ${CI:-} == true ]] && exit 1
+    exit 77
+  fi
+  run=(--set run.thermo=100 --set neighbor.row_order=id -q --set output.h5md.every=500
+    --set "output.h5md.fields=[position,velocity,force,species,id]")
+  "$bin" md "$melt" "${run[@]}" --steps 1000 --thermo-csv ref.csv --set output.h5md.file=ref.h5 \
+    >/dev/null 2>&1 || bad "reference run"
+  mpi 4 "$bin" md "$melt" "${run[@]}" --steps 500 --thermo-csv np4.csv \
+    --set output.h5md.file=np4.h5 --set restart.file=ck4.h5 >/dev/null || bad "-np 4 run"
+  mpi 2 "$bin" md "$melt" "${run[@]}" --steps 500 --restart ck4.h5 --thermo-csv np2.csv \
+    >/dev/null || bad "-np 2 restart"
+  "$bin" md "$melt" "${run[@]}" --steps 500 --restart ck4.h5 --thermo-csv np1.csv >/dev/null ||
+    bad "one-process restart"
+  $compare ref.csv np4.csv --step0 1e-12 --rest 1e-9 --subset --label "-np 4, steps 0-500:" || fail=1
+  $compare ref.csv np2.csv --step0 1e-9 --rest 1e-9 --subset --label "restart on 2 ranks:" || fail=1
+  $compare ref.csv np1.csv --step0 1e-9 --rest 1e-9 --subset --label "restart on 1:" || fail=1
+  "$py" - ref.h5 np4.h5 <<'PY' || fail=1
+import sys
+import h5py
+import numpy as np
+ref, np4 = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+worst = 0.0
+for k in ["position", "velocity", "force", "species", "id"]:
+    a = ref[f"particles/all/{k}/value"][:2].astype(float)
+    b = np4[f"particles/all/{k}/value"][:]
+    if b.shape != a.shape:
+        sys.exit(f"{k}: -np 4 file holds {b.shape}, the one-process file {a.shape}")
+    worst = max(worst, float(np.abs(a - b.astype(float)).max()))
+ids = np4["particles/all/id/value"][-1]
+print(f"H5MD from 4 ranks: frames at steps {list(np4['particles/all/position/step'][:])}, "
+      f"largest difference from the one-process file {worst:.3g}")
+sys.exit(0 if worst <= 1e-12 and (ids == np.arange(len(ids))).all() else 1)
+PY
+  mkdir vtk
+  mpi 2 "$bin" md "$melt" --steps 100 -q --set output.vtk.dir=vtk --set output.vtk.every=50 \
+    >/dev/null || bad "-np 2 VTK run"
+  frames=$(ls vtk/*.vtp 2>/dev/null | wc -l)
+  points=$(grep -aho 'NumberOfPoints="[0-9]*"' vtk/*.vtp | sort -u)
+  [[ $frames -eq 3 && $points == 'NumberOfPoints="4000"' ]] && note "VTK from 2 ranks: $frames frames, $points" ||
+    bad "VTK from 2 ranks: $frames frames, $points"
   ;;
 exchange1)
   ordered=(--steps 1000 --set run.thermo=100 -q)
