@@ -183,8 +183,8 @@ int main(int argc, char** argv) {
         fmt::print("  MPI            no (built without MPI: MDREMAP_MPI=OFF or no MPI found)\n");
       else
         fmt::print(
-            "  MPI            {}; {}; GPU-aware: {} ({}); H5MD/checkpoints: one rank "
-            "only (no parallel HDF5)\n",
+            "  MPI            {}; {}; GPU-aware: {} ({}); H5MD, VTK and checkpoints "
+            "gathered to rank 0 (no parallel HDF5)\n",
             mpi["library"].get<std::string>(),
             mpi["active"].get<bool>()
                 ? fmt::format("{} rank(s) in this run", mpi["ranks"].get<int>())
