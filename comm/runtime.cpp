@@ -179,10 +179,19 @@ void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv,
               std::size_t recv_bytes, int source, int tag) {
 #ifdef MDREMAP_HAS_MPI
   if (g_active) {
-    check(MPI_Sendrecv(send, to_int_bytes(send_bytes), MPI_BYTE, dest, tag, recv,
-                       to_int_bytes(recv_bytes), MPI_BYTE, source, tag, MPI_COMM_WORLD,
-                       MPI_STATUS_IGNORE),
-          "MPI_Sendrecv");
+    // Empty parts are not posted: the partner knows the count (sendrecv_count) and posts none
+    // either, so a rank with nothing to exchange along an axis may skip the call altogether.
+    MPI_Request req[2];
+    int n = 0;
+    if (recv_bytes > 0)
+      check(MPI_Irecv(recv, to_int_bytes(recv_bytes), MPI_BYTE, source, tag, MPI_COMM_WORLD,
+                      &req[n++]),
+            "MPI_Irecv");
+    if (send_bytes > 0)
+      check(
+          MPI_Isend(send, to_int_bytes(send_bytes), MPI_BYTE, dest, tag, MPI_COMM_WORLD, &req[n++]),
+          "MPI_Isend");
+    check(MPI_Waitall(n, req, MPI_STATUSES_IGNORE), "MPI_Waitall");
     return;
   }
 #endif

@@ -56,7 +56,8 @@ double max(double v);
 std::int64_t sum(std::int64_t v);
 
 // One exchange of a swap: `send_bytes` from `send` to rank `dest`, `recv_bytes` into `recv`
-// from rank `source` (either may be this rank).
+// from rank `source` (either may be this rank). The partners must agree on the sizes (exchange
+// them first with sendrecv_count): a part of zero bytes is not posted at all.
 void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv,
               std::size_t recv_bytes, int source, int tag);
 // Exchanges one count with the same partners (sizes the following sendrecv).
