@@ -11,7 +11,11 @@ namespace mdremap::integrators {
 
 template <class S>
 NoseHoover<S>::NoseHoover(const IntegratorSettings& s)
-    : Nve<S>(s), kt_(s.keys.real("temperature")), dof_(s.dof), tau_(s.keys.real("damp")) {
+    : Nve<S>(s),
+      kt_(s.keys.real("temperature")),
+      dof_(s.dof),
+      tau_(s.keys.real("damp")),
+      sum_over_ranks_(s.sum_over_ranks) {
   const int m = static_cast<int>(s.keys.integer("chain"));
   q_.assign(m, kt_ * tau_ * tau_);
   q_[0] = dof_ * kt_ * tau_ * tau_;
@@ -26,6 +30,7 @@ void NoseHoover<S>::chain_half_step(AtomArrays<S>& a) {
   const int m = static_cast<int>(q_.size());
   const double dt = this->dt_;
   double ke2 = twice_kinetic_energy(a, this->mass_);
+  if (sum_over_ranks_) ke2 = sum_over_ranks_(ke2);
   auto force = [&](int k) {
     return k == 0 ? (ke2 - dof_ * kt_) / q_[0]
                   : (q_[k - 1] * vxi_[k - 1] * vxi_[k - 1] - kt_) / q_[k];

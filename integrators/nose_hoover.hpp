@@ -28,6 +28,7 @@ class NoseHoover : public Nve<S> {
  private:
   void chain_half_step(AtomArrays<S>& a);
   double kt_, dof_, tau_;
+  double (*sum_over_ranks_)(double);  // IntegratorSettings::sum_over_ranks
   std::vector<double> q_, xi_, vxi_;  // masses, positions, velocities of the chain
 };
 

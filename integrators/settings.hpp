@@ -67,6 +67,9 @@ struct IntegratorSettings {
   KeyValues keys;
   double dof = 0;  // degrees of freedom (3N-3)
   std::vector<double> type_mass;
+  // Sums a value over the MPI ranks of a decomposed run (the kinetic energy a thermostat reads
+  // from its rank's atoms); null: one process holds every atom. Integrators know no MPI.
+  double (*sum_over_ranks)(double) = nullptr;
 };
 
 // What an integrator keeps in a checkpoint, in the fields of io::Checkpoint (format 2):

@@ -40,8 +40,19 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
   auto perm = permute;
   auto owner = g.owner;
   auto shift = g.shift;
+  const bool images = g.images;
   Kokkos::parallel_for(
       "Neighbor::bin_count", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int i) {
+        // A ghost from another rank (not an image) is binned where its coordinates put it.
+        if (i >= nlocal && !images) {
+          const Vec4<T> p = x(i);
+          const int c = (grid.coord_beyond(p.x, 0, ex) + ex) +
+                        nx * ((grid.coord_beyond(p.y, 1, ey) + ey) +
+                              ny * (grid.coord_beyond(p.z, 2, ez) + ez));
+          cell_of(i) = c;
+          Kokkos::atomic_inc(&count(c));
+          return;
+        }
         const int o = i < nlocal ? i : owner(i - nlocal);
         const Vec4<T> p = x(o);
         int cx = grid.coord(p.x, 0) + ex;

@@ -28,6 +28,12 @@ struct PeriodicCells {
     const int v = static_cast<int>((c - lo[d]) * inv[d]);
     return v < 0 ? 0 : (v >= m[d] ? m[d] - 1 : v);
   }
+  // The same for a coordinate up to `reach` cells beyond the faces (a ghost from another rank),
+  // clamped to [-reach, m + reach - 1].
+  KOKKOS_INLINE_FUNCTION int coord_beyond(const T c, const int d, const int reach) const {
+    const int v = static_cast<int>(Kokkos::floor((c - lo[d]) * inv[d]));
+    return v < -reach ? -reach : (v >= m[d] + reach ? m[d] + reach - 1 : v);
+  }
 };
 
 // Cell binning of the periodic box plus whole ghost cells beyond each face, and the positions

@@ -11,11 +11,15 @@
 namespace mdremap::neighbor {
 
 // Ghost g is atom owner[g] shifted by shift[g] box lengths, stored after the local atoms: index
-// nlocal + g. Pairs then need no minimum image.
+// nlocal + g. Pairs then need no minimum image. Where ghosts come from other MPI ranks
+// (comm/domain_exchange.hpp), `images` is false: they are atoms of their own, owner and shift
+// are empty, the binning places them by their coordinates and lists are full (no Newton's third
+// law across ranks).
 template <class Space>
 struct BasicGhostAtoms {
   std::int64_t nlocal = 0;
   std::int64_t nghost = 0;
+  bool images = true;
   Kokkos::View<int*, Space> owner;   // nghost
   Kokkos::View<int*, Space> shift;   // nghost, (sx+1) + 3 (sy+1) + 9 (sz+1), s in {-1, 0, 1}
   Kokkos::View<int*, Space> count;   // nlocal, images per atom (scratch)

@@ -17,8 +17,17 @@ enum class ListLayout { Auto, Column, Row };
 // neighbor.sort: the atom order set at setup (and every sort_every steps).
 enum class AtomSort { Auto, None, Morton, Hilbert, Cells };
 
+// neighbor.row_order: each atom's neighbours as the build found them (cells) or by atom id
+// (row_order.hpp: forces summed in an order that no atom order or rank count changes).
+enum class RowOrder { Cells, Id };
+
 template <class E>
 struct OptionNames;
+template <>
+struct OptionNames<RowOrder> {
+  static constexpr std::array<std::pair<RowOrder, const char*>, 2> values{
+      {{RowOrder::Cells, "cells"}, {RowOrder::Id, "id"}}};
+};
 template <>
 struct OptionNames<ListKind> {
   static constexpr std::array<std::pair<ListKind, const char*>, 4> values{

@@ -21,9 +21,14 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
   const std::int64_t ntotal = n + g.nghost;
   if (ntotal > (std::int64_t(1) << 31) - 1)
     throw Error("neighbor list: more than 2^31 atoms and ghosts");
+  // Images of the periodic box need a box twice the list cutoff; ghosts from other ranks need a
+  // sub-box (`box`) the list cutoff thick (comm/rank_grid.hpp checks it) and full lists.
   for (int d = 0; d < 3; ++d)
-    if (double(box.len[d]) < 2.0 * rlist_)
-      throw Error("neighbor list: box shorter than twice the list cutoff (cutoff + skin)");
+    if (double(box.len[d]) < (g.images ? 2.0 : 1.0) * rlist_)
+      throw Error(g.images ? "neighbor list: box shorter than twice the list cutoff (cutoff + skin)"
+                           : "neighbor list: sub-box thinner than the list cutoff (cutoff + skin)");
+  if (!g.images && half_)
+    throw Error("neighbor list: a half list needs ghosts that are periodic images");
   bins_.bin(Kokkos::subview(xall, std::make_pair(std::int64_t(0), ntotal)), g, box, bin_size_,
             rlist_, kernel_.soa_positions);
   list.n = n;

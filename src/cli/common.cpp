@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "comm/runtime.hpp"
 #include "io/staged_file.hpp"
 #include "mdremap/avx512.hpp"
 #include "mdremap/error.hpp"
@@ -87,6 +88,14 @@ nlohmann::json build_info() {
   j["vtk"] = MDREMAP_HAS_VTK != 0;
   j["compiler"] = __VERSION__;
   j["build_type"] = MDREMAP_BUILD_TYPE;
+  // MPI (issue 15): built in or not, this process's ranks, whether the exchange hands device
+  // memory to MPI (GPU-aware) or stages it through the host. Outputs of a decomposed run are
+  // gathered onto rank 0, which writes them: no parallel HDF5.
+  const auto mpi = comm::mpi_info();
+  j["mpi"] = {{"built", mpi.built},          {"active", mpi.active},
+              {"ranks", mpi.ranks},          {"library", mpi.library},
+              {"gpu_aware", mpi.cuda_aware}, {"gpu_aware_note", mpi.cuda_aware_note},
+              {"parallel_hdf5", false},      {"outputs", "gathered to rank 0"}};
   // The host's AVX-512 loops (full-list LJ sum and list build): compiled in where the compiler
   // targets AVX-512; otherwise the portable loops run.
 #ifdef MDREMAP_HOST_AVX512

@@ -251,16 +251,17 @@ void write_csv(io::StagedFile& out, const std::vector<Row>& rows) {
       };
       const bool ok = r.ok;
       f << fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}"
+          "\n",
           r.mode, r.reorder, r.strategy, num(r.e_pair, "{:.10g}"),
           r.tx32 >= 0 ? std::to_string(r.tx32) : "", r.tx128 >= 0 ? std::to_string(r.tx128) : "",
           r.all32 >= 0 ? std::to_string(r.all32) : "",
-          r.all128 >= 0 ? std::to_string(r.all128) : "",
-          ok ? std::to_string(r.extra) : "", ok ? num(r.med.run_ms, "{:.4f}") : "",
-          ok ? num(r.med.setup_ms, "{:.4f}") : "", ok ? num(r.med.step_ms, "{:.5f}") : "",
-          ok ? num(r.med.force_ms, "{:.4f}") : "", ok ? num(r.med.plan_ms, "{:.4f}") : "",
-          ok ? num(r.med.selection_ms, "{:.4f}") : "", ok ? num(r.med.predicted_ms, "{:.4f}") : "",
-          ok ? num(r.timing.remap_ms, "{:.5f}") : "", ok ? num(r.timing.compute_ms, "{:.5f}") : "",
+          r.all128 >= 0 ? std::to_string(r.all128) : "", ok ? std::to_string(r.extra) : "",
+          ok ? num(r.med.run_ms, "{:.4f}") : "", ok ? num(r.med.setup_ms, "{:.4f}") : "",
+          ok ? num(r.med.step_ms, "{:.5f}") : "", ok ? num(r.med.force_ms, "{:.4f}") : "",
+          ok ? num(r.med.plan_ms, "{:.4f}") : "", ok ? num(r.med.selection_ms, "{:.4f}") : "",
+          ok ? num(r.med.predicted_ms, "{:.4f}") : "", ok ? num(r.timing.remap_ms, "{:.5f}") : "",
+          ok ? num(r.timing.compute_ms, "{:.5f}") : "",
           ok ? num(r.timing.pipelined_ms, "{:.5f}") : "",
           ok && r.timing.overlap >= 0 ? num(r.timing.overlap, "{:.3f}") : "", r.samples.size(),
           r.hits, r.misses, r.splits, num(r.seg_plan, "{:.4f}"), num(r.seg_remap, "{:.4f}"),
@@ -367,8 +368,7 @@ int run_compare(const CompareOptions& o) {
       "{:<22} {:<9} {:<12} {:>13} {:>11} {:>11} {:>11} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} "
       "{:>8} {:>9}  {}\n",
       "mode", "reorder", "strategy", "e_pair", "tx32", "tx128", "tx32 all", "extra MB", "run ms",
-      "plan ms",
-      "step ms", "remap ms", "compute", "overlap", "predict", "note");
+      "plan ms", "step ms", "remap ms", "compute", "overlap", "predict", "note");
   for (const auto& r : rows) {
     if (!r.ok) {
       fmt::print("{:<22} {:<9} {:<12} {}\n", r.mode, r.reorder, r.strategy, r.note);
@@ -379,9 +379,9 @@ int run_compare(const CompareOptions& o) {
         "{:>9.4f} {:>9.4f} {:>8} {:>9}  {}\n",
         r.mode, r.reorder, r.strategy, num(r.e_pair, "{:.8f}"),
         r.tx32 >= 0 ? std::to_string(r.tx32) : "-", r.tx128 >= 0 ? std::to_string(r.tx128) : "-",
-        r.all32 >= 0 ? std::to_string(r.all32) : "-",
-        r.extra / 1e6, r.demo ? std::string("-") : num(r.med.run_ms, "{:.1f}"),
-        r.med.plan_ms + r.med.selection_ms, r.med.step_ms, r.timing.remap_ms, r.timing.compute_ms,
+        r.all32 >= 0 ? std::to_string(r.all32) : "-", r.extra / 1e6,
+        r.demo ? std::string("-") : num(r.med.run_ms, "{:.1f}"), r.med.plan_ms + r.med.selection_ms,
+        r.med.step_ms, r.timing.remap_ms, r.timing.compute_ms,
         r.timing.overlap >= 0 ? fmt::format("{:.0f}%", 100 * r.timing.overlap) : std::string("-"),
         r.med.predicted_ms > 0 ? num(r.med.predicted_ms, "{:.1f}") : std::string("-"),
         r.note.substr(0, r.note.find('\n')));

@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -18,6 +19,7 @@
 #include "cli/compare_command.hpp"
 #include "cli/md_command.hpp"
 #include "cli/sp_command.hpp"
+#include "comm/runtime.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
 #include "mdremap/error.hpp"
@@ -72,6 +74,21 @@ void check_flags(CLI::App& app, int argc, char** argv) {
   }
 }
 
+// One line on stderr. In a run of several MPI ranks every rank meets an error of its input at
+// the same point: rank 0 alone prints it.
+int report(const std::string& message, int code) {
+  if (mdremap::comm::rank() == 0) fmt::print(stderr, "mdremap: error: {}\n", message);
+  return code;
+}
+
+// An error only this rank met (the others may be waiting for it in a collective): it prints it,
+// naming itself, and ends the run on every rank.
+[[noreturn]] void fail_alone(const std::string& message, int code) {
+  fmt::print(stderr, "mdremap: error (MPI rank {} of {}): {}\n", mdremap::comm::rank(),
+             mdremap::comm::size(), message);
+  mdremap::comm::abort(code);
+}
+
 // CLI11's messages can span lines; ours are one.
 std::string one_line(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
@@ -83,6 +100,10 @@ std::string one_line(std::string s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // MPI first (under mpirun only: comm/runtime.hpp), finalised last. Only rank 0 prints.
+  mdremap::comm::Session mpi(argc, argv);
+  if (mdremap::comm::rank() != 0 && !std::freopen("/dev/null", "w", stdout))
+    mdremap::comm::abort(1);
   CLI::App app{"mdremap: Lennard-Jones MD with GPU data-remapping strategies"};
   app.require_subcommand(1);
   app.set_version_flag("--version", MDREMAP_VERSION);
@@ -112,11 +133,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // Every other command-line problem is bad input: exit 2, one line, the flag named.
-    fmt::print(stderr, "mdremap: error: {}\n", one_line(e.what()));
-    return 2;
+    return report(one_line(e.what()), 2);
   } catch (const mdremap::Error& e) {
-    fmt::print(stderr, "mdremap: error: {}\n", e.what());
-    return 2;
+    return report(e.what(), 2);
   }
 
   // Thread binding for OpenMP unless the user chose one (also silences Kokkos' warning).
@@ -131,6 +150,12 @@ int main(int argc, char** argv) {
         throw mdremap::InputError("--summary", 0, e.what());
       }
     }
+    if (mdremap::comm::size() > 1 && !app.got_subcommand("md") && !app.got_subcommand("info"))
+      throw mdremap::comm::CollectiveError(
+          fmt::format("only `mdremap md` runs on several MPI ranks; start `mdremap {}` without "
+                      "mpirun (or with -np 1)",
+                      app.get_subcommands().front()->get_name()),
+          2);
     if (app.got_subcommand("md")) return mdremap::cli::run_md(md_opts);
     if (app.got_subcommand("compare")) return mdremap::cli::run_compare(compare_opts);
     if (app.got_subcommand("cg")) return mdremap::cli::run_cg(cg_opts);
@@ -153,21 +178,37 @@ int main(int argc, char** argv) {
       fmt::print("  VTK output     {}\n", j["vtk"].get<bool>() ? "yes" : "no (built without VTK)");
       fmt::print("  compiler       {} ({})\n", j["compiler"].get<std::string>(),
                  j["build_type"].get<std::string>());
+      const auto& mpi = j["mpi"];
+      if (!mpi["built"].get<bool>())
+        fmt::print("  MPI            no (built without MPI: MDREMAP_MPI=OFF or no MPI found)\n");
+      else
+        fmt::print(
+            "  MPI            {}; {}; GPU-aware: {} ({}); H5MD, VTK and checkpoints "
+            "gathered to rank 0 (no parallel HDF5)\n",
+            mpi["library"].get<std::string>(),
+            mpi["active"].get<bool>()
+                ? fmt::format("{} rank(s) in this run", mpi["ranks"].get<int>())
+                : std::string("not started (run under mpirun for ranks)"),
+            mpi["gpu_aware"].get<bool>() ? "yes" : "no", mpi["gpu_aware_note"].get<std::string>());
       fmt::print("  host loops     {}\n", j["host_simd"].get<std::string>() == "avx512"
                                               ? "AVX-512 (full-list force and list build)"
                                               : "portable (no AVX-512 at compile time)");
       if (!info_summary.empty()) mdremap::cli::write_summary(info_summary, j);
       return 0;
     }
+  } catch (const mdremap::comm::CollectiveError& e) {
+    return report(e.what(), e.exit_code());
   } catch (const mdremap::InputError& e) {
+    if (mdremap::comm::size() > 1) fail_alone(e.what(), 2);
     fmt::print(stderr, "mdremap: error: {}\n", e.what());
     return 2;
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr,
-               "mdremap: error: out of memory (std::bad_alloc): the system is too large for "
-               "this machine\n");
+    const char* what = "out of memory (std::bad_alloc): the system is too large for this machine";
+    if (mdremap::comm::size() > 1) fail_alone(what, 1);
+    fmt::print(stderr, "mdremap: error: {}\n", what);
     return 1;
   } catch (const std::exception& e) {
+    if (mdremap::comm::size() > 1) fail_alone(e.what(), 1);
     fmt::print(stderr, "mdremap: error: {}\n", e.what());
     return 1;
   }

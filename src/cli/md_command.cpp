@@ -8,6 +8,7 @@
 
 #include "cli/common.hpp"
 #include "cli/numeric_flag.hpp"
+#include "comm/runtime.hpp"
 #include "integrators/settings.hpp"
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
@@ -95,58 +96,72 @@ nlohmann::json thermo_json(const ThermoSample& t) {
 
 int run_md(const MdOptions& o) {
   Kokkos::Timer wall;
-  check_backend(o.backend);
-  auto deck = io::Deck::from_file(o.deck);
-  for (const auto& s : o.sets) deck.apply_override(s);
-  if (o.steps >= 0) deck.apply_override(fmt::format("run.steps={}", o.steps), "--steps");
-  if (!o.precision.empty()) deck.apply_override("run.precision=" + o.precision, "--precision");
-  if (o.shuffle) {
-    deck.apply_override("system.shuffle=true");
-    deck.apply_override("neighbor.sort=none");
-  }
-  if (!o.thermo_csv.empty())
-    deck.apply_override("output.thermo_csv=" + yaml_string(o.thermo_csv), "--thermo-csv");
-  apply_remap_flags(o.remap, deck);
-  const md::MdParams p = md::read_md_params(deck);
-  // Every output path is checked before any work, so a typo fails now, not after the run.
-  md::check_output_paths(p);
-  if (!o.summary.empty()) {
-    try {
-      io::check_writable(o.summary);
-    } catch (const Error& e) {
-      throw InputError("--summary", 0, e.what());
+  // With several MPI ranks every rank reads and checks the deck (its errors are every rank's,
+  // reported once: comm::on_every_rank) and rank 0 alone owns the output files (comm::on_root).
+  const bool root = comm::rank() == 0;
+  auto parsed = comm::on_every_rank([&] {
+    check_backend(o.backend);
+    auto deck = io::Deck::from_file(o.deck);
+    for (const auto& s : o.sets) deck.apply_override(s);
+    if (o.steps >= 0) deck.apply_override(fmt::format("run.steps={}", o.steps), "--steps");
+    if (!o.precision.empty()) deck.apply_override("run.precision=" + o.precision, "--precision");
+    if (o.shuffle) {
+      deck.apply_override("system.shuffle=true");
+      deck.apply_override("neighbor.sort=none");
     }
-  }
-  // No output may overwrite an input or another output of this run (issue 11, finding 2).
-  std::vector<io::PathUse> paths{{"the deck", o.deck, false, ""},
-                                 {"--restart", o.restart, false, ""}};
-  for (const auto& u : md::output_path_uses(p)) paths.push_back(u);
-  paths.push_back({"--summary", o.summary, true, ""});
-  io::check_distinct(paths);
+    if (!o.thermo_csv.empty())
+      deck.apply_override("output.thermo_csv=" + yaml_string(o.thermo_csv), "--thermo-csv");
+    apply_remap_flags(o.remap, deck);
+    const md::MdParams p = md::read_md_params(deck);
+    // Every output path is checked before any work, so a typo fails now, not after the run.
+    md::check_output_paths(p);
+    if (!o.summary.empty()) {
+      try {
+        io::check_writable(o.summary);
+      } catch (const Error& e) {
+        throw InputError("--summary", 0, e.what());
+      }
+    }
+    // No output may overwrite an input or another output of this run (issue 11, finding 2).
+    std::vector<io::PathUse> paths{{"the deck", o.deck, false, ""},
+                                   {"--restart", o.restart, false, ""}};
+    for (const auto& u : md::output_path_uses(p)) paths.push_back(u);
+    paths.push_back({"--summary", o.summary, true, ""});
+    io::check_distinct(paths);
+    return std::make_pair(deck, p);
+  });
+  io::Deck& deck = parsed.first;
+  const md::MdParams& p = parsed.second;
 
   std::unique_ptr<io::Checkpoint> checkpoint;
   if (!o.restart.empty()) {
-    io::remove_stale_partial(o.restart);  // a killed checkpoint write leaves one (finding 7)
-    checkpoint = std::make_unique<io::Checkpoint>(io::read_checkpoint(o.restart));
-    md::check_restart(p, *checkpoint, o.restart);
+    // a killed checkpoint write leaves one (finding 7); every rank then reads the checkpoint
+    comm::on_root([&] { io::remove_stale_partial(o.restart); });
+    checkpoint = comm::on_every_rank([&] {
+      auto c = std::make_unique<io::Checkpoint>(io::read_checkpoint(o.restart));
+      md::check_restart(p, *c, o.restart);
+      return c;
+    });
   }
   // Outputs are locked now, before the run: one another run is writing is refused (exit 2).
   std::unique_ptr<io::StagedFile> summary;
-  if (!o.summary.empty()) {
-    try {
-      summary = std::make_unique<io::StagedFile>(o.summary);
-    } catch (const io::OutputBusy& e) {
-      throw InputError("--summary", 0, e.what());
-    }
-  }
   std::unique_ptr<io::ThermoCsv> csv;
-  if (!p.thermo_csv.empty()) {
-    try {
-      csv = std::make_unique<io::ThermoCsv>(p.thermo_csv);
-    } catch (const io::OutputBusy& e) {
-      throw InputError("output.thermo_csv", 0, e.what());
+  comm::on_root([&] {
+    if (!o.summary.empty()) {
+      try {
+        summary = std::make_unique<io::StagedFile>(o.summary);
+      } catch (const io::OutputBusy& e) {
+        throw InputError("--summary", 0, e.what());
+      }
     }
-  }
+    if (!p.thermo_csv.empty()) {
+      try {
+        csv = std::make_unique<io::ThermoCsv>(p.thermo_csv);
+      } catch (const io::OutputBusy& e) {
+        throw InputError("output.thermo_csv", 0, e.what());
+      }
+    }
+  });
   auto engine = checkpoint ? md::restart_engine(p, *checkpoint, o.restart) : md::create_engine(p);
   md::OutputInfo info;
   info.deck_yaml = deck.resolved_yaml();
@@ -170,7 +185,7 @@ int run_md(const MdOptions& o) {
     if (!o.quiet)
       fmt::print("# restart from {} at step {}: {} more steps\n", o.restart, checkpoint->step,
                  p.steps);
-    if (checkpoint->backend != device_backend())
+    if (checkpoint->backend != device_backend() && root)
       fmt::print(stderr,
                  "note: {} was written by the {} backend; this run continues on {} (correct, "
                  "but not bit-identical to a run that stayed on {})\n",
@@ -235,14 +250,14 @@ int run_md(const MdOptions& o) {
         rs.report.plans, rs.report.overlapped_plan_ms, rs.report.plan_ms,
         rs.report.bridged_executions, rs.report.executions);
   std::fflush(stdout);
-  if (st.dangerous_builds > 0)
+  if (st.dangerous_builds > 0 && root)
     fmt::print(stderr,
                "note: {} scheduled neighbor-list builds came after an atom had moved more than "
                "skin/2 (pairs may have been missed in between); neighbor.check=true rebuilds on "
                "displacement instead\n",
                st.dangerous_builds);
 
-  if (!o.summary.empty()) {
+  if (summary) {
     nlohmann::json j;
     j["command"] = "md";
     j["deck"] = o.deck;
@@ -288,6 +303,10 @@ int run_md(const MdOptions& o) {
                   {"realised_ms", rs.realised_ms},
                   {"selection_ms", rs.report.selection_ms},
                   {"memory_selection", rs.memory_selection}};
+    j["mpi"] = {{"ranks", p.ranks},
+                {"grid", p.grid.p},
+                {"ghosts_exchanged", p.exchange_ghosts},
+                {"migrations", st.migrations}};
     j["build"] = build_info();
     write_summary(*summary, j);
   }

@@ -78,12 +78,30 @@ std::unique_ptr<MdEngine> restart_engine(const MdParams& deck, const io::Checkpo
   s.id = fr.id;
   for (int d = 0; d < 3; ++d) s.lo[d] = fr.box_lo[d], s.len[d] = fr.box_len[d];
   auto engine = make_engine(deck, s, c.step);
+  // With exchanged ghosts the atoms go to their ranks' sub-boxes: the forces travel by atom id
+  // (ids are 0..N-1; a checkpoint written on any number of ranks restarts on any other).
+  std::vector<double> by_id;
+  if (deck.exchange_ghosts) {
+    const std::size_t n = fr.n();
+    by_id.assign(3 * n, 0.0);
+    std::vector<char> seen(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto id = fr.id[i];
+      if (id < 0 || static_cast<std::size_t>(id) >= n || seen[id])
+        throw InputError(path, 0,
+                         fmt::format("checkpoint atom ids are not 0..{} each once (atom {} has id "
+                                     "{})",
+                                     n - 1, i, id));
+      seen[id] = 1;
+      for (int d = 0; d < 3; ++d) by_id[3 * id + d] = fr.f[3 * i + d];
+    }
+  }
   // The integrator takes back what it wrote (its thermostat values, its noise seed).
   integrators::IntegratorState state;
   state.style = checkpoint_integrator(c);
   state.thermostat = c.thermostat_state;
   state.rng_seed = c.rng_seed;
-  engine->restore(fr.f, state);
+  engine->restore(deck.exchange_ghosts ? by_id : fr.f, state);
   return engine;
 }
 

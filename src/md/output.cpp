@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "comm/runtime.hpp"
 #include "io/background_writer.hpp"
 #include "io/checkpoint.hpp"
 #include "io/h5md_writer.hpp"
@@ -101,11 +102,21 @@ std::vector<io::PathUse> output_path_uses(const MdParams& p) {
 RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo& info,
                      std::int64_t last_step)
     : p_(p), engine_(engine), info_(info), last_step_(last_step) {
+  // In a run decomposed over MPI ranks rank 0 writes every file (the frames are gathered onto it,
+  // md/gather_frame.hpp); the others take part in the gathers only.
+  if (!p.h5md_file.empty()) {  // every rank: what the frames' gathers hold
+    const auto fields = io::H5mdFields::from_names(p.h5md_fields);
+    h5md_velocity_ = fields.velocity;
+    h5md_force_ = fields.force;
+  }
+  comm::on_root([&] { open_files(p, engine, info); });
+  writer_ = std::make_unique<io::BackgroundWriter>(2);
+}
+
+void RunOutput::open_files(const MdParams& p, const MdEngine& engine, const OutputInfo& info) {
   if (!p.h5md_file.empty()) {
     io::H5mdOptions o;
     o.fields = io::H5mdFields::from_names(p.h5md_fields);
-    h5md_velocity_ = o.fields.velocity;
-    h5md_force_ = o.fields.force;
     o.author = info.author;
     if (o.author.empty()) {
       const char* user = std::getenv("USER");
@@ -132,7 +143,6 @@ RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo
   if (!p.restart_file.empty())
     checkpoint_file_ = open_output(
         "restart.file", [&] { return std::make_unique<io::StagedFile>(p.restart_file); });
-  writer_ = std::make_unique<io::BackgroundWriter>(2);
 }
 
 RunOutput::~RunOutput() {
@@ -148,11 +158,12 @@ RunOutput::~RunOutput() {
   if (checkpoint_file_) checkpoint_file_->discard();
 }
 
+// From the deck, not from the open files: every rank asks for the same steps (the gathers).
 bool RunOutput::h5md_due(std::int64_t step) const {
-  return h5md_ && step % p_.h5md_every == 0;
+  return !p_.h5md_file.empty() && step % p_.h5md_every == 0;
 }
 bool RunOutput::vtk_due(std::int64_t step) const {
-  return vtk_ && step % p_.vtk_every == 0;
+  return MDREMAP_HAS_VTK && !p_.vtk_dir.empty() && step % p_.vtk_every == 0;
 }
 bool RunOutput::checkpoint_due(std::int64_t step) const {
   return !p_.restart_file.empty() &&
@@ -170,7 +181,8 @@ void RunOutput::start(const ThermoSample& t0) {
   // A trajectory opens with its first state. The starting point needs no checkpoint unless the
   // run has no steps (setup() rebuilt the lists there, so it is a valid restart point).
   const bool checkpoint = checkpoint_due(t0.step) && t0.step == last_step_;
-  if (h5md_ || vtk_ || checkpoint) write(t0, h5md_ != nullptr, vtk_ != nullptr, checkpoint);
+  const bool h5md = !p_.h5md_file.empty(), vtk = MDREMAP_HAS_VTK && !p_.vtk_dir.empty();
+  if (h5md || vtk || checkpoint) write(t0, h5md, vtk, checkpoint);
 }
 
 void RunOutput::output(const ThermoSample& t) {
@@ -195,6 +207,11 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
   if (checkpoint) integrator = engine_.integrator_state();
   if (h5md || vtk) ++frames_;
   if (checkpoint) ++checkpoints_;
+  if (comm::rank() != 0) {  // gathered onto rank 0, which writes
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    pool_.push_back(std::move(frame));
+    return;
+  }
   writer_->submit(
       [this, frame, t, h5md, vtk, checkpoint, integrator = std::move(integrator)]() mutable {
         if (h5md) {

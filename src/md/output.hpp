@@ -56,12 +56,15 @@ class RunOutput : public RunObserver {
   // files stay PATH.partial and the last checkpoint written stays the checkpoint.
   void finish();
 
-  bool any() const { return h5md_ || vtk_ || !p_.restart_file.empty(); }
+  bool any() const {
+    return !p_.h5md_file.empty() || !p_.vtk_dir.empty() || !p_.restart_file.empty();
+  }
   std::string describe() const;  // what is written where, one line
   std::int64_t frames() const { return frames_; }
   std::int64_t checkpoints() const { return checkpoints_; }
 
  private:
+  void open_files(const MdParams& p, const MdEngine& engine, const OutputInfo& info);
   bool h5md_due(std::int64_t step) const;
   bool vtk_due(std::int64_t step) const;
   bool checkpoint_due(std::int64_t step) const;

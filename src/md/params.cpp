@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "comm/runtime.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/number.hpp"
 #include "mdremap/remap/registry.hpp"
@@ -329,6 +330,40 @@ void read_potential(io::DeckSection pot, MdParams& p) {
   pot.finish();
 }
 
+// The rank grid: parallel.processors as given (0 along an axis: chosen there), else the grid of
+// least sub-box surface (LAMMPS `processors * * *`); every sub-box at least cutoff + skin thick.
+void read_parallel(io::DeckSection par, MdParams& p) {
+  const auto procs = par.get<std::vector<int>>("processors", {0, 0, 0});
+  if (procs.size() != 3) par.fail("processors", "expected three rank counts [px, py, pz]");
+  for (int d = 0; d < 3; ++d) {
+    if (procs[d] < 0)
+      par.fail("processors", "rank counts must be at least 1 (or 0: chosen along that axis)");
+    p.processors[d] = procs[d];
+  }
+  const std::string ghosts = io::one_of(par, "ghosts", "auto", {"auto", "exchange"});
+  p.exchange_ghosts = p.ranks > 1 || ghosts == "exchange";
+  if (p.exchange_ghosts && p.list == neighbor::ListKind::Half)
+    par.fail("ghosts",
+             "exchanged ghosts are read through full lists: neighbor.list=half cannot "
+             "use them (use full or auto)");
+  const double rlist = p.pairs.max_cutoff() + p.skin;
+  const std::array<double, 3> len{p.box_len(0), p.box_len(1), p.box_len(2)};
+  if (p.processors[0] > 0 && p.processors[1] > 0 && p.processors[2] > 0) {
+    p.grid.p = p.processors;
+    const std::string problem = comm::check_rank_grid(p.grid, p.ranks, len, rlist);
+    if (!problem.empty()) par.fail("processors", problem);
+  } else {
+    try {
+      p.grid = comm::choose_rank_grid(p.ranks, len, rlist, p.processors);
+    } catch (const InputError&) {
+      throw;
+    } catch (const Error& e) {
+      par.fail("processors", e.what());
+    }
+  }
+  par.finish();
+}
+
 void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   p.thermo_csv = out.get<std::string>("thermo_csv", "");
   auto h5 = out.section("h5md");
@@ -367,6 +402,7 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
 
 MdParams read_md_params(io::Deck& deck) {
   MdParams p;
+  p.ranks = comm::size();
   auto root = deck.root();
   read_system(root.section("system"), p);
   read_potential(root.section("potential"), p);
@@ -399,12 +435,26 @@ MdParams read_md_params(io::Deck& deck) {
             "must be 4, 8 or 16 (atoms per cluster), or 0 for the device's default");
   if (p.cluster_size != 0 && p.list != neighbor::ListKind::Cluster)
     nb.fail("cluster_size", "applies to neighbor.list=cluster only");
+  if (p.list == neighbor::ListKind::Half && p.ranks > 1)
+    nb.fail("list",
+            fmt::format("a half list needs the ghosts' forces sent back to their ranks, which "
+                        "this run of {} MPI ranks does not do: use full (or auto)",
+                        p.ranks));
+  if (p.list == neighbor::ListKind::Cluster && p.ranks > 1)
+    nb.fail("list", fmt::format("the cluster-pair list is not yet built over the ghosts of {} MPI "
+                                "ranks: use full (or auto)",
+                                p.ranks));
   p.layout = neighbor_option<neighbor::ListLayout>(nb, "layout");
   p.bin_size = nb.get<double>("bin_size", 0.0);
   p.sort = neighbor_option<neighbor::AtomSort>(nb, "sort");
   p.sort_every = nb.get<int>("sort_every", 0);
   if (p.sort_every < 0) nb.fail("sort_every", "must not be negative");
+  p.row_order = neighbor::parse_option<neighbor::RowOrder>(
+      one_of(nb, "row_order", "cells", neighbor::option_names<neighbor::RowOrder>()));
+  if (p.list == neighbor::ListKind::Cluster && p.row_order == neighbor::RowOrder::Id)
+    nb.fail("row_order", "orders the rows of the plain lists; the cluster-pair list has its own");
   nb.finish();
+  read_parallel(root.section("parallel"), p);
 
   auto run = root.section("run");
   p.steps = ranged<long long>(run, "steps", p.steps, 0, kMaxSteps);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/rank_grid.hpp"
 #include "integrators/settings.hpp"
 #include "io/deck.hpp"
 #include "md/choices.hpp"
@@ -86,6 +87,8 @@ struct MdParams {
   // auto: hilbert on CPU, cells on GPU
   neighbor::AtomSort sort = neighbor::AtomSort::Auto;
   int sort_every = 0;  // steps between re-sorts (0: at setup only)
+  // cells: neighbours as built; id: by atom id (reproducible across atom orders and rank counts)
+  neighbor::RowOrder row_order = neighbor::RowOrder::Cells;
   // run
   std::int64_t steps = 100;
   int thermo = 50;
@@ -100,6 +103,13 @@ struct MdParams {
   // restart checkpoints: every `every` steps (0: none but the last) and at the end of the run
   std::string restart_file;
   std::int64_t restart_every = 0;
+  // parallel: MPI domain decomposition (issue 15)
+  int ranks = 1;                           // MPI ranks running the deck (comm::size())
+  std::array<int, 3> processors{0, 0, 0};  // parallel.processors; 0: chosen along that axis
+  comm::RankGrid grid;                     // the rank grid the run uses
+  // Ghosts through the ranks' exchange (comm/domain_exchange.hpp): with more than one rank, or
+  // on one with parallel.ghosts=exchange (the MPI code path, testable without mpirun).
+  bool exchange_ghosts = false;
   // remap layer (served by remap/)
   std::string remap = "gather";
   Reorder reorder = Reorder::None;

@@ -6,8 +6,11 @@
 #include <cmath>
 #include <numeric>
 
+#include "comm/domain_exchange.hpp"
+#include "comm/runtime.hpp"
 #include "integrators/integrator.hpp"
 #include "md/force.hpp"
+#include "md/gather_frame.hpp"
 #include "md/pair/lj.hpp"
 #include "md/reorder.hpp"
 #include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
@@ -15,6 +18,7 @@
 #include "neighbor/cluster_builder.hpp"
 #include "neighbor/neighbor_list.hpp"
 #include "neighbor/periodic.hpp"
+#include "neighbor/row_order.hpp"
 #include "neighbor/spatial_order.hpp"
 #include "neighbor/verlet_builder.hpp"
 
@@ -98,37 +102,77 @@ double max_displacement_sq_or_inf(Kokkos::View<const Vec4<C>*> x, Kokkos::View<c
   return m;
 }
 
+// The atom id of every entry of the force kernel's positions: local atoms, then periodic images
+// (their owner's id): the key of neighbor.row_order = id.
+Kokkos::View<std::int64_t*> image_ids(Kokkos::View<const std::int64_t*> id,
+                                      const neighbor::GhostAtoms& g) {
+  Kokkos::View<std::int64_t*> key(Kokkos::view_alloc("row_key", Kokkos::WithoutInitializing),
+                                  g.nlocal + g.nghost);
+  const std::int64_t n = g.nlocal;
+  auto owner = g.owner;
+  Kokkos::parallel_for(
+      "Neighbor::image_ids", Kokkos::RangePolicy<ExecSpace>(0, n + g.nghost),
+      KOKKOS_LAMBDA(const std::int64_t k) { key(k) = k < n ? id(k) : id(owner(k - n)); });
+  return key;
+}
+
+std::int64_t id_sum(Kokkos::View<const std::int64_t*> id, std::int64_t n) {
+  std::int64_t sum = 0;
+  Kokkos::parallel_reduce(
+      "Comm::id_sum", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) { acc += id(i); }, sum);
+  return sum;
+}
+
 template <class S, class C>
 class Simulation final : public MdEngine {
  public:
   Simulation(const MdParams& p, const HostSystem& s, std::int64_t first_step)
-      : p_(p), step_(first_step) {
-    const std::int64_t n = s.n();
+      : p_(p), step_(first_step), natoms_(s.n()) {
+    box_s_ = Box<S>::make(s.lo, s.len);
+    box_c_ = Box<C>::make(s.lo, s.len);
+    box_d_ = Box<double>::make(s.lo, s.len);
+    const double rlist = p.pairs.max_cutoff() + p.skin;
+    // A decomposed run (issue 15): this rank keeps the atoms of its sub-box; every rank built
+    // the same whole system, so nothing is sent to start.
+    std::vector<std::int64_t> mine;
+    if (p.exchange_ghosts) {
+      domain_ = std::make_unique<comm::DomainExchange<S, C>>(p.grid, comm::rank(), box_d_, rlist);
+      for (std::int64_t i = 0; i < natoms_; ++i) {
+        double w[3];
+        for (int d = 0; d < 3; ++d) {
+          const double r = s.x[3 * i + d] - s.lo[d];
+          w[d] = s.lo[d] + (r - s.len[d] * std::floor(r / s.len[d]));
+        }
+        if (domain_->owns(w[0], w[1], w[2])) mine.push_back(i);
+      }
+    }
+    const std::int64_t n = domain_ ? static_cast<std::int64_t>(mine.size()) : natoms_;
+    for (const std::int64_t id : s.id) id_sum_ += id;
     atoms_.allocate(n);
     auto hx = Kokkos::create_mirror_view(atoms_.x);
     auto hv = Kokkos::create_mirror_view(atoms_.v);
     auto ht = Kokkos::create_mirror_view(atoms_.type);
     auto hi = Kokkos::create_mirror_view(atoms_.id);
-    for (std::int64_t i = 0; i < n; ++i) {
-      hx(i) = Vec4<S>{S(s.x[3 * i]), S(s.x[3 * i + 1]), S(s.x[3 * i + 2]), S(s.type[i])};
-      for (int d = 0; d < 3; ++d) hv(i, d) = S(s.v[3 * i + d]);
-      ht(i) = s.type[i];
-      hi(i) = s.id[i];
+    for (std::int64_t k = 0; k < n; ++k) {
+      const std::int64_t i = domain_ ? mine[k] : k;
+      hx(k) = Vec4<S>{S(s.x[3 * i]), S(s.x[3 * i + 1]), S(s.x[3 * i + 2]), S(s.type[i])};
+      for (int d = 0; d < 3; ++d) hv(k, d) = S(s.v[3 * i + d]);
+      ht(k) = s.type[i];
+      hi(k) = s.id[i];
     }
     Kokkos::deep_copy(atoms_.x, hx);
     Kokkos::deep_copy(atoms_.v, hv);
     Kokkos::deep_copy(atoms_.type, ht);
     Kokkos::deep_copy(atoms_.id, hi);
-    box_s_ = Box<S>::make(s.lo, s.len);
-    box_c_ = Box<C>::make(s.lo, s.len);
-    box_d_ = Box<double>::make(s.lo, s.len);
 
     // A GPU warp reads row j of 32 atoms at once (full list, column-major, no write conflicts).
     // A CPU thread walks one atom's row (row-major): with AVX-512 a full row, 8 neighbours per
     // step (src/md/lj_avx512.hpp; faster than the scalar half list, docs/benchmarks.md); without
     // it, the half list (scalar, Newton's third law).
-    half_ = p.list == neighbor::ListKind::Half ||
-            (p.list == neighbor::ListKind::Auto && kHostBackend && !kHostAvx512);
+    // Exchanged ghosts: full lists (a half list would need their forces sent back).
+    half_ = !domain_ && (p.list == neighbor::ListKind::Half ||
+                         (p.list == neighbor::ListKind::Auto && kHostBackend && !kHostAvx512));
     // Atom order: list-cell order on the GPU (a warp's atoms share a cell: the list build's
     // stores coalesce, and the rebuild measured faster than in Hilbert order); Hilbert order on
     // the CPU, which measured no gain from cell order.
@@ -136,7 +180,6 @@ class Simulation final : public MdEngine {
       p_.sort = kHostBackend ? neighbor::AtomSort::Hilbert : neighbor::AtomSort::Cells;
     column_major_ = p.layout == neighbor::ListLayout::Column ||
                     (p.layout == neighbor::ListLayout::Auto && !kHostBackend);
-    const double rlist = p.pairs.max_cutoff() + p.skin;
     // Full-cutoff cells measured faster than half-cutoff ones on the CPU and equal on the GPU
     // (docs/benchmarks.md): fewer, longer cell loops.
     const double bin = p.bin_size > 0 ? p.bin_size : rlist;
@@ -147,7 +190,8 @@ class Simulation final : public MdEngine {
     if (cluster_)
       cluster_builder_ = std::make_unique<neighbor::ClusterListBuilder<C>>(rlist, p.cluster_size);
 
-    const integrators::IntegratorSettings is = integrator_settings(p, n);
+    integrators::IntegratorSettings is = integrator_settings(p, natoms_);
+    if (domain_) is.sum_over_ranks = [](double v) { return comm::sum(v); };
     mass_ = integrators::mass_table<S>(is.type_mass);
     dof_ = is.dof;
     integrator_ = integrators::make_integrator<S>(is);
@@ -190,7 +234,7 @@ class Simulation final : public MdEngine {
 
   RunStats run(std::int64_t nsteps, RunObserver* obs) override {
     RunStats st;
-    st.atoms = atoms_.n;
+    st.atoms = natoms_;
     const std::int64_t first = step_;
     const std::int64_t last_step = first + nsteps;
     const int builds0 = builds_, dangerous0 = dangerous_, sorts0 = sorts_;
@@ -232,7 +276,7 @@ class Simulation final : public MdEngine {
     Kokkos::fence();
     st.loop_seconds = loop.seconds();
     st.steps = nsteps;
-    st.atom_steps_per_s = st.loop_seconds > 0 ? double(atoms_.n) * nsteps / st.loop_seconds : 0;
+    st.atom_steps_per_s = st.loop_seconds > 0 ? double(natoms_) * nsteps / st.loop_seconds : 0;
     st.split = split_;
     st.list_builds = builds_ - builds0;
     st.dangerous_builds = dangerous_ - dangerous0;
@@ -254,6 +298,14 @@ class Simulation final : public MdEngine {
       st.mean_neighbors = list_.mean_count();
       st.max_neighbors = list_.max_count;
     }
+    if (domain_) {
+      // Over all ranks; the atoms counted where they are, which migration must conserve.
+      st.mean_neighbors = comm::sum(st.mean_neighbors * atoms_.n) / natoms_;
+      st.max_neighbors = static_cast<int>(comm::max(st.max_neighbors));
+      st.atoms = comm::sum(atoms_.n);
+      st.migrations = comm::sum(domain_->migrated());
+      check_conserved();
+    }
     if (nsteps == 0) st.last = sample();
     return st;
   }
@@ -264,6 +316,11 @@ class Simulation final : public MdEngine {
   }
 
   Frame snapshot(bool with_forces) const override {
+    if (gathers()) {  // every rank's atoms onto rank 0, in id order
+      Frame fr;
+      snapshot_slots(fr, true, with_forces);
+      return fr;
+    }
     Frame fr;
     fr.step = step_;
     fr.time = step_ * p_.dt;
@@ -332,6 +389,7 @@ class Simulation final : public MdEngine {
     Kokkos::deep_copy(
         Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(fr.id.data(), n),
         atoms_.id);
+    if (gathers()) gather_frame_by_id(fr);
   }
 
   integrators::IntegratorState integrator_state() const override {
@@ -340,8 +398,8 @@ class Simulation final : public MdEngine {
 
   void restore(const std::vector<double>& forces,
                const integrators::IntegratorState& state) override {
-    if (forces.size() != static_cast<size_t>(3 * atoms_.n))
-      throw Error(fmt::format("restart: {} force values for {} atoms", forces.size(), atoms_.n));
+    if (forces.size() != static_cast<size_t>(3 * natoms_))
+      throw Error(fmt::format("restart: {} force values for {} atoms", forces.size(), natoms_));
     const std::size_t keeps = integrator_->checkpoint_state().thermostat.size();
     if (state.thermostat.size() != keeps)
       throw Error(fmt::format("{} thermostat values, {} keeps {}", state.thermostat.size(),
@@ -366,19 +424,20 @@ class Simulation final : public MdEngine {
         },
         px, py, pz);
     p[0] = px, p[1] = py, p[2] = pz;
+    if (domain_) comm::sum_in_place(p, 3);
   }
 
   double thermostat_energy() const override { return integrator_->thermostat_energy(); }
   std::int64_t step() const override { return step_; }
-  std::int64_t natoms() const override { return atoms_.n; }
+  std::int64_t natoms() const override { return natoms_; }
   std::string describe() const override {
     const std::string list =
         cluster_ ? fmt::format("cluster-pair (clusters of {})", cluster_builder_->cluster_size())
                  : fmt::format("{} {}", half_ ? "half" : "full",
                                column_major_ ? "column-major" : "row-major");
-    return fmt::format("{} neighbor list, atom order {}, precision {}, {}, {}, remap {}{}", list,
+    return fmt::format("{} neighbor list, atom order {}, precision {}, {}, {}, remap {}{}{}", list,
                        neighbor::to_string(p_.sort), to_string(p_.precision), potential_note(),
-                       integrator_->describe(), force_->name(), reorder_note());
+                       integrator_->describe(), force_->name(), reorder_note(), domain_note());
   }
 
  private:
@@ -404,14 +463,22 @@ class Simulation final : public MdEngine {
   // thermostat terms (Langevin) that the next step's first half kick uses.
   void load_forces() {
     auto hf = Kokkos::create_mirror_view(atoms_.f);
-    for (std::int64_t i = 0; i < atoms_.n; ++i)
-      for (int d = 0; d < 3; ++d) hf(i, d) = static_cast<S>(restore_f_[3 * i + d]);
+    // Decomposed: the atoms moved to their ranks since; the checkpoint's forces come by id.
+    auto hid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.id);
+    for (std::int64_t i = 0; i < atoms_.n; ++i) {
+      const std::int64_t row = domain_ ? hid(i) : i;
+      for (int d = 0; d < 3; ++d) hf(i, d) = static_cast<S>(restore_f_[3 * row + d]);
+    }
     Kokkos::deep_copy(atoms_.f, hf);
     restore_f_.clear();
   }
 
   // Force-kernel positions: local atoms (converted to C) followed by their periodic ghosts.
   void pack_gather_positions() {
+    if (domain_) {  // ghosts from the ranks' exchange: their positions through the send lists
+      domain_->forward(atoms_.x, atoms_.n, xg_);
+      return;
+    }
     const size_t need = atoms_.n + ghosts_.nghost;
     if constexpr (std::is_same_v<S, C>) {
       // Storage and force precision agree (double, single): the local positions are the head
@@ -448,16 +515,23 @@ class Simulation final : public MdEngine {
 
   void rebuild_now() {
     force_->release_pattern();  // the sort and the build below overwrite the list it reads
+    if (domain_) {
+      rebuild_decomposed();
+      return;
+    }
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
     neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
     pack_gather_positions();
-    if (cluster_)
+    if (cluster_) {
       cluster_builder_->build(xg_, ghosts_, box_c_, clist_);
-    else
+    } else {
       builder_->build(xg_, ghosts_, box_c_, list_);
+      if (p_.row_order == neighbor::RowOrder::Id)
+        neighbor::order_rows_by_key(list_, image_ids(atoms_.id, ghosts_));
+    }
     if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
       xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
     Kokkos::deep_copy(ExecSpace(), xhold_,
@@ -472,6 +546,45 @@ class Simulation final : public MdEngine {
     });
     ++builds_;
     last_build_step_ = step_;
+  }
+
+  // A decomposed run's rebuild: atoms wrapped into the box and moved to their sub-box's rank,
+  // sorted if due, the ghost shell exchanged, the list built over the sub-box.
+  void rebuild_decomposed() {
+    neighbor::wrap_positions<S>(atoms_.x, box_s_);
+    domain_->migrate(atoms_);
+    if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
+        step_ - last_sort_step_ >= p_.sort_every)
+      sort_atoms();
+    ghosts_.nlocal = atoms_.n;
+    ghosts_.nghost = domain_->borders(atoms_.x, atoms_.id, atoms_.n, xg_);
+    ghosts_.images = false;
+    // Storage and force precision agree: the local positions are the head of the force
+    // kernel's array (as pack_gather_positions keeps them on one process).
+    if constexpr (std::is_same_v<S, C>)
+      atoms_.x = Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
+    builder_->build(xg_, ghosts_, domain_->sub_box(), list_);
+    if (p_.row_order == neighbor::RowOrder::Id) neighbor::order_rows_by_key(list_, domain_->ids());
+    if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
+      xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
+    Kokkos::deep_copy(ExecSpace(), xhold_,
+                      Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
+    remap_ms_ += fenced_ms([&] { force_->plan(list_, ghosts_); });
+    ++builds_;
+    last_build_step_ = step_;
+  }
+
+  // Atoms counted over the ranks and their ids summed: a migration that lost or doubled an
+  // atom fails here (every rank reaches it with the same sums).
+  void check_conserved() const {
+    const std::int64_t count = comm::sum(atoms_.n);
+    const std::int64_t ids = comm::sum(id_sum(atoms_.id, atoms_.n));
+    if (count != natoms_ || ids != id_sum_)
+      throw comm::CollectiveError(
+          fmt::format("step {}: the ranks hold {} atoms (id sum {}), the system has {} (id sum "
+                      "{}): atoms were lost or doubled in migration",
+                      step_, count, ids, natoms_, id_sum_),
+          1);
   }
 
   void maybe_rebuild(bool restart_point) {
@@ -510,34 +623,43 @@ class Simulation final : public MdEngine {
   // The rebuild decision's one reduction, which also finds blow-ups (see
   // max_displacement_sq_or_inf). Call after pack_gather_positions().
   double displacement_check() const {
-    return max_displacement_sq_or_inf<C, S>(local_positions(), xhold_, atoms_.v, box_c_, atoms_.n);
+    const double d2 =
+        max_displacement_sq_or_inf<C, S>(local_positions(), xhold_, atoms_.v, box_c_, atoms_.n);
+    return domain_ ? comm::max(d2) : d2;  // every rank rebuilds, or none
   }
 
   // LAMMPS stops on "Lost atoms"; here an atom is lost when its position or velocity is not
   // finite, or when it moved farther than the list cutoff (the ghost shell) since the list was
   // built: its list and ghost images then no longer describe its surroundings at all.
   void check_atoms(double d2) const {
+    // d2 and the thermo are reduced over the ranks: every rank stops here at once.
     if (!(d2 < Kokkos::Experimental::infinity_v<double>))
-      throw Error(fmt::format(
-          "step {}: atoms with non-finite positions or velocities: the run blew up (time step "
-          "too large, overlapping atoms, or an absurd temperature)",
-          step_));
+      throw comm::CollectiveError(
+          fmt::format(
+              "step {}: atoms with non-finite positions or velocities: the run blew up (time step "
+              "too large, overlapping atoms, or an absurd temperature)",
+              step_),
+          1);
     const double rlist = p_.pairs.max_cutoff() + p_.skin;
     if (d2 > rlist * rlist)
-      throw Error(fmt::format(
-          "step {}: lost atoms: an atom moved {:.4g} since the neighbour list was built at step "
-          "{}, more than the list cutoff {:.4g} (cutoff + skin): the run blew up (time step too "
-          "large or an absurd temperature)",
-          step_, std::sqrt(d2), last_build_step_, rlist));
+      throw comm::CollectiveError(fmt::format("step {}: lost atoms: an atom moved {:.4g} since the "
+                                              "neighbour list was built at step "
+                                              "{}, more than the list cutoff {:.4g} (cutoff + "
+                                              "skin): the run blew up (time step too "
+                                              "large or an absurd temperature)",
+                                              step_, std::sqrt(d2), last_build_step_, rlist),
+                                  1);
   }
 
   void check_thermo(const ThermoSample& t) const {
     for (double v : {t.temp, t.e_pair, t.ke, t.press})
       if (!std::isfinite(v))
-        throw Error(fmt::format(
-            "step {}: non-finite thermo (temperature {}, pair energy {}, pressure {}): the run "
-            "blew up (time step too large, overlapping atoms, or an absurd temperature)",
-            step_, t.temp, t.e_pair, t.press));
+        throw comm::CollectiveError(
+            fmt::format(
+                "step {}: non-finite thermo (temperature {}, pair energy {}, pressure {}): the run "
+                "blew up (time step too large, overlapping atoms, or an absurd temperature)",
+                step_, t.temp, t.e_pair, t.press),
+            1);
   }
 
   ForceResult compute_forces(bool ev) {
@@ -550,6 +672,15 @@ class Simulation final : public MdEngine {
     return r;
   }
 
+  // Snapshots of a run over several ranks are gathered onto rank 0.
+  bool gathers() const { return domain_ && comm::size() > 1; }
+  std::string domain_note() const {
+    if (!domain_) return "";
+    return fmt::format(
+        ", {} MPI rank{} (grid {}, ghosts exchanged{})", comm::size(), comm::size() > 1 ? "s" : "",
+        p_.grid.text(),
+        comm::size() > 1 && !comm::cuda_aware() && !kHostBackend ? " through host buffers" : "");
+  }
   std::string reorder_note() const {
     return p_.reorder == Reorder::None ? "" : ", reorder " + to_string(p_.reorder);
   }
@@ -586,10 +717,13 @@ class Simulation final : public MdEngine {
 
  private:
   ThermoSample sample() {
-    const double n = double(atoms_.n);
+    const double n = double(natoms_);
     const double vol = box_d_.volume();
-    const double ke2 = integrators::twice_kinetic_energy(atoms_, mass_);
-    double epair = last_.e_pair, virial = last_.virial;
+    // Kinetic energy, pair energy and virial: sums over this rank's atoms, then over the ranks.
+    double sums[3] = {integrators::twice_kinetic_energy(atoms_, mass_), last_.e_pair, last_.virial};
+    if (domain_) comm::sum_in_place(sums, 3);
+    const double ke2 = sums[0];
+    double epair = sums[1], virial = sums[2];
     if (p_.tail) {
       epair += etail_ / vol;
       virial += 3.0 * ptail_ / vol;  // P += ptail / V^2
@@ -608,6 +742,10 @@ class Simulation final : public MdEngine {
 
   MdParams p_;
   std::int64_t step_;
+  std::int64_t natoms_;      // the whole system's (this rank's: atoms_.n)
+  std::int64_t id_sum_ = 0;  // sum of the atom ids, for check_conserved
+  // The ranks' domain decomposition (p_.exchange_ghosts), else null: one process, periodic images.
+  std::unique_ptr<comm::DomainExchange<S, C>> domain_;
   AtomArrays<S> atoms_;
   Kokkos::View<Vec4<C>*> xg_, xhold_;
   Box<S> box_s_;

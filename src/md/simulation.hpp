@@ -46,6 +46,7 @@ struct RunStats {
   double cluster_mask_fill = 0;
   double cluster_padding = 0;
   double cluster_slots_per_atom = 0;  // all clusters' slots (ghosts' included) per local atom
+  std::int64_t migrations = 0;        // atoms moved to another MPI rank so far (decomposed runs)
   ThermoSample last;
 };
 
@@ -103,7 +104,9 @@ class MdEngine {
   // Advances `nsteps` steps; thermo every params.thermo steps and at the last step.
   virtual RunStats run(std::int64_t nsteps, RunObserver* obs = nullptr) = 0;
   virtual ThermoSample thermo_now() = 0;  // from the current state (forces recomputed)
-  // Host snapshot ordered by atom id; forces are those of the last force evaluation.
+  // Host snapshot ordered by atom id; forces are those of the last force evaluation. In a run
+  // decomposed over several MPI ranks snapshots are collective: every rank's atoms are gathered
+  // onto rank 0 in atom-id order (md/gather_frame.hpp), the other ranks get none.
   virtual Frame snapshot(bool with_forces = true) const = 0;
   // Host snapshot in slot (memory) order into `into`, reusing its buffers: positions, types,
   // ids, and velocities/forces when asked. Packed on the device, one copy per array, no sort:
@@ -112,8 +115,9 @@ class MdEngine {
   // What a checkpoint keeps of the integrator (integrators/settings.hpp).
   virtual integrators::IntegratorState integrator_state() const = 0;
   // Before setup(), on an engine made from a checkpoint's atoms (slot order) at its step: the
-  // forces the checkpointed run integrates with (pair forces plus thermostat terms) and the
-  // integrator's state. setup() then keeps the atom order (no sort), rebuilds the lists as the
+  // forces the checkpointed run integrates with (pair forces plus thermostat terms; in a run
+  // with exchanged ghosts, MdParams::exchange_ghosts, indexed by atom id) and the integrator's
+  // state. setup() then keeps the atom order (no sort), rebuilds the lists as the
   // checkpointed run did at that step, and ends with these forces.
   virtual void restore(const std::vector<double>& forces,
                        const integrators::IntegratorState& integrator) = 0;

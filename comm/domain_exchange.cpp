@@ -1,0 +1,382 @@
+#include "comm/domain_exchange.hpp"
+
+#include <fmt/format.h>
+
+#include "comm/runtime.hpp"
+
+namespace mdremap::comm {
+
+namespace {
+
+using Exec = ExecSpace;
+constexpr bool kHostMemory =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, ExecSpace::memory_space>::accessible;
+
+// A migrating atom as doubles: x y z w | v | f | type id (ids below 2^53 are exact).
+constexpr int kAtomDoubles = 12;
+
+// Counts per destination of one migration axis: stay, to the rank below, to the rank above,
+// and atoms farther than one sub-box (a run that blew up: check_atoms stops it first).
+struct Dest3 {
+  std::int64_t n[4] = {0, 0, 0, 0};
+  KOKKOS_INLINE_FUNCTION Dest3& operator+=(const Dest3& o) {
+    for (int k = 0; k < 4; ++k) n[k] += o.n[k];
+    return *this;
+  }
+};
+
+template <class S>
+KOKKOS_INLINE_FUNCTION S axis(const Vec4<S>& p, int d) {
+  return d == 0 ? p.x : (d == 1 ? p.y : p.z);
+}
+
+// Where atom i goes along d: 0 stays, 1 below, 2 above, 3 farther.
+template <class S>
+KOKKOS_INLINE_FUNCTION int destination(const OwnerTest& t, const Vec4<S>& p, int d, int mine) {
+  const int c = t.coord(double(axis(p, d)), d), n = t.p[d];
+  if (c == mine) return 0;
+  if (c == (mine + n - 1) % n) return 1;
+  if (c == (mine + 1) % n) return 2;
+  return 3;
+}
+
+template <class S>
+KOKKOS_INLINE_FUNCTION void pack_atom(Kokkos::View<double*> buf, std::int64_t k,
+                                      const AtomArrays<S>& a, std::int64_t i) {
+  double* b = &buf(kAtomDoubles * k);
+  const Vec4<S> p = a.x(i);
+  b[0] = p.x, b[1] = p.y, b[2] = p.z, b[3] = p.w;
+  for (int d = 0; d < 3; ++d) b[4 + d] = a.v(i, d), b[7 + d] = a.f(i, d);
+  b[10] = a.type(i);
+  b[11] = static_cast<double>(a.id(i));
+}
+
+// One migration axis on the device: where each atom goes along d (dest) and how many go where.
+template <class S>
+Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine,
+                  Kokkos::View<int*> dest) {
+  auto x = a.x;
+  Dest3 total;
+  Kokkos::parallel_reduce(
+      "Comm::migrate_count", Kokkos::RangePolicy<Exec>(0, a.n),
+      KOKKOS_LAMBDA(const std::int64_t i, Dest3& acc) {
+        const int k = destination(t, x(i), d, mine);
+        dest(i) = k;
+        acc.n[k] += 1;
+      },
+      total);
+  return total;
+}
+
+// The staying atoms compacted into `b` in their order, the leaving ones packed into `below` and
+// `above` (one scan: each kind counts its own slots).
+template <class S>
+void pack_leaving(const AtomArrays<S>& a, Kokkos::View<const int*> dest, AtomArrays<S>& b,
+                  Kokkos::View<double*> below, Kokkos::View<double*> above) {
+  Kokkos::parallel_scan(
+      "Comm::migrate_pack", Kokkos::RangePolicy<Exec>(0, a.n),
+      KOKKOS_LAMBDA(const std::int64_t i, Dest3& acc, const bool final) {
+        const int k = dest(i);
+        if (final) {
+          const std::int64_t at = acc.n[k];
+          if (k == 0) {
+            b.x(at) = a.x(i);
+            for (int e = 0; e < 3; ++e) b.v(at, e) = a.v(i, e), b.f(at, e) = a.f(i, e);
+            b.type(at) = a.type(i);
+            b.id(at) = a.id(i);
+          } else if (k == 1) {
+            pack_atom(below, at, a, i);
+          } else if (k == 2) {
+            pack_atom(above, at, a, i);
+          }
+        }
+        acc.n[k] += 1;
+      });
+}
+
+template <class S>
+void unpack_arrivals(Kokkos::View<const double*> buf, std::int64_t count, AtomArrays<S>& b,
+                     std::int64_t first) {
+  Kokkos::parallel_for(
+      "Comm::migrate_unpack", Kokkos::RangePolicy<Exec>(0, count),
+      KOKKOS_LAMBDA(const std::int64_t k) {
+        const double* q = &buf(kAtomDoubles * k);
+        const std::int64_t i = first + k;
+        b.x(i) = Vec4<S>{S(q[0]), S(q[1]), S(q[2]), S(q[3])};
+        for (int e = 0; e < 3; ++e) b.v(i, e) = S(q[4 + e]), b.f(i, e) = S(q[7 + e]);
+        b.type(i) = static_cast<int>(q[10]);
+        b.id(i) = static_cast<std::int64_t>(q[11]);
+      });
+}
+
+// Sends `send` (count entries of T) to `dest` and receives `recv` from `source` through MPI:
+// straight from device memory where MPI may read it, else staged on the host.
+template <class T>
+void exchange_buffers(Kokkos::View<T*> send, std::int64_t nsend, int dest, Kokkos::View<T*> recv,
+                      std::int64_t nrecv, int source, int tag, bool direct) {
+  if (direct) {
+    Exec().fence("Comm::before_send");
+    comm::sendrecv(send.data(), nsend * sizeof(T), dest, recv.data(), nrecv * sizeof(T), source,
+                   tag);
+    return;
+  }
+  auto hs = Kokkos::create_mirror_view(Kokkos::HostSpace(), send);
+  auto hr = Kokkos::create_mirror_view(Kokkos::HostSpace(), recv);
+  Kokkos::deep_copy(hs, send);
+  comm::sendrecv(hs.data(), nsend * sizeof(T), dest, hr.data(), nrecv * sizeof(T), source, tag);
+  Kokkos::deep_copy(recv, hr);
+}
+
+// Local positions converted to the force precision (C), head of xall.
+template <class S, class C>
+void convert_locals(Kokkos::View<const Vec4<S>*> x, Kokkos::View<Vec4<C>*> xall, std::int64_t n) {
+  Kokkos::parallel_for(
+      "Comm::locals", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        const Vec4<S> p = x(i);
+        xall(i) = Vec4<C>{C(p.x), C(p.y), C(p.z), C(p.w)};
+      });
+}
+
+// The entries of xall[0, range) within the ghost shell of one face: below `bound` along d (the
+// lo face) or at or above it (the hi face).
+template <class C>
+std::int64_t select_shell(Kokkos::View<const Vec4<C>*> xall, std::int64_t range, int d,
+                          bool hi_face, double bound, Kokkos::View<int*>& list) {
+  if (list.extent(0) < static_cast<size_t>(range))
+    list = Kokkos::View<int*>(Kokkos::view_alloc("comm_send_list", Kokkos::WithoutInitializing),
+                              range + range / 8 + 16);
+  auto out = list;
+  std::int64_t count = 0;
+  Kokkos::parallel_scan(
+      "Comm::border_select", Kokkos::RangePolicy<Exec>(0, range),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc, const bool final) {
+        const double c = double(axis(xall(i), d));
+        const bool in = hi_face ? c >= bound : c < bound;
+        if (in) {
+          if (final) out(acc) = static_cast<int>(i);
+          ++acc;
+        }
+      },
+      count);
+  return count;
+}
+
+// Positions of a swap's list, shifted along d, into `out` from entry `at` on.
+template <class C>
+void pack_positions(Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> list,
+                    std::int64_t n, int d, C shift, Kokkos::View<Vec4<C>*> out, std::int64_t at) {
+  Kokkos::parallel_for(
+      "Comm::forward_pack", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t k) {
+        Vec4<C> p = xall(list(k));
+        if (d == 0) p.x += shift;
+        if (d == 1) p.y += shift;
+        if (d == 2) p.z += shift;
+        out(at + k) = p;
+      });
+}
+
+// Grows v to hold `need` entries, keeping the first `keep`.
+template <class T>
+void grow(Kokkos::View<T*>& v, std::int64_t keep, std::int64_t need) {
+  if (v.extent(0) >= static_cast<size_t>(need)) return;
+  Kokkos::View<T*> bigger(Kokkos::view_alloc(v.label(), Kokkos::WithoutInitializing),
+                          need + need / 8 + 16);
+  const auto head = std::make_pair(std::int64_t(0), keep);
+  Kokkos::deep_copy(Kokkos::subview(bigger, head), Kokkos::subview(v, head));
+  v = bigger;
+}
+
+// The ids of a swap's list into `out` from entry `at` on.
+inline void pack_ids(Kokkos::View<const std::int64_t*> ids, Kokkos::View<const int*> list,
+                     std::int64_t n, Kokkos::View<std::int64_t*> out, std::int64_t at) {
+  Kokkos::parallel_for(
+      "Comm::border_ids", Kokkos::RangePolicy<Exec>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t k) { out(at + k) = ids(list(k)); });
+}
+
+}  // namespace
+
+template <class S, class C>
+DomainExchange<S, C>::DomainExchange(const RankGrid& grid, int rank, const Box<double>& box,
+                                     double rlist)
+    : grid_(grid), rank_(rank), box_(box), rlist_(rlist) {
+  const std::array<double, 3> lo{box.lo[0], box.lo[1], box.lo[2]};
+  const std::array<double, 3> len{box.len[0], box.len[1], box.len[2]};
+  sub_ = sub_domain(grid, rank, lo, len);
+  for (int d = 0; d < 3; ++d) {
+    owner_.lo[d] = lo[d];
+    owner_.len[d] = len[d];
+    owner_.p[d] = grid.p[d];
+  }
+  direct_ = kHostMemory || comm::cuda_aware();
+  // Two swaps per axis: the lo-face shell to the rank below, then the hi-face shell above. A
+  // shell crossing the box edge is the periodic image: shifted by a box length.
+  for (int d = 0; d < 3; ++d)
+    for (bool to_hi : {false, true}) {
+      Swap s;
+      s.dim = d;
+      s.to_hi = to_hi;
+      s.dest = to_hi ? sub_.hi_rank[d] : sub_.lo_rank[d];
+      s.source = to_hi ? sub_.lo_rank[d] : sub_.hi_rank[d];
+      const bool edge = to_hi ? sub_.coord[d] == grid.p[d] - 1 : sub_.coord[d] == 0;
+      s.shift = edge ? (to_hi ? -C(len[d]) : C(len[d])) : C(0);
+      swaps_.push_back(s);
+    }
+}
+
+template <class S, class C>
+Box<C> DomainExchange<S, C>::sub_box() const {
+  double lo[3], len[3];
+  for (int d = 0; d < 3; ++d) lo[d] = sub_.lo[d], len[d] = sub_.hi[d] - sub_.lo[d];
+  return Box<C>::make(lo, len);
+}
+
+template <class S, class C>
+bool DomainExchange<S, C>::owns(double x, double y, double z) const {
+  const double c[3] = {x, y, z};
+  for (int d = 0; d < 3; ++d)
+    if (owner_.coord(c[d], d) != sub_.coord[d]) return false;
+  return true;
+}
+
+template <class S, class C>
+void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
+  Kokkos::View<int*> dest(Kokkos::view_alloc("comm_dest", Kokkos::WithoutInitializing), a.n);
+  for (int d = 0; d < 3; ++d) {
+    if (grid_.p[d] == 1) continue;  // nobody to move to along d
+    if (dest.extent(0) < static_cast<size_t>(a.n))
+      dest = Kokkos::View<int*>(Kokkos::view_alloc("comm_dest", Kokkos::WithoutInitializing), a.n);
+    const Dest3 c = split_atoms<S>(a, owner_, d, sub_.coord[d], dest);
+    if (c.n[3] > 0)
+      throw Error(fmt::format(
+          "{} atoms moved farther than one sub-box along {} between list builds: the run blew "
+          "up",
+          c.n[3], "xyz"[d]));
+    const std::int64_t nlo = c.n[1], nhi = c.n[2];
+    Kokkos::View<double*> below(Kokkos::view_alloc("comm_migrate_lo", Kokkos::WithoutInitializing),
+                                kAtomDoubles * nlo + 1);
+    Kokkos::View<double*> above(Kokkos::view_alloc("comm_migrate_hi", Kokkos::WithoutInitializing),
+                                kAtomDoubles * nhi + 1);
+    // To the rank below, from the rank above; then the other way (tags apart per axis).
+    const int lo_rank = sub_.lo_rank[d], hi_rank = sub_.hi_rank[d];
+    const std::int64_t from_hi = sendrecv_count(nlo, lo_rank, hi_rank, 100 + 2 * d);
+    const std::int64_t from_lo = sendrecv_count(nhi, hi_rank, lo_rank, 101 + 2 * d);
+    if (nlo + nhi + from_hi + from_lo == 0) continue;  // nobody crossed a face along d
+    AtomArrays<S> b;
+    b.allocate(c.n[0] + from_hi + from_lo);
+    pack_leaving<S>(a, dest, b, below, above);
+    Kokkos::View<double*> in_hi(Kokkos::view_alloc("comm_arrive_hi", Kokkos::WithoutInitializing),
+                                kAtomDoubles * from_hi + 1);
+    Kokkos::View<double*> in_lo(Kokkos::view_alloc("comm_arrive_lo", Kokkos::WithoutInitializing),
+                                kAtomDoubles * from_lo + 1);
+    exchange_buffers<double>(below, kAtomDoubles * nlo, lo_rank, in_hi, kAtomDoubles * from_hi,
+                             hi_rank, 100 + 2 * d, direct_);
+    exchange_buffers<double>(above, kAtomDoubles * nhi, hi_rank, in_lo, kAtomDoubles * from_lo,
+                             lo_rank, 101 + 2 * d, direct_);
+    unpack_arrivals<S>(in_hi, from_hi, b, c.n[0]);
+    unpack_arrivals<S>(in_lo, from_lo, b, c.n[0] + from_hi);
+    migrated_ += nlo + nhi;
+    a = b;
+  }
+}
+
+template <class S, class C>
+std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x,
+                                           Kokkos::View<const std::int64_t*> id,
+                                           std::int64_t nlocal, Kokkos::View<Vec4<C>*>& xall) {
+  const bool aliased = static_cast<const void*>(x.data()) == static_cast<const void*>(xall.data());
+  if (!aliased || xall.extent(0) < static_cast<size_t>(nlocal)) {
+    if (xall.extent(0) < static_cast<size_t>(nlocal))
+      xall = Kokkos::View<Vec4<C>*>(Kokkos::view_alloc("x_all", Kokkos::WithoutInitializing),
+                                    nlocal + nlocal / 4 + 16);
+    convert_locals<S, C>(x, xall, nlocal);
+  }
+  if (ids_.extent(0) < static_cast<size_t>(nlocal))
+    ids_ = Kokkos::View<std::int64_t*>(Kokkos::view_alloc("comm_ids", Kokkos::WithoutInitializing),
+                                       nlocal + nlocal / 4 + 16);
+  Kokkos::deep_copy(Kokkos::subview(ids_, std::make_pair(std::int64_t(0), nlocal)),
+                    Kokkos::subview(id, std::make_pair(std::int64_t(0), nlocal)));
+  std::int64_t n = nlocal;
+  for (int d = 0; d < 3; ++d) {
+    // Both swaps of an axis send from what was here before it: locals and earlier ghosts.
+    const std::int64_t range = n;
+    for (int k = 0; k < 2; ++k) {
+      Swap& s = swaps_[2 * d + k];
+      const double bound = s.to_hi ? sub_.hi[d] - rlist_ : sub_.lo[d] + rlist_;
+      s.nsend = select_shell<C>(xall, range, d, s.to_hi, bound, s.list);
+      s.nrecv = sendrecv_count(s.nsend, s.dest, s.source, 10 + 2 * d + k);
+      s.first = n;
+      grow<Vec4<C>>(xall, n, n + s.nrecv);
+      grow<std::int64_t>(ids_, n, n + s.nrecv);
+      exchange_swap(s, xall);
+      exchange_ids(s);
+      n += s.nrecv;
+    }
+  }
+  nghost_ = n - nlocal;
+  return nghost_;
+}
+
+template <class S, class C>
+void DomainExchange<S, C>::forward(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal,
+                                   Kokkos::View<Vec4<C>*> xall) {
+  if (static_cast<const void*>(x.data()) != static_cast<const void*>(xall.data()))
+    convert_locals<S, C>(x, xall, nlocal);
+  for (const Swap& s : swaps_) exchange_swap(s, xall);
+}
+
+template <class S, class C>
+void DomainExchange<S, C>::exchange_swap(const Swap& s, Kokkos::View<Vec4<C>*> xall) {
+  const int tag = 20 + 2 * s.dim + (s.to_hi ? 1 : 0);
+  if (s.dest == rank_ && s.source == rank_) {
+    // This rank is its own neighbour along the axis: the periodic images straight into place.
+    pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, xall, s.first);
+    return;
+  }
+  if (send_.extent(0) < static_cast<size_t>(s.nsend))
+    send_ = Kokkos::View<Vec4<C>*>(Kokkos::view_alloc("comm_send", Kokkos::WithoutInitializing),
+                                   s.nsend + s.nsend / 8 + 16);
+  pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, send_, 0);
+  const auto recv = Kokkos::subview(xall, std::make_pair(s.first, s.first + s.nrecv));
+  if (direct_) {
+    Exec().fence("Comm::before_send");
+    comm::sendrecv(send_.data(), s.nsend * sizeof(Vec4<C>), s.dest, recv.data(),
+                   s.nrecv * sizeof(Vec4<C>), s.source, tag);
+    return;
+  }
+  // Host staging: persistent buffers, one copy out and one in per swap.
+  if (host_send_.extent(0) < static_cast<size_t>(s.nsend))
+    host_send_ = Kokkos::View<Vec4<C>*, Kokkos::HostSpace>(
+        Kokkos::view_alloc("comm_host_send", Kokkos::WithoutInitializing),
+        s.nsend + s.nsend / 8 + 16);
+  if (host_recv_.extent(0) < static_cast<size_t>(s.nrecv))
+    host_recv_ = Kokkos::View<Vec4<C>*, Kokkos::HostSpace>(
+        Kokkos::view_alloc("comm_host_recv", Kokkos::WithoutInitializing),
+        s.nrecv + s.nrecv / 8 + 16);
+  const auto hs = Kokkos::subview(host_send_, std::make_pair(std::int64_t(0), s.nsend));
+  const auto hr = Kokkos::subview(host_recv_, std::make_pair(std::int64_t(0), s.nrecv));
+  Kokkos::deep_copy(hs, Kokkos::subview(send_, std::make_pair(std::int64_t(0), s.nsend)));
+  comm::sendrecv(hs.data(), s.nsend * sizeof(Vec4<C>), s.dest, hr.data(), s.nrecv * sizeof(Vec4<C>),
+                 s.source, tag);
+  Kokkos::deep_copy(recv, hr);
+}
+
+template <class S, class C>
+void DomainExchange<S, C>::exchange_ids(const Swap& s) {
+  if (s.dest == rank_ && s.source == rank_) {
+    pack_ids(ids_, s.list, s.nsend, ids_, s.first);
+    return;
+  }
+  Kokkos::View<std::int64_t*> send(Kokkos::view_alloc("comm_send_ids", Kokkos::WithoutInitializing),
+                                   s.nsend + 1);
+  pack_ids(ids_, s.list, s.nsend, send, 0);
+  exchange_buffers<std::int64_t>(send, s.nsend, s.dest,
+                                 Kokkos::subview(ids_, std::make_pair(s.first, s.first + s.nrecv)),
+                                 s.nrecv, s.source, 30 + 2 * s.dim + (s.to_hi ? 1 : 0), direct_);
+}
+
+template class DomainExchange<double, double>;
+template class DomainExchange<double, float>;
+template class DomainExchange<float, float>;
+
+}  // namespace mdremap::comm

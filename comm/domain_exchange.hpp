@@ -1,0 +1,92 @@
+#pragma once
+// Domain decomposition over MPI ranks (issue 15; the scheme of LAMMPS' CommBrick and
+// ExaMiniMD's CommMPI): each rank owns the atoms of its sub-box; at every list rebuild atoms that
+// left it migrate to their new owner and the ghost shell (atoms within cutoff + skin of a face)
+// is exchanged with the adjacent ranks, staged x then y then z, two messages per axis, ghosts of
+// earlier axes forwarded (so edge and corner ghosts need no diagonal messages), periodic images
+// across the box edge made by the same swaps with a shift. Every step the ghosts' positions are
+// refreshed through the same send lists (forward communication). Buffers are packed and
+// unpacked on the device; MPI reads device memory itself where it is GPU-aware (comm::cuda_aware),
+// else through host copies. This replaces the neighbour layer's ghost-image unit
+// (neighbor/ghosts.hpp) when a run has more than one rank; the list then holds the ghosts as
+// atoms of their own (BasicGhostAtoms::images = false).
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "comm/rank_grid.hpp"
+#include "mdremap/atoms.hpp"
+
+namespace mdremap::comm {
+
+// The sub-box test that decides ownership, on host and device alike (the two must agree).
+struct OwnerTest {
+  double lo[3] = {}, len[3] = {};
+  int p[3] = {1, 1, 1};
+  // The grid coordinate along d of the sub-box holding coordinate c (wrapped into the box).
+  KOKKOS_INLINE_FUNCTION int coord(double c, int d) const {
+    const int k = static_cast<int>(Kokkos::floor((c - lo[d]) * p[d] / len[d]));
+    return k < 0 ? 0 : (k >= p[d] ? p[d] - 1 : k);
+  }
+};
+
+template <class S, class C>
+class DomainExchange {
+ public:
+  // This rank's sub-box of `grid` over the box; `rlist` is the ghost shell (cutoff + skin).
+  DomainExchange(const RankGrid& grid, int rank, const Box<double>& box, double rlist);
+
+  const RankGrid& grid() const { return grid_; }
+  const SubDomain& sub() const { return sub_; }
+  // The sub-box as the list builder bins it (cells tile it; ghosts fill cells beyond).
+  Box<C> sub_box() const;
+  // Whether this rank owns an atom at (x, y, z), wrapped into the box.
+  bool owns(double x, double y, double z) const;
+
+  // Sends the atoms of `a` (positions wrapped into the box) whose owner is another rank to it
+  // and takes in the atoms sent here: positions, velocities, forces, types, ids. `a` is
+  // reallocated; the kept atoms keep their order, arrivals follow.
+  void migrate(AtomArrays<S>& a);
+  // New ghost shell: xall[0, nlocal) = x converted to C (skipped where x is the head of xall
+  // itself), then the ghosts, xall grown as they arrive (contents kept); their atom ids with
+  // them (ids()). Returns the ghost count.
+  std::int64_t borders(Kokkos::View<const Vec4<S>*> x, Kokkos::View<const std::int64_t*> id,
+                       std::int64_t nlocal, Kokkos::View<Vec4<C>*>& xall);
+  // The atom id of every xall entry of the last borders(): local atoms, then ghosts.
+  Kokkos::View<const std::int64_t*> ids() const { return ids_; }
+  // Per step: xall[0, nlocal) from x (skipped where x is its head), then the ghosts' positions
+  // through the send lists of the last borders().
+  void forward(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal, Kokkos::View<Vec4<C>*> xall);
+
+  std::int64_t nghost() const { return nghost_; }
+  std::int64_t migrated() const { return migrated_; }  // atoms sent away so far
+
+ private:
+  struct Swap {
+    int dim = 0;
+    bool to_hi = false;        // sends the atoms near the hi face to the rank above
+    int dest = 0, source = 0;  // ranks sent to, received from
+    C shift = 0;               // added along dim to the sent positions (periodic image)
+    Kokkos::View<int*> list;   // xall entries sent
+    std::int64_t nsend = 0, nrecv = 0;
+    std::int64_t first = 0;  // where the received ghosts go in xall
+  };
+  void exchange_swap(const Swap& s, Kokkos::View<Vec4<C>*> xall);
+  void exchange_ids(const Swap& s);
+
+  RankGrid grid_;
+  int rank_;
+  SubDomain sub_;
+  OwnerTest owner_;
+  Box<double> box_;
+  double rlist_;
+  std::vector<Swap> swaps_;
+  std::int64_t nghost_ = 0;
+  std::int64_t migrated_ = 0;
+  bool direct_;  // MPI may read and write the device buffers (host memory or GPU-aware MPI)
+  Kokkos::View<std::int64_t*> ids_;  // atom id of each xall entry (borders)
+  Kokkos::View<Vec4<C>*> send_;      // packed positions of a swap
+  Kokkos::View<Vec4<C>*, Kokkos::HostSpace> host_send_, host_recv_;  // staging otherwise
+};
+
+}  // namespace mdremap::comm

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# MPI domain decomposition (issue 15), checked against the one-process run: `mdremap md` started
+# without mpirun never initialises MPI and takes the periodic-image path, the reference here.
+#
+#   test_mpi.sh MDREMAP SOURCE_DIR CASE [NP]
+#
+# thermo NP     step 0 within 1e-12 relative (list rows as built), 1,000 NVE steps within 1e-9
+#               (neighbor.row_order=id: forces summed in the same order at any rank count)
+# migration NP  a hot fluid whose atoms cross several sub-boxes: atoms conserved (the engine
+#               counts them and sums their ids over the ranks), more than two migrations per
+#               atom, thermo within 1e-9 of the one-process run
+# restart       a checkpoint written on 4 ranks restarted on 2 and on 1 (row_order=id): thermo
+#               within 1e-9 of the uninterrupted one-process run; the 4 ranks' H5MD frames (gathered
+#               onto rank 0 in id order) equal the one-process run's; VTK from 2 ranks
+# refused       rank grids that do not fit, a run that blows up: exit codes, and the error
+#               printed once whatever the rank count
+# exchange1     (no mpirun) the ranks' ghost exchange on one rank (parallel.ghosts=exchange)
+#               against the periodic images: 1,000 steps within 1e-12
+# deck          (no mpirun) parallel.* keys validated like every key: exit 2, file:line
+set -u
+bin=$1
+src=$2
+case=$3
+np=${4:-1}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+compare="python3 $src/tests/mpi/compare_thermo.py"
+melt="$src/inputs/lj_melt.yaml"
+fail=0
+# More processes than cores (CI has two): one OpenMP thread each, ranks may share a core.
+mpi() {
+  OMP_NUM_THREADS=1 "${MDREMAP_MPIRUN:-mpirun}" --allow-run-as-root --oversubscribe -np "$@"
+}
+note() { echo "$*"; }
+bad() {
+  echo "FAIL: $*"
+  fail=1
+}
+
+# expect_refusal NAME RC REGEX NP ARGS...: exit RC, exactly one error line matching REGEX.
+expect_refusal() {
+  local name=$1 want=$2 regex=$3 n=$4
+  shift 4
+  mpi "$n" "$bin" "$@" >out.txt 2>err.txt
+  local rc=$?
+  local lines
+  lines=$(grep -c "mdremap: error" err.txt)
+  if [[ $rc -eq $want && $lines -eq 1 ]] && grep -Eq -- "$regex" err.txt; then
+    note "ok $name (-np $n): exit $rc, $(grep "mdremap: error" err.txt)"
+  else
+    bad "$name (-np $n): exit $rc (want $want), $lines error lines:"
+    cat err.txt
+  fi
+}
+
+case $case in
+thermo)
+  "$bin" md "$melt" --steps 0 -q --thermo-csv ref0.csv >/dev/null || bad "reference step 0"
+  mpi "$np" "$bin" md "$melt" --steps 0 -q --thermo-csv np0.csv >/dev/null || bad "-np $np step 0"
+  $compare ref0.csv np0.csv --step0 1e-12 --rest 1e-12 --label "-np $np, step 0:" || fail=1
+  ordered=(--steps 1000 --set run.thermo=100 --set neighbor.row_order=id -q)
+  "$bin" md "$melt" "${ordered[@]}" --thermo-csv ref.csv >/dev/null || bad "reference run"
+  mpi "$np" "$bin" md "$melt" "${ordered[@]}" --thermo-csv np.csv --summary s.json >/dev/null ||
+    bad "-np $np run"
+  grep -q "\"ranks\": $np" s.json || bad "summary does not say $np ranks"
+  $compare ref.csv np.csv --step0 1e-12 --rest 1e-9 --label "-np $np, 1000 NVE steps:" || fail=1
+  ;;
+migration)
+  deck="$src/tests/mpi/hot_fluid.yaml"
+  "$bin" md "$deck" -q --thermo-csv ref.csv >/dev/null || bad "reference run"
+  mpi "$np" "$bin" md "$deck" -q --set "parallel.processors=[$np,1,1]" --thermo-csv np.csv \
+    --summary s.json >/dev/null || bad "-np $np run"
+  python3 - s.json <<'PY' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+atoms, moved = j["atoms"], j["mpi"]["migrations"]
+print(f"atoms at the end {atoms} (of 2048), migrations {moved} ({moved / 2048:.2f} per atom), "
+      f"grid {j['mpi']['grid']}")
+sys.exit(0 if atoms == 2048 and moved > 2 * 2048 else 1)
+PY
+  $compare ref.csv np.csv --step0 1e-12 --rest 1e-9 --label "-np $np, hot fluid:" || fail=1
+  ;;
+refused)
+  expect_refusal thin-sub-box 2 "parallel\.processors: grid 4x1x1 .* thinner than cutoff\+skin" 4 \
+    md "$melt" --steps 10 --set "parallel.processors=[4,1,1]" --set "system.lattice.cells=[6,10,10]"
+  expect_refusal grid-count 2 "parallel\.processors: grid 2x2x2 has 8 ranks, the run has 4" 4 \
+    md "$melt" --steps 10 --set "parallel.processors=[2,2,2]"
+  cat >small.yaml <<'YAML'
+system:
+  lattice: {style: fcc, density: 0.8442, cells: [4, 4, 4]}
+run: {steps: 10}
+YAML
+  # 3 ranks: 3x1x1, 1x3x1 or 1x1x3, each cutting the 6.7 box into slabs 2.24 thick
+  expect_refusal no-grid-fits 2 "small\.yaml: 'parallel\.processors': 3 ranks cannot split the box" \
+    3 md small.yaml
+  expect_refusal half-list 2 "neighbor\.list: a half list needs the ghosts' forces" 2 \
+    md "$melt" --steps 10 --set neighbor.list=half
+  expect_refusal other-command 2 "only \`mdremap md\` runs on several MPI ranks" 2 \
+    cg "$src/inputs/cg_laplace2d.yaml"
+  expect_refusal blow-up 1 "lost atoms|non-finite" 2 md "$melt" --steps 100 --set integrator.dt=0.5
+  ;;
+restart)
+  # The first python3 that imports h5py (pyenv shims may hide Debian's).
+  py=""
+  for p in ${MDREMAP_PYTHON:-} python3 /usr/bin/python3; do
+    if "$p" -c "import h5py" 2>/dev/null; then
+      py=$p
+      break
+    fi
+  done
+  if [[ -z $py ]]; then
+    echo "no python3 that imports h5py (apt-get install python3-h5py)"
+    [[ ${CI:-} == true ]] && exit 1
+    exit 77
+  fi
+  run=(--set run.thermo=100 --set neighbor.row_order=id -q --set output.h5md.every=500
+    --set "output.h5md.fields=[position,velocity,force,species,id]")
+  "$bin" md "$melt" "${run[@]}" --steps 1000 --thermo-csv ref.csv --set output.h5md.file=ref.h5 \
+    >/dev/null 2>&1 || bad "reference run"
+  mpi 4 "$bin" md "$melt" "${run[@]}" --steps 500 --thermo-csv np4.csv \
+    --set output.h5md.file=np4.h5 --set restart.file=ck4.h5 >/dev/null || bad "-np 4 run"
+  mpi 2 "$bin" md "$melt" "${run[@]}" --steps 500 --restart ck4.h5 --thermo-csv np2.csv \
+    >/dev/null || bad "-np 2 restart"
+  "$bin" md "$melt" "${run[@]}" --steps 500 --restart ck4.h5 --thermo-csv np1.csv >/dev/null ||
+    bad "one-process restart"
+  $compare ref.csv np4.csv --step0 1e-12 --rest 1e-9 --subset --label "-np 4, steps 0-500:" || fail=1
+  $compare ref.csv np2.csv --step0 1e-9 --rest 1e-9 --subset --label "restart on 2 ranks:" || fail=1
+  $compare ref.csv np1.csv --step0 1e-9 --rest 1e-9 --subset --label "restart on 1:" || fail=1
+  "$py" - ref.h5 np4.h5 <<'PY' || fail=1
+import sys
+import h5py
+import numpy as np
+ref, np4 = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+worst = 0.0
+for k in ["position", "velocity", "force", "species", "id"]:
+    a = ref[f"particles/all/{k}/value"][:2].astype(float)
+    b = np4[f"particles/all/{k}/value"][:]
+    if b.shape != a.shape:
+        sys.exit(f"{k}: -np 4 file holds {b.shape}, the one-process file {a.shape}")
+    worst = max(worst, float(np.abs(a - b.astype(float)).max()))
+ids = np4["particles/all/id/value"][-1]
+print(f"H5MD from 4 ranks: frames at steps {list(np4['particles/all/position/step'][:])}, "
+      f"largest difference from the one-process file {worst:.3g}")
+sys.exit(0 if worst <= 1e-12 and (ids == np.arange(len(ids))).all() else 1)
+PY
+  mkdir vtk
+  mpi 2 "$bin" md "$melt" --steps 100 -q --set output.vtk.dir=vtk --set output.vtk.every=50 \
+    >/dev/null || bad "-np 2 VTK run"
+  frames=$(ls vtk/*.vtp 2>/dev/null | wc -l)
+  points=$(grep -aho 'NumberOfPoints="[0-9]*"' vtk/*.vtp | sort -u)
+  [[ $frames -eq 3 && $points == 'NumberOfPoints="4000"' ]] && note "VTK from 2 ranks: $frames frames, $points" ||
+    bad "VTK from 2 ranks: $frames frames, $points"
+  ;;
+exchange1)
+  ordered=(--steps 1000 --set run.thermo=100 -q)
+  "$bin" md "$melt" "${ordered[@]}" --thermo-csv ref.csv >/dev/null || bad "reference run"
+  "$bin" md "$melt" "${ordered[@]}" --set parallel.ghosts=exchange --thermo-csv ex.csv \
+    --summary s.json >/dev/null || bad "exchange run"
+  grep -q '"ghosts_exchanged": true' s.json || bad "summary does not say ghosts were exchanged"
+  $compare ref.csv ex.csv --step0 1e-12 --rest 1e-12 --label "exchange on one rank:" || fail=1
+  ;;
+deck)
+  cat >procs.yaml <<'YAML'
+system:
+  lattice: {style: fcc, density: 0.8442, cells: [6, 6, 6]}
+parallel:
+  processors: [2, 1, 1]
+YAML
+  "$bin" md procs.yaml 2>err.txt >/dev/null
+  rc=$?
+  [[ $rc -eq 2 ]] && grep -q "procs\.yaml:4: 'parallel\.processors': grid 2x1x1 has 2 ranks, the run has 1" err.txt ||
+    bad "processors [2,1,1] on one rank: exit $rc, $(cat err.txt)"
+  "$bin" md procs.yaml --set "parallel.processors=[1,-1,1]" 2>err.txt >/dev/null
+  rc=$?
+  [[ $rc -eq 2 ]] && grep -q "parallel\.processors: rank counts must be at least 1" err.txt ||
+    bad "processors [1,-1,1]: exit $rc, $(cat err.txt)"
+  "$bin" md procs.yaml --set parallel.ghosts=sometimes 2>err.txt >/dev/null
+  rc=$?
+  [[ $rc -eq 2 ]] && grep -q "parallel\.ghosts" err.txt || bad "ghosts=sometimes: exit $rc, $(cat err.txt)"
+  "$bin" md procs.yaml --set "parallel.processors=[1,1,1]" --steps 5 -q >/dev/null 2>err.txt ||
+    bad "processors [1,1,1] on one rank: $(cat err.txt)"
+  ;;
+*)
+  echo "unknown case $case"
+  exit 2
+  ;;
+esac
+exit $fail
