@@ -56,17 +56,7 @@ inline int choose_candidate(std::vector<CandidatePrediction>& c, const RunHorizo
 // Fills run_ms of every profiled candidate and returns the index of the smallest predicted
 // whole run (-1 when none was profiled).
 inline int choose_candidate(std::vector<CandidatePrediction>& c, const RunHorizon& h) {
-  int best = -1;
-  double best_ms = std::numeric_limits<double>::infinity();
-  for (std::size_t k = 0; k < c.size(); ++k) {
-    if (!c[k].profiled) continue;
-    c[k].run_ms = predict_run_ms(c[k], h);
-    if (c[k].run_ms < best_ms) {
-      best_ms = c[k].run_ms;
-      best = static_cast<int>(k);
-    }
-  }
-  return best;
+  return choose_candidate(c, h, {});
 }
 
 }  // namespace mdremap::remap

@@ -370,8 +370,7 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
       const ThrottleQueue<Body, ThrottleAccess<T>> k{body,         acc,  s->order_, s->chunk_begin_,
                                                      s->counters_, slot, c0,        c1};
       // Enough teams to fill the device; each keeps taking chunks until the queue is empty.
-      constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-      const int team = host ? 1 : 128;
+      const int team = on_host ? 1 : 128;
       const std::int64_t resident = std::max<std::int64_t>(1, ExecSpace().concurrency() / team);
       const int league = static_cast<int>(std::min<std::int64_t>(c1 - c0, resident));
       const Kokkos::TeamPolicy<ExecSpace> policy(league, team);
