@@ -46,6 +46,11 @@ bundle() {
   ldd "${bins[@]}" | awk '/=> \// {print $3}' | sort -u |
     grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*|libcusparse|libnvJitLink)\.so' |
     while read -r lib; do cp -L "$lib" .bundle/lib/; done
+  # The kernel timer (a Kokkos Tools library, tools/kp-kernel-timer.cpp): which kernel differs.
+  local cuda_home
+  cuda_home=$(dirname "$(dirname "$(command -v nvcc)")")
+  g++ -O2 -shared -fPIC -I"$cuda_home/include" tools/kp-kernel-timer.cpp -o .bundle/lib/libkp-kernel-timer.so \
+    -L"$cuda_home/lib64" -lcudart_static -ldl -lrt -lpthread
   strip --strip-unneeded .bundle/bin/* 2>/dev/null || true
   # The device call carries at most 64 MiB: travel compressed (about 5x smaller).
   mkdir -p .carry

@@ -141,7 +141,7 @@ class SpProgress : public sp::SolveObserver {
       std::printf("\r\033[K%s", line.c_str());
       shown_ = true;
     } else {
-      std::printf("progress: %s\n", line.c_str());
+      std::printf("progress: [%.1f s] %s\n", now, line.c_str());
     }
     std::fflush(stdout);
   }

@@ -1,0 +1,103 @@
+// A Kokkos Tools library that times every parallel_for/reduce/scan and deep_copy by name, with a
+// device synchronisation before and after each (so the times are exclusive and serialised: use it
+// to see which kernel differs between two runs, not for the runs' own speed). Built beside the
+// GPU bundle (tools/gpu-run.sh) and loaded by
+//
+//   KOKKOS_TOOLS_LIBS=$PWD/.bundle/lib/libkp-kernel-timer.so KP_TIMER_OUT=times.txt mdremap ...
+//
+// It writes one line per name at exit: calls, total ms, mean us, sorted by total.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Entry {
+  std::int64_t calls = 0;
+  double ms = 0;
+};
+
+struct Open {
+  std::string name;
+  Clock::time_point start;
+};
+
+std::map<std::string, Entry>& table() {
+  static std::map<std::string, Entry> t;
+  return t;
+}
+std::vector<Open>& open_regions() {
+  static std::vector<Open> o;
+  return o;
+}
+
+void begin(const std::string& name, std::uint64_t* id) {
+  cudaDeviceSynchronize();
+  open_regions().push_back({name, Clock::now()});
+  if (id) *id = open_regions().size() - 1;
+}
+
+void end() {
+  cudaDeviceSynchronize();
+  if (open_regions().empty()) return;
+  const Open o = open_regions().back();
+  open_regions().pop_back();
+  Entry& e = table()[o.name];
+  ++e.calls;
+  e.ms += std::chrono::duration<double, std::milli>(Clock::now() - o.start).count();
+}
+
+}  // namespace
+
+struct SpaceHandle {
+  char name[64];
+};
+
+extern "C" {
+
+void kokkosp_init_library(int, std::uint64_t, std::uint32_t, void*) {}
+
+void kokkosp_finalize_library() {
+  std::vector<std::pair<std::string, Entry>> rows(table().begin(), table().end());
+  std::sort(rows.begin(), rows.end(),
+            [](const auto& a, const auto& b) { return a.second.ms > b.second.ms; });
+  const char* path = std::getenv("KP_TIMER_OUT");
+  FILE* f = path ? std::fopen(path, "w") : stderr;
+  if (!f) f = stderr;
+  std::fprintf(f, "%12s %12s %12s  %s\n", "calls", "total_ms", "mean_us", "name");
+  for (const auto& [name, e] : rows)
+    std::fprintf(f, "%12lld %12.3f %12.3f  %s\n", static_cast<long long>(e.calls), e.ms,
+                 1e3 * e.ms / static_cast<double>(std::max<std::int64_t>(1, e.calls)),
+                 name.c_str());
+  if (f != stderr) std::fclose(f);
+}
+
+void kokkosp_begin_parallel_for(const char* name, std::uint32_t, std::uint64_t* id) {
+  begin(std::string("for ") + name, id);
+}
+void kokkosp_end_parallel_for(std::uint64_t) { end(); }
+void kokkosp_begin_parallel_reduce(const char* name, std::uint32_t, std::uint64_t* id) {
+  begin(std::string("reduce ") + name, id);
+}
+void kokkosp_end_parallel_reduce(std::uint64_t) { end(); }
+void kokkosp_begin_parallel_scan(const char* name, std::uint32_t, std::uint64_t* id) {
+  begin(std::string("scan ") + name, id);
+}
+void kokkosp_end_parallel_scan(std::uint64_t) { end(); }
+void kokkosp_begin_deep_copy(SpaceHandle dst, const char* dst_name, const void*, SpaceHandle src,
+                             const char* src_name, const void*, std::uint64_t) {
+  begin(std::string("copy ") + src.name + "->" + dst.name + " " + src_name + "->" + dst_name,
+        nullptr);
+}
+void kokkosp_end_deep_copy() { end(); }
+
+}  // extern "C"
