@@ -84,20 +84,28 @@ void kokkosp_finalize_library() {
 void kokkosp_begin_parallel_for(const char* name, std::uint32_t, std::uint64_t* id) {
   begin(std::string("for ") + name, id);
 }
-void kokkosp_end_parallel_for(std::uint64_t) { end(); }
+void kokkosp_end_parallel_for(std::uint64_t) {
+  end();
+}
 void kokkosp_begin_parallel_reduce(const char* name, std::uint32_t, std::uint64_t* id) {
   begin(std::string("reduce ") + name, id);
 }
-void kokkosp_end_parallel_reduce(std::uint64_t) { end(); }
+void kokkosp_end_parallel_reduce(std::uint64_t) {
+  end();
+}
 void kokkosp_begin_parallel_scan(const char* name, std::uint32_t, std::uint64_t* id) {
   begin(std::string("scan ") + name, id);
 }
-void kokkosp_end_parallel_scan(std::uint64_t) { end(); }
+void kokkosp_end_parallel_scan(std::uint64_t) {
+  end();
+}
 void kokkosp_begin_deep_copy(SpaceHandle dst, const char* dst_name, const void*, SpaceHandle src,
                              const char* src_name, const void*, std::uint64_t) {
   begin(std::string("copy ") + src.name + "->" + dst.name + " " + src_name + "->" + dst_name,
         nullptr);
 }
-void kokkosp_end_deep_copy() { end(); }
+void kokkosp_end_deep_copy() {
+  end();
+}
 
 }  // extern "C"

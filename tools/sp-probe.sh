@@ -4,7 +4,7 @@
 #   tools/sp-probe.sh kernels DECK MODE...   # per-kernel times of each mode's whole solve
 #   tools/sp-probe.sh run DECK MODE [LIMIT]  # one solve with its progress lines (elapsed s)
 #
-# kernels: every mode runs twice, alternating, with the Kokkos Tools kernel timer
+# kernels: every mode runs ROUNDS [2] times, alternating, with the Kokkos Tools kernel timer
 # (tools/kp-kernel-timer.cpp: serialised, a device synchronisation around every kernel) and then
 # without it (the summary's own times): which kernel differs between, say, dup chosen by flag and
 # dup chosen by auto. Results under $OUT/sp-probe/.
@@ -27,7 +27,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"
 name=$(basename "$deck" .yaml)
 case $what in
   kernels)
-    for round in 1 2; do
+    for round in $(seq 1 "${ROUNDS:-2}"); do
       for m in "$@"; do
         echo "== $name $m timed kernels (round $round)"
         KOKKOS_TOOLS_LIBS=$repo/.bundle/lib/libkp-kernel-timer.so \
