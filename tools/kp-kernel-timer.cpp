@@ -5,7 +5,8 @@
 //
 //   KOKKOS_TOOLS_LIBS=$PWD/.bundle/lib/libkp-kernel-timer.so KP_TIMER_OUT=times.txt mdremap ...
 //
-// It writes one line per name at exit: calls, total ms, mean us, sorted by total.
+// It writes one line per name at exit: calls, total ms, mean us, sorted by total; fences are
+// timed without the extra synchronisation, allocations counted (their "ms" column is MB).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -35,19 +36,33 @@ std::map<std::string, Entry>& table() {
   static std::map<std::string, Entry> t;
   return t;
 }
+std::vector<Open>& fences() {
+  static std::vector<Open> f;
+  return f;
+}
 std::vector<Open>& open_regions() {
   static std::vector<Open> o;
   return o;
 }
 
+// KP_SYNC=0: no synchronisation around kernels (their times are then launch times; the fences
+// show where the host waits).
+bool sync() {
+  static const bool on = [] {
+    const char* v = std::getenv("KP_SYNC");
+    return !(v && v[0] == '0');
+  }();
+  return on;
+}
+
 void begin(const std::string& name, std::uint64_t* id) {
-  cudaDeviceSynchronize();
+  if (sync()) cudaDeviceSynchronize();
   open_regions().push_back({name, Clock::now()});
   if (id) *id = open_regions().size() - 1;
 }
 
 void end() {
-  cudaDeviceSynchronize();
+  if (sync()) cudaDeviceSynchronize();
   if (open_regions().empty()) return;
   const Open o = open_regions().back();
   open_regions().pop_back();
@@ -106,6 +121,26 @@ void kokkosp_begin_deep_copy(SpaceHandle dst, const char* dst_name, const void*,
 }
 void kokkosp_end_deep_copy() {
   end();
+}
+
+// Fences: wall time only (no extra synchronisation), nested apart from the kernels.
+void kokkosp_begin_fence(const char* name, std::uint32_t, std::uint64_t* id) {
+  fences().push_back({std::string("fence ") + name, Clock::now()});
+  if (id) *id = fences().size() - 1;
+}
+void kokkosp_end_fence(std::uint64_t) {
+  if (fences().empty()) return;
+  const Open o = fences().back();
+  fences().pop_back();
+  Entry& e = table()[o.name];
+  ++e.calls;
+  e.ms += std::chrono::duration<double, std::milli>(Clock::now() - o.start).count();
+}
+// Allocations: counted by label (total ms column: megabytes).
+void kokkosp_allocate_data(SpaceHandle space, const char* label, const void*, std::uint64_t size) {
+  Entry& e = table()[std::string("alloc ") + space.name + " " + label];
+  ++e.calls;
+  e.ms += static_cast<double>(size) / 1e6;
 }
 
 }  // extern "C"

@@ -35,6 +35,11 @@ case $what in
           "$bin" sp "$repo/$deck" --remap "$m" --quiet \
           --summary "$out/${name}_${m}_timed_r$round.json" >/dev/null 2>&1 || true
         head -n 8 "$out/${name}_${m}_kernels_r$round.txt"
+        echo "== $name $m fences, unsynchronised kernels (round $round)"
+        KOKKOS_TOOLS_LIBS=$repo/.bundle/lib/libkp-kernel-timer.so KP_SYNC=0 \
+          KP_TIMER_OUT="$out/${name}_${m}_fences_r$round.txt" \
+          "$bin" sp "$repo/$deck" --remap "$m" --quiet >/dev/null 2>&1 || true
+        grep -E '^ +[0-9]+ +[0-9.]+ +[0-9.]+  (fence|alloc)' "$out/${name}_${m}_fences_r$round.txt" | head -n 8
         echo "== $name $m plain (round $round)"
         "$bin" sp "$repo/$deck" --remap "$m" --quiet \
           --summary "$out/${name}_${m}_plain_r$round.json" >/dev/null 2>&1 || true
