@@ -12,7 +12,8 @@
 # as .carry/cadical: the GPU machine has no apt) runs on the same formula, written with
 # --write-cnf, on the host CPU for CDCL_LIMIT seconds [300] (CDCL=0 skips it). A device call runs
 # at most 10 minutes: give the 10m instance calls of its own, one mode each (`device 10m gather`,
-# with CDCL=0) and CaDiCaL alone (`device 10m none`: MODES none runs no mdremap sp).
+# with CDCL=0) and CaDiCaL alone (`device 10m none`: MODES none runs no mdremap sp). ROUNDS [1]
+# repeats the modes in interleaved rounds; the second table gives medians over them.
 # Results: $OUT/sp/*.json, cadical logs, and $OUT/sp/sp_bench.md (one table, the device named).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,15 +59,19 @@ device() {
   for inst in ${instances//,/ }; do
     local deck
     deck=$(deck_of "$inst")
-    for m in ${modes//,/ }; do
-      [[ $m == none ]] && continue
-      echo "== $inst $m"
-      set +e
-      timeout "$sp_limit" "$bin" sp "$repo/$deck" --remap "$m" --quiet \
-        --summary "$dir/${inst}_$m.json" >"$dir/${inst}_$m.log" 2>&1
-      echo "exit $?" >>"$dir/${inst}_$m.log"
-      set -e
-      tail -n 2 "$dir/${inst}_$m.log"
+    local r
+    for ((r = 1; r <= ${ROUNDS:-1}; ++r)); do  # rounds interleave the modes
+      for m in ${modes//,/ }; do
+        [[ $m == none ]] && continue
+        local tag=${inst}_${m}_r$r
+        echo "== $inst $m round $r"
+        set +e
+        timeout "$sp_limit" "$bin" sp "$repo/$deck" --remap "$m" --quiet \
+          --summary "$dir/$tag.json" >"$dir/$tag.log" 2>&1
+        echo "exit $?" >>"$dir/$tag.log"
+        set -e
+        tail -n 2 "$dir/$tag.log"
+      done
     done
     if [[ ${CDCL:-1} != 0 && -x $cad ]]; then
       echo "== $inst cadical (limit ${cdcl_limit} s)"
@@ -86,21 +91,22 @@ device() {
   done
   rm -rf "$scratch"
   python3 - "$dir" <<'PY' | tee "$dir/sp_bench.md"
-import glob, json, os, sys
+import glob, json, os, statistics, sys
 d = sys.argv[1]
 gpu = open(os.path.join(d, "gpu.txt")).read().strip()
 cpus = open(os.path.join(d, "cpus.txt")).read().strip()
 print(f"GPU: {gpu}; CDCL on the host CPU ({cpus} cores, one thread)\n")
-print("| instance | solver / mode | outcome | sweeps | rounds | ms/sweep | calc_pi ms | solve s | wall s | fixed SP / prop / WalkSAT | plans / cache hits | 32B transactions gather data (all loads) / dup all loads |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-for f in sorted(glob.glob(os.path.join(d, "*_*.json"))):
+print("| instance | solver / mode | round | outcome | sweeps | rounds | ms/sweep | calc_pi ms | solve s | wall s | fixed SP / prop / WalkSAT | plans / cache hits | 32B transactions gather data (all loads) / dup all loads |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+runs = {}  # (instance, mode) -> summaries
+for f in sorted(glob.glob(os.path.join(d, "*_r*.json"))):
+    inst, mode, rnd = os.path.basename(f)[:-5].rsplit("_", 2)
     j = json.load(open(f))
-    inst = os.path.basename(f).rsplit("_", 1)[0]
-    mode = os.path.basename(f).rsplit("_", 1)[1][:-5]
+    runs.setdefault((inst, mode), []).append(j)
     s, fx, t, tr, rm = j["sp"], j["fixed"], j["times_s"], j["transactions"], j["remap"]
     txt = (f'{tr["gather"]["data"]["seg32"]} ({tr["gather"]["total"]["seg32"]}) / '
            f'{tr["dup"]["total"]["seg32"]}' if tr.get("computed") else "not modelled")
-    print(f'| {inst} ({j["formula"]["variables"]} vars) | mdremap sp {rm["strategy"]} | '
+    print(f'| {inst} ({j["formula"]["variables"]} vars) | mdremap sp {rm["strategy"]} | {rnd[1:]} | '
           f'{j["outcome"]} | {s["iterations"]} | {s["decimation_rounds"]} | '
           f'{s["ms_per_iteration"]:.3f} | {s["calc_pi_ms_per_iteration"]:.3f} | {t["solve"]:.2f} | '
           f'{t["wall"]:.2f} | {fx["sp"]} / {fx["unit"] + fx["pure"]} / {fx["walksat"]} | '
@@ -111,7 +117,37 @@ for f in sorted(glob.glob(os.path.join(d, "*_cadical.txt"))):
     words = lines[1].split()
     rc, secs, limit = words[1], words[3], words[5]
     out = {"10": "SATISFIABLE", "20": "UNSATISFIABLE", "124": f"timeout ({limit} s)"}.get(rc, f"exit {rc}")
-    print(f"| {inst} | CaDiCaL 1.5.3 (CPU) | {out} | | | | | {secs} | {secs} | | | |")
+    print(f"| {inst} | CaDiCaL 1.5.3 (CPU) | 1 | {out} | | | | | {secs} | {secs} | | | |")
+
+# Medians per instance and mode, and the ratios the issue asks for (seed 000 Tables 5 and 8).
+def med(js, f):
+    return statistics.median(f(j) for j in js)
+print("\n| instance | mode | runs | all SAT | median calc_pi ms | median SP s | median solve s | solve / best |")
+print("|---|---|---|---|---|---|---|---|")
+claims = []
+for inst in sorted({i for i, _ in runs}):
+    modes = {m: js for (i, m), js in runs.items() if i == inst}
+    solve = {m: med(js, lambda j: j["times_s"]["solve"]) for m, js in modes.items()}
+    fixed = [m for m in solve if m != "auto"]
+    best = min(fixed, key=solve.get) if fixed else None
+    for m, js in sorted(modes.items()):
+        sat = all(j["outcome"] == "SATISFIABLE" for j in js)
+        cp = med(js, lambda j: j["sp"]["calc_pi_ms_per_iteration"])
+        sp = med(js, lambda j: j["times_s"]["sp"])
+        rel = f"{solve[m] / solve[best]:.3f}" if best else "-"
+        print(f"| {inst} | {m} | {len(js)} | {sat} | {cp:.3f} | {sp:.2f} | {solve[m]:.2f} | {rel} |")
+    if "gather" in modes and "dup" in modes:
+        g, u = modes["gather"], modes["dup"]
+        cpr = med(g, lambda j: j["sp"]["calc_pi_ms_per_iteration"]) / med(u, lambda j: j["sp"]["calc_pi_ms_per_iteration"])
+        spr = med(g, lambda j: j["times_s"]["sp"]) / med(u, lambda j: j["times_s"]["sp"])
+        tr = u[0]["transactions"]
+        txr = (f'{tr["gather"]["total"]["seg32"] / tr["dup"]["total"]["seg32"]:.2f}:1'
+               if tr.get("computed") else "not modelled")
+        claims.append(f"| {inst} | {cpr:.2f}x | {spr:.2f}x | {txr} |")
+if claims:
+    print("\n| instance | calc_pi gather/dup (paper 1.22x) | SP phase gather/dup (paper 1.09x) | 32B transactions gather:dup, all loads (paper 1.2:1) |")
+    print("|---|---|---|---|")
+    print("\n".join(claims))
 PY
 }
 

@@ -100,6 +100,9 @@ SpParams read_sp_params(io::Deck& deck) {
   if (r.smem_bytes < 0) rm.fail("smem_bytes", "must not be negative (0 = device maximum)");
   r.profile_steps = rm.get<int>("profile_steps", r.profile_steps);
   if (r.profile_steps < 1) rm.fail("profile_steps", "must be at least 1");
+  r.explore_budget = rm.get<double>("explore_budget", r.explore_budget);
+  if (!(r.explore_budget >= 0 && r.explore_budget <= 1))
+    rm.fail("explore_budget", "must be in [0, 1] (0 = no limit)");
   r.partition_bytes = rm.get<long long>("partition_bytes", r.partition_bytes);
   if (r.partition_bytes < 64) rm.fail("partition_bytes", "must be at least 64");
   r.compact = rm.get<double>("compact", r.compact);

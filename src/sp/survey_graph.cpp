@@ -145,6 +145,7 @@ void SurveyPropagation::plan() {
     o.block_threads = r.block;
     o.smem_bytes = r.smem_bytes;
     o.profile_steps = r.profile_steps;
+    o.explore_budget = r.explore_budget;
     o.reference_patterns = CalcPiBody::kReferencePatterns;
     o.writes_through_pattern = false;
     o.data_changes = true;  // the surveys change every sweep (dup copies references, not them)

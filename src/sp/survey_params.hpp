@@ -18,6 +18,9 @@ struct RemapSettings {
   int block = 128;  // sharing block / labelprop cluster threads
   std::int64_t smem_bytes = 0;
   int profile_steps = 3;
+  // auto stops exploring candidates once the search has cost this share of the best predicted
+  // run (0: no limit): a small formula's whole SP phase is a few tens of milliseconds.
+  double explore_budget = 0.05;
   std::int64_t partition_bytes = 2 << 20;
   // When the live edges fall below this share of the graph's edges, the graph is rebuilt over
   // the live ones (and the strategy re-planned); 0: never (LonestarGPU keeps the whole graph).

@@ -346,6 +346,26 @@ class AutoStrategy final : public RemapStrategy<T> {
           continue;
         }
       }
+      // A host planner is first timed on the pattern's first threads, gathered on the device
+      // (host_pattern_head): one whose plans would cost more than it could save is dropped before
+      // the whole pattern crosses to the host. The sample's partition has fewer levels than the
+      // whole one, so it can only underestimate: a verdict against it is final, one for it is
+      // checked again on the whole pattern below.
+      if (c.s->needs_host_pattern() && !host_ && pv_.threads > 2 * kHeadThreads) {
+        const IrregularPattern head = host_pattern_head(pv_, sizeof(T), kHeadThreads);
+        const double est = c.s->estimate_plan_ms(pv_, &head);
+        const double est_copy = estimate_host_copy_ms();
+        if (est >= 0 && predict_plans_ms(est_copy + est, o.horizon) > saving_bound_ms()) {
+          c.p.plan_ms = est_copy + est;
+          c.p.note = fmt::format(
+              "plans alone (estimated {:.1f} ms x {} from its first {} threads, with the host "
+              "copy) exceed the most it could save, {:.1f} ms ({}): not profiled",
+              c.p.plan_ms, o.horizon.plans(), kHeadThreads, saving_bound_ms(), saving_text());
+          c.s.reset();
+          c.done = true;
+          continue;
+        }
+      }
       double copy_ms = 0;
       const IrregularPattern* h = c.s->needs_host_pattern() ? host(copy_ms) : nullptr;
       // The bytes one execution must move at least, at the device's copy bandwidth: a lower
@@ -390,6 +410,9 @@ class AutoStrategy final : public RemapStrategy<T> {
       profiling_ = k;
       return;
     }
+    // This call's time so far goes into the exploration the decision reports.
+    if (best_finished() >= 0) explore_ms_ += ms_since(spent);
+    spent.reset();
     decide();
   }
   // The bytes every execution moves whatever the strategy: each data element and each weight read
@@ -503,6 +526,7 @@ class AutoStrategy final : public RemapStrategy<T> {
   int best_ = -1;
   int profiling_ = -1;  // candidate being profiled
   double selection_ms_ = 0, selection_exec_ms_ = 0;
+  static constexpr std::int64_t kHeadThreads = 4096;  // threads of a planner's first timing
   double explore_ms_ = 0;  // exploration spent so far (see RemapOptions::explore_budget)
   std::string guideline_, decision_;
 };

@@ -3,7 +3,10 @@
 // reduce into, and the host copy the planners need.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "mdremap/remap/pattern.hpp"
 
@@ -85,6 +88,56 @@ inline IrregularPattern host_pattern(const PatternView& pv, int elem_bytes) {
   return p;
 }
 
+// Threads [0, n) of pv on the host, CSR, with the data they reference renumbered densely in
+// their own order (data_count = the distinct elements). Only those threads' entries
+// cross to the host (gathered on the device first), so a host planner's cost can be sampled
+// without copying the whole pattern; the dense renumbering keeps the planner's per-element work
+// proportional to the sample instead of to the whole of A.
+inline IrregularPattern host_pattern_head(const PatternView& pv, int elem_bytes, std::int64_t n) {
+  n = std::clamp<std::int64_t>(n, 0, pv.threads);
+  IrregularPattern p;
+  p.threads = n;
+  p.rows = pv.rows;
+  p.elem_bytes = elem_bytes;
+  auto hlen = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(pv.len, std::pair<std::int64_t, std::int64_t>(0, n)));
+  p.len.resize(n);
+  p.offset.assign(n + 1, 0);
+  for (std::int64_t t = 0; t < n; ++t) {
+    p.len[t] = std::clamp<int>(hlen(t), 0, pv.rows);
+    p.offset[t + 1] = p.offset[t] + p.len[t];
+  }
+  using Mem = Kokkos::DefaultExecutionSpace::memory_space;
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> hoff(
+      p.offset.data(), n + 1);
+  Kokkos::View<std::int64_t*, Mem> off("Remap::head_offset", n + 1);
+  Kokkos::deep_copy(off, hoff);
+  Kokkos::View<int*, Mem> idx(Kokkos::view_alloc("Remap::head_index", Kokkos::WithoutInitializing),
+                              p.offset[n]);
+  const auto index = pv.index;
+  const auto start = pv.start;
+  const bool offsets = pv.layout == PatternLayout::Offsets;
+  const std::int64_t sj = pv.stride_j, st = pv.stride_t;
+  Kokkos::parallel_for(
+      "Remap::pattern_head", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        const std::int64_t o = off(t), m = off(t + 1) - o;
+        for (std::int64_t j = 0; j < m; ++j)
+          idx(o + j) = offsets ? index(start(t) + j) : index(j * sj + t * st);
+      });
+  p.index.resize(p.offset[n]);
+  Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> hidx(
+      p.index.data(), p.index.size());
+  Kokkos::deep_copy(hidx, idx);
+  std::vector<std::int32_t> dense(p.index.begin(), p.index.end());
+  std::sort(dense.begin(), dense.end());
+  dense.erase(std::unique(dense.begin(), dense.end()), dense.end());
+  for (auto& i : p.index)
+    i = static_cast<std::int32_t>(std::lower_bound(dense.begin(), dense.end(), i) - dense.begin());
+  p.data_count = static_cast<std::int64_t>(dense.size());
+  return p;
+}
+
 // Rows [j0, j1) of p as a pattern of their own (len clipped), for per-part transaction counts.
 inline IrregularPattern row_slice(const IrregularPattern& p, int j0, int j1) {
   IrregularPattern q;
@@ -116,6 +169,24 @@ inline IrregularPattern thread_slice(const IrregularPattern& p, std::int64_t t0,
     for (int j = 0; j < p.len[t]; ++j)
       q.index[static_cast<std::size_t>(j) * q.threads + (t - t0)] = p.at(j, t);
   return q;
+}
+
+// A host planner's time (ms) on `host` scaled to `threads`: timed on the first 1/32 of host's
+// threads (at least min_threads, at most all of them; a multiple of 32), whether host is the
+// whole pattern or already a sample of it.
+template <class Plan>
+double time_on_slice_ms(const IrregularPattern& host, std::int64_t threads,
+                        std::int64_t min_threads, Plan&& plan) {
+  const std::int64_t part =
+      std::min(host.threads, std::max<std::int64_t>(min_threads, host.threads / 32) / 32 * 32);
+  if (part <= 0) return -1;
+  IrregularPattern slice;
+  if (part < host.threads) slice = thread_slice(host, 0, part);
+  const auto t0 = std::chrono::steady_clock::now();
+  plan(part < host.threads ? slice : host);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return ms * static_cast<double>(threads) / static_cast<double>(part);
 }
 
 }  // namespace mdremap::remap

@@ -176,15 +176,11 @@ class PaddingStrategy final : public CachedRemapStrategy<T> {
     return r;
   }
   // The host planner is linear in the references: time it on a slice of the threads and scale.
-  double estimate_plan_ms(const PatternView&, const IrregularPattern* host) const override {
-    if (!host || host->threads < 4096) return -1;
-    const std::int64_t part = std::max<std::int64_t>(2048, host->threads / 32) / 32 * 32;
-    const IrregularPattern slice = thread_slice(*host, 0, part);
-    const auto t0 = std::chrono::steady_clock::now();
-    (void)make_padding_plan(slice, options());
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return ms * static_cast<double>(host->threads) / static_cast<double>(part);
+  double estimate_plan_ms(const PatternView& pv, const IrregularPattern* host) const override {
+    if (!host || pv.threads < 4096) return -1;
+    return time_on_slice_ms(*host, pv.threads, 2048, [&](const IrregularPattern& s) {
+      (void)make_padding_plan(s, options());
+    });
   }
   const ThreadPermutation& thread_perm() const override { return plan_.thread_perm; }
   Kokkos::View<const std::int64_t*> thread_perm_device() const override { return perm_; }

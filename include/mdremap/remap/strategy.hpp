@@ -80,7 +80,9 @@ class RemapStrategy {
   virtual const ThreadPermutation& thread_perm() const { return identity_; }
   virtual Kokkos::View<const std::int64_t*> thread_perm_device() const { return {}; }
   // A cheap estimate of one plan's time (ms) on this pattern, or < 0 when the strategy cannot
-  // tell without planning (auto skips a candidate whose plans alone exceed the best run).
+  // tell without planning (auto skips a candidate whose plans alone exceed the best run). `host`,
+  // where given, is the pattern on the host or only its first host->threads threads (a sample,
+  // host_pattern_head); a host planner times itself on (a slice of) it and scales to pv.threads.
   virtual double estimate_plan_ms(const PatternView&, const IrregularPattern*) const { return -1; }
   // Bytes one execution must move at least through device memory beyond the gather's (0: no
   // bound known); auto turns it into a lower bound on the run with the device's copy bandwidth.

@@ -313,15 +313,11 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     return r;
   }
   // The partition is O(references) per bisection level: time it on a slice and scale.
-  double estimate_plan_ms(const PatternView&, const IrregularPattern* host) const override {
-    if (!host || host->threads < 8192) return -1;
-    const std::int64_t part = std::max<std::int64_t>(4096, host->threads / 32) / 32 * 32;
-    IrregularPattern slice = thread_slice(*host, 0, part);
-    const auto t0 = std::chrono::steady_clock::now();
-    (void)make_throttle_plan(slice, this->opt_.throttle);
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return ms * static_cast<double>(host->threads) / static_cast<double>(part);
+  double estimate_plan_ms(const PatternView& pv, const IrregularPattern* host) const override {
+    if (!host || pv.threads < 8192) return -1;
+    return time_on_slice_ms(*host, pv.threads, 4096, [&](const IrregularPattern& s) {
+      (void)make_throttle_plan(s, this->opt_.throttle);
+    });
   }
   const ThrottlePlan& throttle_plan() const { return plan_; }
   // SJ / SJ-Q: the chosen nodes once profiled (empty before).
