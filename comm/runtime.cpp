@@ -163,6 +163,12 @@ double max(double v) {
   return v;
 }
 
+void barrier() {
+#ifdef MDREMAP_HAS_MPI
+  if (g_size > 1) check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+#endif
+}
+
 std::int64_t sum(std::int64_t v) {
 #ifdef MDREMAP_HAS_MPI
   if (g_size > 1) {

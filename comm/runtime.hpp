@@ -54,6 +54,8 @@ void sum_in_place(double* values, int count);
 double sum(double v);
 double max(double v);
 std::int64_t sum(std::int64_t v);
+// Every rank waits until all have come here (nothing on one).
+void barrier();
 
 // One exchange of a swap: `send_bytes` from `send` to rank `dest`, `recv_bytes` into `recv`
 // from rank `source` (either may be this rank). The partners must agree on the sizes (exchange

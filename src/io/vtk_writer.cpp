@@ -66,6 +66,14 @@ void rename_into_place(const std::string& tmp, const std::string& path) {
   }
 }
 
+void write_text(const std::string& path, const std::string& text) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (out == nullptr)
+    throw Error("cannot write '" + path + "': " + std::string(std::strerror(errno)));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  if (std::fclose(out) != 0 || !ok) throw Error("cannot write '" + path + "' (disk full?)");
+}
+
 template <class Array>
 void add_vector_array(vtkPolyData* poly, const char* name, const std::vector<double>& values,
                       std::size_t n) {
@@ -80,34 +88,49 @@ void add_vector_array(vtkPolyData* poly, const char* name, const std::vector<dou
 
 }  // namespace
 
-VtkTrajectoryWriter::VtkTrajectoryWriter(std::string dir, std::string basename)
-    : dir_(std::move(dir)), basename_(std::move(basename)) {
+VtkTrajectoryWriter::VtkTrajectoryWriter(std::string dir, std::string basename, int piece,
+                                         int pieces)
+    : dir_(std::move(dir)), basename_(std::move(basename)), piece_(piece), pieces_(pieces) {
   if (basename_.empty()) throw Error("VTK output: empty base name");
+  if (pieces_ < 1 || piece_ < 0 || piece_ >= pieces_)
+    throw Error("VTK output: piece " + std::to_string(piece_) + " of " + std::to_string(pieces_));
   check_writable(collection_path());
+  if (piece_ != 0) return;                                        // piece 0 owns the set
   collection_ = std::make_unique<StagedFile>(collection_path());  // the lock of the whole set
   remove_stale_frames();
 }
 
 void VtkTrajectoryWriter::remove_stale_frames() const {
   const std::string prefix = basename_ + "_";
-  const std::string suffix = std::string(".vtp") + StagedFile::kSuffix;
+  const std::string partial = StagedFile::kSuffix;
+  auto ends_with = [](const std::string& name, const std::string& tail) {
+    return name.size() >= tail.size() &&
+           name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
   std::size_t removed = 0;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.size() > prefix.size() + suffix.size() && name.rfind(prefix, 0) == 0 &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (name.rfind(prefix, 0) == 0 &&
+        (ends_with(name, ".vtp" + partial) || ends_with(name, ".pvtp" + partial))) {
       std::error_code rm;
       if (fs::remove(entry.path(), rm)) ++removed;
     }
   }
   if (removed > 0)
-    StagedFile::note("removed " + std::to_string(removed) + " '" + prefix + "*" + suffix +
-                     "' frame(s) in '" + dir_ + "', left by an earlier run that stopped");
+    StagedFile::note("removed " + std::to_string(removed) + " '" + prefix + "*.vtp" + partial +
+                     "' frame file(s) in '" + dir_ + "', left by an earlier run that stopped");
 }
 
 std::string VtkTrajectoryWriter::frame_path(std::int64_t step) const {
-  return (fs::path(dir_) / (basename_ + "_" + std::to_string(step) + ".vtp")).string();
+  const char* ext = split() ? ".pvtp" : ".vtp";
+  return (fs::path(dir_) / (basename_ + "_" + std::to_string(step) + ext)).string();
+}
+
+std::string VtkTrajectoryWriter::piece_path(std::int64_t step, int piece) const {
+  return (fs::path(dir_) /
+          (basename_ + "_" + std::to_string(step) + "_" + std::to_string(piece) + ".vtp"))
+      .string();
 }
 
 std::string VtkTrajectoryWriter::collection_path() const {
@@ -115,9 +138,9 @@ std::string VtkTrajectoryWriter::collection_path() const {
 }
 
 void VtkTrajectoryWriter::write_frame(const Frame& frame) {
-  if (!collection_) throw Error("VTK output '" + collection_path() + "': write after finish");
+  if (finished_) throw Error("VTK output '" + collection_path() + "': write after finish");
   const std::size_t n = frame.id.size();
-  const std::string path = frame_path(frame.step);
+  const std::string path = split() ? piece_path(frame.step, piece_) : frame_path(frame.step);
   auto require = [&](bool ok, const std::string& what) {
     if (!ok) throw Error("VTK frame '" + path + "': " + what);
   };
@@ -170,19 +193,73 @@ void VtkTrajectoryWriter::write_frame(const Frame& frame) {
     fs::remove(tmp, ec);
     throw Error("cannot write VTK frame '" + path + "' (disk full or directory removed?)");
   }
-  entries_.emplace_back(frame.time, fs::path(path).filename().string());
+  if (split()) piece_files_.push_back(fs::path(path).filename().string());
+  entries_.emplace_back(frame.time, fs::path(frame_path(frame.step)).filename().string());
+  if (piece_ != 0) return;
+  // The staged summary names the staged pieces, so a run that stops leaves an openable set.
+  if (split())
+    write_summary(StagedFile::staging_name(frame_path(frame.step)), frame.step, !frame.v.empty(),
+                  !frame.f.empty(), StagedFile::kSuffix);
+  summaries_.push_back({frame.step, !frame.v.empty(), !frame.f.empty()});
   write_collection(collection_->staging(), StagedFile::kSuffix);
 }
 
-void VtkTrajectoryWriter::finish() {
-  if (!collection_) return;
-  for (const auto& entry : entries_) {
-    const std::string path = (fs::path(dir_) / entry.second).string();
+void VtkTrajectoryWriter::finish_pieces() {
+  for (const auto& file : piece_files_) {
+    const std::string path = (fs::path(dir_) / file).string();
     rename_into_place(StagedFile::staging_name(path), path);
+  }
+  piece_files_.clear();
+}
+
+void VtkTrajectoryWriter::finish() {
+  if (finished_) return;
+  finish_pieces();
+  finished_ = true;
+  if (!collection_) return;  // a piece past 0: piece 0 finishes the set
+  if (split()) {  // every rank's pieces are in place: summaries naming them, then into place
+    for (const auto& m : summaries_) {
+      const std::string path = frame_path(m.step);
+      write_summary(StagedFile::staging_name(path), m.step, m.velocity, m.force, "");
+      rename_into_place(StagedFile::staging_name(path), path);
+    }
+  } else {
+    for (const auto& entry : entries_) {
+      const std::string path = (fs::path(dir_) / entry.second).string();
+      rename_into_place(StagedFile::staging_name(path), path);
+    }
   }
   write_collection(collection_->staging(), "");
   collection_->commit();
   collection_.reset();
+}
+
+// The summary of a split frame (VTK's PPolyData): the arrays every piece holds, as the pieces
+// are written above (points, id, type, velocity, force), and the pieces' files.
+void VtkTrajectoryWriter::write_summary(const std::string& tmp, std::int64_t step, bool velocity,
+                                        bool force, const std::string& piece_suffix) const {
+  std::string xml =
+      "<?xml version=\"1.0\"?>\n"
+      "<VTKFile type=\"PPolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+      "header_type=\"UInt64\">\n"
+      "  <PPolyData GhostLevel=\"0\">\n"
+      "    <PPointData>\n"
+      "      <PDataArray type=\"Int64\" Name=\"id\"/>\n"
+      "      <PDataArray type=\"Int32\" Name=\"type\"/>\n";
+  if (velocity)
+    xml += "      <PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n";
+  if (force)
+    xml += "      <PDataArray type=\"Float64\" Name=\"force\" NumberOfComponents=\"3\"/>\n";
+  xml +=
+      "    </PPointData>\n"
+      "    <PPoints>\n"
+      "      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
+      "    </PPoints>\n";
+  for (int k = 0; k < pieces_; ++k)
+    xml += "    <Piece Source=\"" +
+           xml_escape(fs::path(piece_path(step, k)).filename().string() + piece_suffix) + "\"/>\n";
+  xml += "  </PPolyData>\n</VTKFile>\n";
+  write_text(tmp, xml);
 }
 
 // Writes the collection to `tmp` (the locked staging file), naming each frame with `suffix`.
@@ -196,12 +273,7 @@ void VtkTrajectoryWriter::write_collection(const std::string& tmp,
     xml += "    <DataSet timestep=\"" + number(time) + "\" group=\"\" part=\"0\" file=\"" +
            xml_escape(file + frame_suffix) + "\"/>\n";
   xml += "  </Collection>\n</VTKFile>\n";
-
-  std::FILE* out = std::fopen(tmp.c_str(), "w");
-  if (out == nullptr)
-    throw Error("cannot write '" + tmp + "': " + std::string(std::strerror(errno)));
-  const bool ok = std::fwrite(xml.data(), 1, xml.size(), out) == xml.size();
-  if (std::fclose(out) != 0 || !ok) throw Error("cannot write '" + tmp + "' (disk full?)");
+  write_text(tmp, xml);
 }
 
 }  // namespace mdremap::io

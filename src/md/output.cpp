@@ -110,6 +110,14 @@ RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo
     h5md_force_ = fields.force;
   }
   comm::on_root([&] { open_files(p, engine, info); });
+#if MDREMAP_HAS_VTK
+  // Decomposed: every rank writes its own atoms as a piece of each VTK frame (rank 0 opened
+  // the set above, after removing what a stopped run left, so no rank's piece is removed).
+  vtk_pieces_ = !p.vtk_dir.empty() && engine.gathers();
+  if (vtk_pieces_ && comm::rank() != 0)
+    vtk_ = std::make_unique<io::VtkTrajectoryWriter>(p.vtk_dir, kVtkBasename, comm::rank(),
+                                                     comm::size());
+#endif
   writer_ = std::make_unique<io::BackgroundWriter>(2);
 }
 
@@ -135,7 +143,9 @@ void RunOutput::open_files(const MdParams& p, const MdEngine& engine, const Outp
 #if MDREMAP_HAS_VTK
   if (!p.vtk_dir.empty())
     vtk_ = open_output("output.vtk.dir", [&] {
-      return std::make_unique<io::VtkTrajectoryWriter>(p.vtk_dir, kVtkBasename);
+      return engine.gathers() ? std::make_unique<io::VtkTrajectoryWriter>(p.vtk_dir, kVtkBasename,
+                                                                          0, comm::size())
+                              : std::make_unique<io::VtkTrajectoryWriter>(p.vtk_dir, kVtkBasename);
     });
 #endif
   // The checkpoint's staging file stays locked for the whole run (each checkpoint is renamed
@@ -200,53 +210,83 @@ std::shared_ptr<Frame> RunOutput::take_frame() {
 
 void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoint) {
   // On the loop thread: only the device-to-host copy (and the thermostat state) of this step.
+  // A decomposed run's VTK frame is written as one piece per rank, from the rank's own atoms;
+  // the rest is gathered onto rank 0, which writes it.
+  const bool piece = vtk && vtk_pieces_;
+  const bool gathered = h5md || checkpoint || (vtk && !piece);
   auto frame = take_frame();
   engine_.snapshot_slots(*frame, checkpoint || vtk || (h5md && h5md_velocity_),
-                         checkpoint || vtk || (h5md && h5md_force_));
+                         checkpoint || vtk || (h5md && h5md_force_), /*gather=*/!piece);
+  std::shared_ptr<Frame> mine;  // this rank's atoms, for its piece
+  if (piece) {
+    mine = frame;
+    frame = nullptr;
+    if (gathered) {
+      frame = take_frame();
+      *frame = *mine;
+      engine_.gather_frame(*frame);
+    }
+  }
   integrators::IntegratorState integrator;
   if (checkpoint) integrator = engine_.integrator_state();
   if (h5md || vtk) ++frames_;
   if (checkpoint) ++checkpoints_;
-  if (comm::rank() != 0) {  // gathered onto rank 0, which writes
+  auto recycle = [this](std::shared_ptr<Frame>& f) {
+    if (!f) return;
     std::lock_guard<std::mutex> lock(pool_mutex_);
-    pool_.push_back(std::move(frame));
+    pool_.push_back(std::move(f));
+  };
+#if MDREMAP_HAS_VTK
+  if (piece)
+    writer_->submit([this, mine, recycle]() mutable {
+      order_by_id(*mine, vtk_frame_);
+      vtk_->write_frame(vtk_frame_);
+      recycle(mine);
+    });
+#endif
+  if (!frame) return;
+  if (comm::rank() != 0) {  // gathered onto rank 0, which writes
+    recycle(frame);
     return;
   }
-  writer_->submit(
-      [this, frame, t, h5md, vtk, checkpoint, integrator = std::move(integrator)]() mutable {
-        if (h5md) {
-          h5md_->write_frame(*frame);
-          h5md_->write_observables(t);  // same steps as the frames (MDAnalysis reads them so)
-        }
+  writer_->submit([this, frame, t, h5md, vtk = vtk && !piece, checkpoint, recycle,
+                   integrator = std::move(integrator)]() mutable {
+    if (h5md) {
+      h5md_->write_frame(*frame);
+      h5md_->write_observables(t);  // same steps as the frames (MDAnalysis reads them so)
+    }
 #if MDREMAP_HAS_VTK
-        if (vtk) {
-          order_by_id(*frame, vtk_frame_);
-          vtk_->write_frame(vtk_frame_);
-        }
+    if (vtk) {
+      order_by_id(*frame, vtk_frame_);
+      vtk_->write_frame(vtk_frame_);
+    }
 #endif
-        if (checkpoint) {
-          io::Checkpoint c;
-          c.frame = std::move(*frame);  // slot order: a restart rebuilds the same lists
-          c.step = t.step;
-          c.deck_yaml = info_.deck_yaml;
-          c.precision = to_string(p_.precision);
-          c.backend = info_.backend;
-          c.thermostat_state = std::move(integrator.thermostat);
-          c.rng_seed = integrator.rng_seed;
-          c.rng_counter = static_cast<std::uint64_t>(t.step);  // counter-based noise: the step
-          // The last checkpoint of the run releases the lock; earlier ones keep it.
-          io::write_checkpoint(*checkpoint_file_, c, /*again=*/t.step != last_step_);
-          return;  // the frame's buffers went into the checkpoint
-        }
-        std::lock_guard<std::mutex> lock(pool_mutex_);
-        pool_.push_back(std::move(frame));
-      });
+    if (checkpoint) {
+      io::Checkpoint c;
+      c.frame = std::move(*frame);  // slot order: a restart rebuilds the same lists
+      c.step = t.step;
+      c.deck_yaml = info_.deck_yaml;
+      c.precision = to_string(p_.precision);
+      c.backend = info_.backend;
+      c.thermostat_state = std::move(integrator.thermostat);
+      c.rng_seed = integrator.rng_seed;
+      c.rng_counter = static_cast<std::uint64_t>(t.step);  // counter-based noise: the step
+      // The last checkpoint of the run releases the lock; earlier ones keep it.
+      io::write_checkpoint(*checkpoint_file_, c, /*again=*/t.step != last_step_);
+      return;  // the frame's buffers went into the checkpoint
+    }
+    recycle(frame);
+  });
 }
 
 void RunOutput::finish() {
   writer_->finish();
   if (h5md_) h5md_->close();
 #if MDREMAP_HAS_VTK
+  if (vtk_pieces_) {  // every rank's pieces in place before rank 0's summaries name them
+    vtk_->finish_pieces();
+    comm::barrier();
+  }
   if (vtk_) vtk_->finish();
 #endif
   if (checkpoint_file_) checkpoint_file_->discard();  // committed already (at last_step)
@@ -261,8 +301,9 @@ std::string RunOutput::describe() const {
         fmt::format("h5md {} every {} steps ({})", p_.h5md_file, p_.h5md_every, fields));
   }
   if (vtk_)
-    parts.push_back(
-        fmt::format("vtk {}/{}.pvd every {} steps", p_.vtk_dir, kVtkBasename, p_.vtk_every));
+    parts.push_back(fmt::format("vtk {}/{}.pvd every {} steps{}", p_.vtk_dir, kVtkBasename,
+                                p_.vtk_every,
+                                vtk_pieces_ ? " (.pvtp frames, a piece per rank)" : ""));
   if (!p_.restart_file.empty())
     parts.push_back(p_.restart_every > 0 ? fmt::format("restart {} every {} steps and at the end",
                                                        p_.restart_file, p_.restart_every)

@@ -80,6 +80,7 @@ class RunOutput : public RunObserver {
   std::unique_ptr<io::VtkTrajectoryWriter> vtk_;
   std::unique_ptr<io::StagedFile> checkpoint_file_;  // restart.file, locked for the whole run
   Frame vtk_frame_;                                  // id-ordered copy for VTK (writer thread only)
+  bool vtk_pieces_ = false;  // decomposed: each rank writes its atoms as a piece of every frame
   std::mutex pool_mutex_;
   std::vector<std::shared_ptr<Frame>> pool_;  // frame buffers reused between writes
   std::int64_t frames_ = 0, checkpoints_ = 0;

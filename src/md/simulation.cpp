@@ -354,7 +354,7 @@ class Simulation final : public MdEngine {
     return fr;
   }
 
-  void snapshot_slots(Frame& fr, bool velocities, bool forces) const override {
+  void snapshot_slots(Frame& fr, bool velocities, bool forces, bool gather) const override {
     const std::int64_t n = atoms_.n;
     fr.step = step_;
     fr.time = step_ * p_.dt;
@@ -389,6 +389,9 @@ class Simulation final : public MdEngine {
     Kokkos::deep_copy(
         Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(fr.id.data(), n),
         atoms_.id);
+    if (gather) gather_frame(fr);
+  }
+  void gather_frame(Frame& fr) const override {
     if (gathers()) gather_frame_by_id(fr);
   }
 
@@ -673,7 +676,7 @@ class Simulation final : public MdEngine {
   }
 
   // Snapshots of a run over several ranks are gathered onto rank 0.
-  bool gathers() const { return domain_ && comm::size() > 1; }
+  bool gathers() const override { return domain_ && comm::size() > 1; }
   std::string domain_note() const {
     if (!domain_) return "";
     return fmt::format(

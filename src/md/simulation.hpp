@@ -111,7 +111,14 @@ class MdEngine {
   // Host snapshot in slot (memory) order into `into`, reusing its buffers: positions, types,
   // ids, and velocities/forces when asked. Packed on the device, one copy per array, no sort:
   // what trajectory writers (which order by id themselves) and checkpoints take.
-  virtual void snapshot_slots(Frame& into, bool velocities, bool forces) const = 0;
+  // Collective like snapshot() in a decomposed run unless `gather` is false: then every rank
+  // keeps its own atoms (a VTK piece per rank), and gather_frame() may gather them later.
+  virtual void snapshot_slots(Frame& into, bool velocities, bool forces,
+                              bool gather = true) const = 0;
+  // Gathers a snapshot_slots(..., false) frame as snapshot_slots would have (collective).
+  virtual void gather_frame(Frame& fr) const = 0;
+  // Decomposed over several MPI ranks: snapshots are gathered onto rank 0.
+  virtual bool gathers() const = 0;
   // What a checkpoint keeps of the integrator (integrators/settings.hpp).
   virtual integrators::IntegratorState integrator_state() const = 0;
   // Before setup(), on an engine made from a checkpoint's atoms (slot order) at its step: the

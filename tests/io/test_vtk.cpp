@@ -6,8 +6,10 @@
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
+#include <vtkXMLPPolyDataReader.h>
 #include <vtkXMLPolyDataReader.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -95,6 +97,70 @@ TEST(VtkWriter, FramesReadBackWithPointsVerticesAndArrays) {
   EXPECT_NE(pvd.find("</Collection>\n</VTKFile>"), std::string::npos);
   for (const auto& entry : fs::directory_iterator(dir.path()))
     EXPECT_NE(entry.path().extension(), ".partial") << entry.path();
+}
+
+// Issue 15: a frame split over ranks, one piece each, joined by a .pvtp summary that VTK's own
+// parallel reader opens (the same reader ParaView uses); here two writers in one process.
+TEST(VtkWriter, PiecesAreJoinedByTheParallelSummary) {
+  test::TempDir dir;
+  const Frame all = test::random_frame(40, 3, 100);
+  Frame part[2];
+  for (int k = 0; k < 2; ++k) {  // atoms 0..24 on piece 0, 25..39 on piece 1
+    const std::size_t i0 = k == 0 ? 0 : 25, i1 = k == 0 ? 25 : 40;
+    Frame& p = part[k];
+    p.step = all.step;
+    p.time = all.time;
+    p.x.assign(all.x.begin() + 3 * i0, all.x.begin() + 3 * i1);
+    p.v.assign(all.v.begin() + 3 * i0, all.v.begin() + 3 * i1);
+    p.f.assign(all.f.begin() + 3 * i0, all.f.begin() + 3 * i1);
+    p.id.assign(all.id.begin() + i0, all.id.begin() + i1);
+    p.type.assign(all.type.begin() + i0, all.type.begin() + i1);
+  }
+  VtkTrajectoryWriter w0(dir.path().string(), "lj", 0, 2);
+  VtkTrajectoryWriter w1(dir.path().string(), "lj", 1, 2);
+  w0.write_frame(part[0]);
+  w1.write_frame(part[1]);
+  EXPECT_EQ(w0.frame_path(100), dir.file("lj_100.pvtp"));
+  // While the run goes on, the staged summary names the staged pieces (a stopped run's set opens).
+  const std::string staged = slurp(w0.frame_path(100) + ".partial");
+  EXPECT_NE(staged.find("Source=\"lj_100_1.vtp.partial\""), std::string::npos) << staged;
+  EXPECT_NE(slurp(w0.collection_path() + ".partial").find("file=\"lj_100.pvtp.partial\""),
+            std::string::npos);
+  w1.finish_pieces();
+  w0.finish_pieces();
+  w1.finish();
+  w0.finish();
+  EXPECT_NE(slurp(w0.collection_path()).find("file=\"lj_100.pvtp\""), std::string::npos);
+  for (const auto& entry : fs::directory_iterator(dir.path()))
+    EXPECT_NE(entry.path().extension(), ".partial") << entry.path();
+
+  vtkNew<vtkXMLPPolyDataReader> reader;
+  reader->SetFileName(w0.frame_path(100).c_str());
+  reader->Update();
+  vtkPolyData* poly = reader->GetOutput();
+  ASSERT_EQ(poly->GetNumberOfPoints(), 40);
+  EXPECT_EQ(poly->GetNumberOfVerts(), 40);
+  vtkDataArray* ids = poly->GetPointData()->GetArray("id");
+  vtkDataArray* vel = poly->GetPointData()->GetArray("velocity");
+  ASSERT_NE(ids, nullptr);
+  ASSERT_NE(vel, nullptr);
+  ASSERT_NE(poly->GetPointData()->GetArray("force"), nullptr);
+  ASSERT_NE(poly->GetPointData()->GetArray("type"), nullptr);
+  const auto slot = test::slot_of_id(all);
+  std::vector<int> seen(40, 0);
+  for (vtkIdType i = 0; i < 40; ++i) {
+    const auto id = static_cast<std::int64_t>(ids->GetTuple1(i));
+    ASSERT_GE(id, 0);
+    ASSERT_LT(id, 40);
+    ++seen[id];
+    double p[3];
+    poly->GetPoint(i, p);
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_EQ(p[d], all.x[3 * slot[id] + d]);
+      EXPECT_EQ(vel->GetComponent(i, d), all.v[3 * slot[id] + d]);
+    }
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 40) << "every atom once";
 }
 
 TEST(VtkWriter, VelocityAndForceAreOptional) {

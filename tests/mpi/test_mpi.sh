@@ -11,7 +11,8 @@
 #               atom, thermo within 1e-9 of the one-process run
 # restart       a checkpoint written on 4 ranks restarted on 2 and on 1 (row_order=id): thermo
 #               within 1e-9 of the uninterrupted one-process run; the 4 ranks' H5MD frames (gathered
-#               onto rank 0 in id order) equal the one-process run's; VTK from 2 ranks
+#               onto rank 0 in id order) equal the one-process run's; VTK from 2 ranks (.pvtp
+#               frames of a piece per rank)
 # refused       rank grids that do not fit, a run that blows up: exit codes, and the error
 #               printed once whatever the rank count
 # exchange1     (no mpirun) the ranks' ghost exchange on one rank (parallel.ghosts=exchange)
@@ -147,10 +148,30 @@ PY
   mkdir vtk
   mpi 2 "$bin" md "$melt" --steps 100 -q --set output.vtk.dir=vtk --set output.vtk.every=50 \
     >/dev/null || bad "-np 2 VTK run"
-  frames=$(ls vtk/*.vtp 2>/dev/null | wc -l)
-  points=$(grep -aho 'NumberOfPoints="[0-9]*"' vtk/*.vtp | sort -u)
-  [[ $frames -eq 3 && $points == 'NumberOfPoints="4000"' ]] && note "VTK from 2 ranks: $frames frames, $points" ||
-    bad "VTK from 2 ranks: $frames frames, $points"
+  # One .pvtp per frame naming a piece per rank; the pieces of a frame hold every atom once.
+  python3 - vtk/traj.pvd <<'PY' || bad "VTK from 2 ranks"
+import os, re, sys
+import xml.etree.ElementTree as ET
+pvd = sys.argv[1]
+d = os.path.dirname(pvd)
+files = [e.get("file") for e in ET.parse(pvd).getroot().iter("DataSet")]
+counts = []
+for f in files:
+    assert f.endswith(".pvtp"), f"{pvd} lists {f}, not a .pvtp"
+    root = ET.parse(os.path.join(d, f)).getroot()
+    assert root.get("type") == "PPolyData", f
+    pieces = [p.get("Source") for p in root.iter("Piece")]
+    assert len(pieces) == 2, f"{f}: {len(pieces)} pieces"
+    n = 0
+    for p in pieces:
+        head = open(os.path.join(d, p), "rb").read(4096).decode("latin-1")
+        n += int(re.search(r'NumberOfPoints="(\d+)"', head).group(1))
+    counts.append(n)
+leftover = [f for f in os.listdir(d) if f.endswith(".partial")]
+print(f"VTK from 2 ranks: {len(files)} .pvtp frames of 2 pieces, atoms per frame {counts}, "
+      f"partial files left {leftover}")
+sys.exit(0 if len(files) == 3 and counts == [4000] * 3 and not leftover else 1)
+PY
   ;;
 exchange1)
   ordered=(--steps 1000 --set run.thermo=100 -q)
