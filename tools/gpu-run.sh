@@ -27,7 +27,18 @@ mode=${1:?usage: gpu-run.sh bundle|device [what]}
 
 bundle() {
   "$here/build-kokkos.sh" cuda
-  cmake --preset cuda >/dev/null
+  # BUNDLE_MPI=1: the MPI build (MDREMAP_MPI=ON, linked against Debian's Open MPI 4.1, whose
+  # libmpi.so.40 the device's Open MPI 4.1 provides at run time: not bundled), and beside it the
+  # same source built without MPI as mdremap-nompi (only comm/runtime.cpp differs).
+  local mpi=OFF
+  rm -f build/cuda/mdremap-nompi
+  if [[ ${BUNDLE_MPI:-0} == 1 ]]; then
+    cmake --preset cuda -DMDREMAP_MPI=OFF >/dev/null
+    cmake --build --preset cuda -j "${JOBS:-$(nproc)}" --target mdremap
+    cp build/cuda/src/mdremap build/cuda/mdremap-nompi
+    mpi=ON
+  fi
+  cmake --preset cuda -DMDREMAP_MPI=$mpi >/dev/null
   # BUNDLE_TARGETS="mdremap test_cg_solver ...": build (and bundle) only those targets.
   local targets=()
   [[ -n ${BUNDLE_TARGETS:-} ]] && read -r -a targets <<<"--target $BUNDLE_TARGETS"
@@ -35,6 +46,7 @@ bundle() {
   rm -rf .bundle
   mkdir -p .bundle/lib .bundle/bin
   local bins=(build/cuda/src/mdremap)
+  [[ -x build/cuda/mdremap-nompi ]] && bins+=(build/cuda/mdremap-nompi)
   # The binary before this session's changes, built separately (see before-after).
   [[ -x build/cuda-before/src/mdremap ]] && cp build/cuda-before/src/mdremap build/cuda/mdremap-before &&
     bins+=(build/cuda/mdremap-before)
@@ -42,9 +54,10 @@ bundle() {
   for b in build/cuda-ab/mdremap-*; do [[ -x $b ]] && bins+=("$b"); done
   for t in build/cuda/tests/test_*; do [[ -x $t && -f $t ]] && bins+=("$t"); done
   cp "${bins[@]}" .bundle/bin/
-  # Every resolved dependency except the C runtime, libstdc++/libgcc and the CUDA driver.
+  # Every resolved dependency except the C runtime, libstdc++/libgcc, the CUDA driver and Open
+  # MPI's own libraries (the device's mpirun must find its own).
   ldd "${bins[@]}" | awk '/=> \// {print $3}' | sort -u |
-    grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*|libcusparse|libnvJitLink)\.so' |
+    grep -Ev '/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*|libcusparse|libnvJitLink|libmpi[^/]*|libopen-(rte|pal)|libhwloc|libevent[^/]*)\.so' |
     while read -r lib; do cp -L "$lib" .bundle/lib/; done
   # The kernel timer (a Kokkos Tools library, tools/kp-kernel-timer.cpp): which kernel differs.
   local cuda_home

@@ -119,7 +119,7 @@ void VtkTrajectoryWriter::remove_stale_frames() const {
   }
   if (removed > 0)
     StagedFile::note("removed " + std::to_string(removed) + " '" + prefix + "*.vtp" + partial +
-                     "' frame file(s) in '" + dir_ + "', left by an earlier run that stopped");
+                     "' frame(s) in '" + dir_ + "', left by an earlier run that stopped");
 }
 
 std::string VtkTrajectoryWriter::frame_path(std::int64_t step) const {

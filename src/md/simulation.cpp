@@ -318,7 +318,7 @@ class Simulation final : public MdEngine {
   Frame snapshot(bool with_forces) const override {
     if (gathers()) {  // every rank's atoms onto rank 0, in id order
       Frame fr;
-      snapshot_slots(fr, true, with_forces);
+      snapshot_slots(fr, true, with_forces, true);
       return fr;
     }
     Frame fr;
