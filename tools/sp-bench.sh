@@ -149,6 +149,9 @@ if claims:
     print("|---|---|---|---|")
     print("\n".join(claims))
 PY
+  # A device call returns a few files only: every summary and log in one archive.
+  tar -czf "$OUT/sp-$(date +%H%M%S).tgz" -C "$OUT" sp
+  find "$dir" -type f ! -name sp_bench.md ! -name gpu.txt -delete
 }
 
 case $mode in
