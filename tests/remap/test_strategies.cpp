@@ -3,6 +3,7 @@
 // pattern kernels, sharing splits oversize blocks, auto decides after profiling.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <future>
 #include <numeric>
 #include <random>
@@ -497,6 +498,69 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
 // What auto's byte bound uses: duplicated data that change every execution are written and read
 // back every time (R x T elements of A'); duplicated references and static data cost nothing per
 // execution beyond the gather.
+// auto times a host planner on the pattern's first threads, gathered on the device: those
+// threads' references in CSR, their data renumbered densely in the original order.
+TEST(RemapPattern, HeadIsTheFirstThreadsWithTheirDataRenumberedDensely) {
+  std::mt19937 rng(11);
+  const std::int64_t T = 1000, Z = 5000, n = 300;
+  const int R = 9;
+  std::vector<int> len(T);
+  for (auto& l : len) l = static_cast<int>(rng() % (R + 1));
+  // Offsets: thread segments stored in a shuffled order (start[t] not monotonic, as SP's).
+  std::vector<std::int64_t> order(T), start(T);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<int> col;
+  for (const std::int64_t t : order) {
+    start[t] = static_cast<std::int64_t>(col.size());
+    for (int j = 0; j < len[t]; ++j) col.push_back(static_cast<int>(rng() % Z));
+  }
+  // Strided: the same references column-major, index[j * T + t].
+  std::vector<int> strided(static_cast<std::size_t>(R) * T, -1);
+  for (std::int64_t t = 0; t < T; ++t)
+    for (int j = 0; j < len[t]; ++j) strided[j * T + t] = col[start[t] + j];
+  auto to_device = [](const auto& v, const std::string& name) {
+    using E = typename std::decay_t<decltype(v)>::value_type;
+    Kokkos::View<E*> d(name, v.size());
+    Kokkos::deep_copy(d, Kokkos::View<const E*, Kokkos::HostSpace>(v.data(), v.size()));
+    return d;
+  };
+  // Expected: the first n threads' references, data renumbered in sorted order.
+  std::vector<int> refs;
+  for (std::int64_t t = 0; t < n; ++t)
+    for (int j = 0; j < len[t]; ++j) refs.push_back(col[start[t] + j]);
+  std::vector<int> distinct(refs);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (const PatternLayout layout : {PatternLayout::Offsets, PatternLayout::Strided}) {
+    PatternView pv;
+    pv.layout = layout;
+    pv.len = to_device(len, "len");
+    pv.threads = T;
+    pv.rows = R;
+    pv.data_count = Z;
+    if (layout == PatternLayout::Offsets) {
+      pv.index = to_device(col, "col");
+      pv.start = to_device(start, "start");
+    } else {
+      pv.index = to_device(strided, "idx");
+      pv.stride_j = T;
+      pv.stride_t = 1;
+    }
+    const IrregularPattern h = host_pattern_head(pv, 8, n);
+    ASSERT_EQ(h.threads, n);
+    ASSERT_TRUE(h.csr());
+    EXPECT_EQ(h.data_count, static_cast<std::int64_t>(distinct.size()));
+    std::size_t k = 0;
+    for (std::int64_t t = 0; t < n; ++t) {
+      ASSERT_EQ(h.len[t], len[t]);
+      for (int j = 0; j < len[t]; ++j, ++k)
+        EXPECT_EQ(distinct[h.at(j, t)], refs[k]) << "thread " << t << " entry " << j;
+    }
+    EXPECT_EQ(h.references(), static_cast<std::int64_t>(refs.size()));
+  }
+}
+
 TEST(RemapStrategies, DupReportsTheBytesAnExecutionMustMove) {
   Fixture fx(make_shuffled_lattice(8, 3).pattern);  // 512 threads, 18 rows
   RemapOptions o;

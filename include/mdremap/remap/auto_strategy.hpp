@@ -365,6 +365,22 @@ class AutoStrategy final : public RemapStrategy<T> {
           c.done = true;
           continue;
         }
+        // The check on the whole pattern costs the host copy and the planner on 1/32 of the
+        // threads (at least): exploration, so within the budget's remainder or not at all.
+        const double screen = est_copy + (est >= 0 ? est / 32 : 0.0);
+        const double left = o.explore_budget * bar_now - explore_ms_ - ms_since(spent);
+        if (o.explore_budget > 0 && std::isfinite(bar_now) && screen > left) {
+          c.p.plan_ms = est_copy + est;
+          c.p.note = fmt::format(
+              "not explored: checking its plan (estimated {:.1f} ms from its first {} threads) "
+              "on the whole pattern would take about {:.1f} ms (host copy and 1/32 of a plan), "
+              "more than the {:.1f} ms left of the exploration budget ({:.0f}% of the best run "
+              "{:.1f} ms)",
+              est, kHeadThreads, screen, std::max(0.0, left), 100 * o.explore_budget, bar_now);
+          c.s.reset();
+          c.done = true;
+          continue;
+        }
       }
       double copy_ms = 0;
       const IrregularPattern* h = c.s->needs_host_pattern() ? host(copy_ms) : nullptr;
@@ -526,7 +542,7 @@ class AutoStrategy final : public RemapStrategy<T> {
   int best_ = -1;
   int profiling_ = -1;  // candidate being profiled
   double selection_ms_ = 0, selection_exec_ms_ = 0;
-  static constexpr std::int64_t kHeadThreads = 4096;  // threads of a planner's first timing
+  static constexpr std::int64_t kHeadThreads = 16384;  // threads of a planner's first timing
   double explore_ms_ = 0;  // exploration spent so far (see RemapOptions::explore_budget)
   std::string guideline_, decision_;
 };

@@ -171,14 +171,17 @@ inline IrregularPattern thread_slice(const IrregularPattern& p, std::int64_t t0,
   return q;
 }
 
-// A host planner's time (ms) on `host` scaled to `threads`: timed on the first 1/32 of host's
-// threads (at least min_threads, at most all of them; a multiple of 32), whether host is the
-// whole pattern or already a sample of it.
+// A host planner's time (ms) on `host` scaled to `threads`: timed on the whole of host where it
+// is already a sample (fewer threads than `threads`), else on its first 1/32 (at least
+// min_threads, at most all of them; a multiple of 32).
 template <class Plan>
 double time_on_slice_ms(const IrregularPattern& host, std::int64_t threads,
                         std::int64_t min_threads, Plan&& plan) {
   const std::int64_t part =
-      std::min(host.threads, std::max<std::int64_t>(min_threads, host.threads / 32) / 32 * 32);
+      host.threads < threads
+          ? host.threads
+          : std::min(host.threads,
+                     std::max<std::int64_t>(min_threads, host.threads / 32) / 32 * 32);
   if (part <= 0) return -1;
   IrregularPattern slice;
   if (part < host.threads) slice = thread_slice(host, 0, part);
