@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "comm/runtime.hpp"
 
 namespace mdremap::comm {
@@ -198,8 +200,8 @@ inline void pack_ids(Kokkos::View<const std::int64_t*> ids, Kokkos::View<const i
 
 template <class S, class C>
 DomainExchange<S, C>::DomainExchange(const RankGrid& grid, int rank, const Box<double>& box,
-                                     double rlist)
-    : grid_(grid), rank_(rank), box_(box), rlist_(rlist) {
+                                     double rlist, Transfer transfer)
+    : grid_(grid), rank_(rank), box_(box), rlist_(rlist), want_(transfer) {
   const std::array<double, 3> lo{box.lo[0], box.lo[1], box.lo[2]};
   const std::array<double, 3> len{box.len[0], box.len[1], box.len[2]};
   sub_ = sub_domain(grid, rank, lo, len);
@@ -208,7 +210,10 @@ DomainExchange<S, C>::DomainExchange(const RankGrid& grid, int rank, const Box<d
     owner_.len[d] = len[d];
     owner_.p[d] = grid.p[d];
   }
-  direct_ = kHostMemory || comm::cuda_aware();
+  direct_ = kHostMemory || (transfer == Transfer::Auto && comm::cuda_aware());
+  peer_ = !direct_ && transfer != Transfer::Host && PeerWindow::available();
+  if (transfer == Transfer::Peer && !peer_)  // the deck reader refuses it first (params.cpp)
+    throw Error("parallel.transfer=peer: this build has no GPU memory to share");
   // Two swaps per axis: the lo-face shell to the rank below, then the hi-face shell above. A
   // shell crossing the box edge is the periodic image: shifted by a box length.
   for (int d = 0; d < 3; ++d)
@@ -221,7 +226,45 @@ DomainExchange<S, C>::DomainExchange(const RankGrid& grid, int rank, const Box<d
       const bool edge = to_hi ? sub_.coord[d] == grid.p[d] - 1 : sub_.coord[d] == 0;
       s.shift = edge ? (to_hi ? -C(len[d]) : C(len[d])) : C(0);
       swaps_.push_back(s);
+      windows_.push_back(std::make_unique<PeerWindow>());
     }
+}
+
+template <class S, class C>
+std::string DomainExchange<S, C>::transfer() const {
+  if (kHostMemory) return "host memory";
+  if (direct_) return "GPU-aware MPI";
+  if (peer_) return "CUDA IPC (each rank writes its partners' ghosts into their GPU memory)";
+  return peer_problem_.empty() ? "host staging (pinned buffers)"
+                               : "host staging (pinned buffers; CUDA IPC failed: " +
+                                     peer_problem_ + ")";
+}
+
+// The window swap `s` receives into, sized for its ghosts and handed to the rank that writes
+// it (s.source); the window of s.dest mapped for writing. Every rank passes here for every
+// swap (a collective: all keep peer windows or all give them up).
+template <class S, class C>
+void DomainExchange<S, C>::link_peer(const Swap& s, int index) {
+  std::string problem;
+  if (s.dest != rank_ || s.source != rank_) {
+    PeerWindow& w = *windows_[index];
+    PeerWindowInfo mine = w.reserve(std::max<std::size_t>(1, s.nrecv) * sizeof(Vec4<C>));
+    PeerWindowInfo theirs;
+    comm::sendrecv(&mine, sizeof mine, s.source, &theirs, sizeof theirs, s.dest, 40 + index);
+    problem = w.open_remote(theirs);
+    if (problem.empty() && w.remote_slot_bytes() < s.nsend * sizeof(Vec4<C>))
+      problem = "the partner's window is smaller than the ghosts sent";
+  }
+  if (comm::max(problem.empty() ? 0.0 : 1.0) == 0.0) return;
+  // Some rank could not: every rank stages through the host from here on.
+  peer_ = false;
+  peer_problem_ = problem.empty() ? "on another rank" : problem;
+  if (want_ == Transfer::Peer)
+    throw CollectiveError(
+        fmt::format("parallel.transfer=peer: ranks cannot write into each other's GPU memory "
+                    "(rank {}: {})",
+                    rank_, peer_problem_),
+        1);
 }
 
 template <class S, class C>
@@ -308,7 +351,8 @@ std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x,
       s.first = n;
       grow<Vec4<C>>(xall, n, n + s.nrecv);
       grow<std::int64_t>(ids_, n, n + s.nrecv);
-      exchange_swap(s, xall);
+      if (peer_) link_peer(s, 2 * d + k);
+      exchange_swap(s, 2 * d + k, xall);
       exchange_ids(s);
       n += s.nrecv;
     }
@@ -322,22 +366,41 @@ void DomainExchange<S, C>::forward(Kokkos::View<const Vec4<S>*> x, std::int64_t 
                                    Kokkos::View<Vec4<C>*> xall) {
   if (static_cast<const void*>(x.data()) != static_cast<const void*>(xall.data()))
     convert_locals<S, C>(x, xall, nlocal);
-  for (const Swap& s : swaps_) exchange_swap(s, xall);
+  for (std::size_t k = 0; k < swaps_.size(); ++k) exchange_swap(swaps_[k], int(k), xall);
 }
 
 template <class S, class C>
-void DomainExchange<S, C>::exchange_swap(const Swap& s, Kokkos::View<Vec4<C>*> xall) {
+void DomainExchange<S, C>::exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall) {
   const int tag = 20 + 2 * s.dim + (s.to_hi ? 1 : 0);
   if (s.dest == rank_ && s.source == rank_) {
     // This rank is its own neighbour along the axis: the periodic images straight into place.
     pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, xall, s.first);
     return;
   }
+  const auto recv = Kokkos::subview(xall, std::make_pair(s.first, s.first + s.nrecv));
+  if (peer_) {
+    // Packed straight into the partner's window (slot of this exchange), then one small message
+    // each way says both are written; the arrivals copied from this rank's window into place.
+    // A slot is written again two exchanges later, after the reader has copied it out (its
+    // copy precedes its next pack on the same stream, and the fence before its next message).
+    const PeerWindow& w = *windows_[index];
+    const std::uint64_t use = s.uses++;
+    Kokkos::View<Vec4<C>*> out(static_cast<Vec4<C>*>(w.remote_slot(use)), s.nsend);
+    pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, out, 0);
+    Exec().fence("Comm::peer_written");
+    const std::int64_t seen =
+        sendrecv_count(static_cast<std::int64_t>(use), s.dest, s.source, 50 + index);
+    if (seen != static_cast<std::int64_t>(use))
+      throw Error(fmt::format("ghost exchange out of step with rank {} ({} against {})", s.source,
+                              seen, use));
+    Kokkos::View<const Vec4<C>*> in(static_cast<const Vec4<C>*>(w.slot(use)), s.nrecv);
+    Kokkos::deep_copy(Exec(), recv, in);
+    return;
+  }
   if (send_.extent(0) < static_cast<size_t>(s.nsend))
     send_ = Kokkos::View<Vec4<C>*>(Kokkos::view_alloc("comm_send", Kokkos::WithoutInitializing),
                                    s.nsend + s.nsend / 8 + 16);
   pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, send_, 0);
-  const auto recv = Kokkos::subview(xall, std::make_pair(s.first, s.first + s.nrecv));
   if (direct_) {
     Exec().fence("Comm::before_send");
     comm::sendrecv(send_.data(), s.nsend * sizeof(Vec4<C>), s.dest, recv.data(),
@@ -346,16 +409,17 @@ void DomainExchange<S, C>::exchange_swap(const Swap& s, Kokkos::View<Vec4<C>*> x
   }
   // Host staging: persistent buffers, one copy out and one in per swap.
   if (host_send_.extent(0) < static_cast<size_t>(s.nsend))
-    host_send_ = Kokkos::View<Vec4<C>*, Kokkos::HostSpace>(
+    host_send_ = Kokkos::View<Vec4<C>*, Kokkos::SharedHostPinnedSpace>(
         Kokkos::view_alloc("comm_host_send", Kokkos::WithoutInitializing),
         s.nsend + s.nsend / 8 + 16);
   if (host_recv_.extent(0) < static_cast<size_t>(s.nrecv))
-    host_recv_ = Kokkos::View<Vec4<C>*, Kokkos::HostSpace>(
+    host_recv_ = Kokkos::View<Vec4<C>*, Kokkos::SharedHostPinnedSpace>(
         Kokkos::view_alloc("comm_host_recv", Kokkos::WithoutInitializing),
         s.nrecv + s.nrecv / 8 + 16);
   const auto hs = Kokkos::subview(host_send_, std::make_pair(std::int64_t(0), s.nsend));
   const auto hr = Kokkos::subview(host_recv_, std::make_pair(std::int64_t(0), s.nrecv));
   Kokkos::deep_copy(hs, Kokkos::subview(send_, std::make_pair(std::int64_t(0), s.nsend)));
+  ++s.uses;
   comm::sendrecv(hs.data(), s.nsend * sizeof(Vec4<C>), s.dest, hr.data(), s.nrecv * sizeof(Vec4<C>),
                  s.source, tag);
   Kokkos::deep_copy(recv, hr);

@@ -6,14 +6,19 @@
 // earlier axes forwarded (so edge and corner ghosts need no diagonal messages), periodic images
 // across the box edge made by the same swaps with a shift. Every step the ghosts' positions are
 // refreshed through the same send lists (forward communication). Buffers are packed and
-// unpacked on the device; MPI reads device memory itself where it is GPU-aware (comm::cuda_aware),
-// else through host copies. This replaces the neighbour layer's ghost-image unit
+// unpacked on the device; MPI reads device memory itself where it is GPU-aware (comm::cuda_aware);
+// otherwise, in a CUDA build, each rank writes its ghosts straight into its partner's GPU memory
+// through CUDA IPC where the two share a node (comm/peer_window.hpp: what a GPU-aware MPI does
+// there), else the buffers are staged through pinned host memory. This replaces the neighbour layer's ghost-image unit
 // (neighbor/ghosts.hpp) when a run has more than one rank; the list then holds the ghosts as
 // atoms of their own (BasicGhostAtoms::images = false).
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "comm/peer_window.hpp"
 #include "comm/rank_grid.hpp"
 #include "mdremap/atoms.hpp"
 
@@ -33,8 +38,13 @@ struct OwnerTest {
 template <class S, class C>
 class DomainExchange {
  public:
+  // How ghost positions travel between ranks: `auto` (GPU-aware MPI where the library is,
+  // else CUDA IPC between the ranks' GPUs where every pair can, else host staging), `host`
+  // (host staging always), `peer` (CUDA IPC, even beside a GPU-aware MPI, or an error).
+  enum class Transfer { Auto, Host, Peer };
   // This rank's sub-box of `grid` over the box; `rlist` is the ghost shell (cutoff + skin).
-  DomainExchange(const RankGrid& grid, int rank, const Box<double>& box, double rlist);
+  DomainExchange(const RankGrid& grid, int rank, const Box<double>& box, double rlist,
+                 Transfer transfer = Transfer::Auto);
 
   const RankGrid& grid() const { return grid_; }
   const SubDomain& sub() const { return sub_; }
@@ -60,6 +70,10 @@ class DomainExchange {
 
   std::int64_t nghost() const { return nghost_; }
   std::int64_t migrated() const { return migrated_; }  // atoms sent away so far
+  // How ghost positions travel now (summary, run header), and why peer windows are not used
+  // where they were wanted ("" otherwise).
+  std::string transfer() const;
+  const std::string& peer_problem() const { return peer_problem_; }
 
  private:
   struct Swap {
@@ -70,8 +84,10 @@ class DomainExchange {
     Kokkos::View<int*> list;   // xall entries sent
     std::int64_t nsend = 0, nrecv = 0;
     std::int64_t first = 0;  // where the received ghosts go in xall
+    std::uint64_t uses = 0;  // exchanges so far: the peer window's slot alternates with it
   };
-  void exchange_swap(const Swap& s, Kokkos::View<Vec4<C>*> xall);
+  void exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
+  void link_peer(const Swap& s, int index);
   void exchange_ids(const Swap& s);
 
   RankGrid grid_;
@@ -84,9 +100,14 @@ class DomainExchange {
   std::int64_t nghost_ = 0;
   std::int64_t migrated_ = 0;
   bool direct_;  // MPI may read and write the device buffers (host memory or GPU-aware MPI)
+  bool peer_ = false;  // ghosts written into the partner's GPU memory (CUDA IPC)
+  Transfer want_;
+  std::string peer_problem_;
+  std::vector<std::unique_ptr<PeerWindow>> windows_;  // per swap: where its partner writes
   Kokkos::View<std::int64_t*> ids_;  // atom id of each xall entry (borders)
   Kokkos::View<Vec4<C>*> send_;      // packed positions of a swap
-  Kokkos::View<Vec4<C>*, Kokkos::HostSpace> host_send_, host_recv_;  // staging otherwise
+  // Staging otherwise, in page-locked memory (DMA at full speed).
+  Kokkos::View<Vec4<C>*, Kokkos::SharedHostPinnedSpace> host_send_, host_recv_;
 };
 
 }  // namespace mdremap::comm

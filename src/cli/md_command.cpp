@@ -216,6 +216,9 @@ int run_md(const MdOptions& o) {
     fmt::print("Per step (ms): force {:.4g} | neighbor {:.4g} | integrate {:.4g} | other {:.4g}\n",
                sp.force * per_step, sp.neighbor * per_step, sp.integrate * per_step,
                sp.other * per_step);
+    if (p.exchange_ghosts)
+      fmt::print("Ranks' exchange (ms per step, rank 0, part of neighbor): {:.4g}\n",
+                 sp.exchange * per_step);
     fmt::print(
         "Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {} "
         "dangerous, {} regrows, {} sorts\n",
@@ -275,7 +278,8 @@ int run_md(const MdOptions& o) {
     j["time_split_ms_per_step"] = {{"force", sp.force * per_step},
                                    {"neighbor", sp.neighbor * per_step},
                                    {"integrate", sp.integrate * per_step},
-                                   {"other", sp.other * per_step}};
+                                   {"other", sp.other * per_step},
+                                   {"exchange", sp.exchange * per_step}};
     j["rebuild_ms_each"] = st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0;
     j["force_atom_steps_per_s"] = sp.force > 0 ? double(st.atoms) * st.steps / sp.force : 0.0;
     j["neighbors"] = {{"mean", st.mean_neighbors},  {"max", st.max_neighbors},
@@ -306,7 +310,8 @@ int run_md(const MdOptions& o) {
     j["mpi"] = {{"ranks", p.ranks},
                 {"grid", p.grid.p},
                 {"ghosts_exchanged", p.exchange_ghosts},
-                {"migrations", st.migrations}};
+                {"migrations", st.migrations},
+                {"transfer", st.transfer}};
     j["build"] = build_info();
     write_summary(*summary, j);
   }

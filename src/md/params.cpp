@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "comm/peer_window.hpp"
 #include "comm/runtime.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/number.hpp"
@@ -342,6 +343,10 @@ void read_parallel(io::DeckSection par, MdParams& p) {
   }
   const std::string ghosts = io::one_of(par, "ghosts", "auto", {"auto", "exchange"});
   p.exchange_ghosts = p.ranks > 1 || ghosts == "exchange";
+  p.transfer = io::one_of(par, "transfer", "auto", {"auto", "host", "peer"});
+  if (p.transfer == "peer" && !comm::PeerWindow::available())
+    par.fail("transfer", "peer writes into the other ranks' GPU memory (CUDA IPC): this is not a "
+                         "CUDA build (use auto or host)");
   if (p.exchange_ghosts && p.list == neighbor::ListKind::Half)
     par.fail("ghosts",
              "exchanged ghosts are read through full lists: neighbor.list=half cannot "

@@ -137,7 +137,12 @@ class Simulation final : public MdEngine {
     // the same whole system, so nothing is sent to start.
     std::vector<std::int64_t> mine;
     if (p.exchange_ghosts) {
-      domain_ = std::make_unique<comm::DomainExchange<S, C>>(p.grid, comm::rank(), box_d_, rlist);
+      using Transfer = typename comm::DomainExchange<S, C>::Transfer;
+      const Transfer transfer = p.transfer == "host"   ? Transfer::Host
+                                : p.transfer == "peer" ? Transfer::Peer
+                                                       : Transfer::Auto;
+      domain_ = std::make_unique<comm::DomainExchange<S, C>>(p.grid, comm::rank(), box_d_, rlist,
+                                                             transfer);
       for (std::int64_t i = 0; i < natoms_; ++i) {
         double w[3];
         for (int d = 0; d < 3; ++d) {
@@ -304,6 +309,7 @@ class Simulation final : public MdEngine {
       st.max_neighbors = static_cast<int>(comm::max(st.max_neighbors));
       st.atoms = comm::sum(atoms_.n);
       st.migrations = comm::sum(domain_->migrated());
+      st.transfer = domain_->transfer();
       check_conserved();
     }
     if (nsteps == 0) st.last = sample();
@@ -479,7 +485,7 @@ class Simulation final : public MdEngine {
   // Force-kernel positions: local atoms (converted to C) followed by their periodic ghosts.
   void pack_gather_positions() {
     if (domain_) {  // ghosts from the ranks' exchange: their positions through the send lists
-      domain_->forward(atoms_.x, atoms_.n, xg_);
+      timed(split_.exchange, [&] { domain_->forward(atoms_.x, atoms_.n, xg_); });
       return;
     }
     const size_t need = atoms_.n + ghosts_.nghost;
@@ -555,12 +561,13 @@ class Simulation final : public MdEngine {
   // sorted if due, the ghost shell exchanged, the list built over the sub-box.
   void rebuild_decomposed() {
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
-    domain_->migrate(atoms_);
+    timed(split_.exchange, [&] { domain_->migrate(atoms_); });
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     ghosts_.nlocal = atoms_.n;
-    ghosts_.nghost = domain_->borders(atoms_.x, atoms_.id, atoms_.n, xg_);
+    timed(split_.exchange,
+          [&] { ghosts_.nghost = domain_->borders(atoms_.x, atoms_.id, atoms_.n, xg_); });
     ghosts_.images = false;
     // Storage and force precision agree: the local positions are the head of the force
     // kernel's array (as pack_gather_positions keeps them on one process).
@@ -679,10 +686,9 @@ class Simulation final : public MdEngine {
   bool gathers() const override { return domain_ && comm::size() > 1; }
   std::string domain_note() const {
     if (!domain_) return "";
-    return fmt::format(
-        ", {} MPI rank{} (grid {}, ghosts exchanged{})", comm::size(), comm::size() > 1 ? "s" : "",
-        p_.grid.text(),
-        comm::size() > 1 && !comm::cuda_aware() && !kHostBackend ? " through host buffers" : "");
+    return fmt::format(", {} MPI rank{} (grid {}, ghosts exchanged{})", comm::size(),
+                       comm::size() > 1 ? "s" : "", p_.grid.text(),
+                       comm::size() > 1 && !kHostBackend ? " by " + domain_->transfer() : "");
   }
   std::string reorder_note() const {
     return p_.reorder == Reorder::None ? "" : ", reorder " + to_string(p_.reorder);

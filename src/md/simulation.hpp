@@ -24,6 +24,7 @@ struct TimeSplit {
   double integrate = 0;  // integrator kernels (incl. thermostat)
   double other = 0;      // precision packing, thermo reductions, output
   double rebuild = 0;    // part of `neighbor`: wrap, ghosts, binning and list builds (and sorts)
+  double exchange = 0;   // part of `neighbor`: the ranks' ghost updates, migrations and borders
 };
 
 struct RunStats {
@@ -47,6 +48,7 @@ struct RunStats {
   double cluster_padding = 0;
   double cluster_slots_per_atom = 0;  // all clusters' slots (ghosts' included) per local atom
   std::int64_t migrations = 0;        // atoms moved to another MPI rank so far (decomposed runs)
+  std::string transfer;               // how ghosts travel between ranks (decomposed runs)
   ThermoSample last;
 };
 

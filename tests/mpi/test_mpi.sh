@@ -201,6 +201,19 @@ YAML
   [[ $rc -eq 2 ]] && grep -q "parallel\.ghosts" err.txt || bad "ghosts=sometimes: exit $rc, $(cat err.txt)"
   "$bin" md procs.yaml --set "parallel.processors=[1,1,1]" --steps 5 -q >/dev/null 2>err.txt ||
     bad "processors [1,1,1] on one rank: $(cat err.txt)"
+  "$bin" md procs.yaml --set parallel.transfer=sometimes 2>err.txt >/dev/null
+  rc=$?
+  [[ $rc -eq 2 ]] && grep -q "parallel\.transfer" err.txt || bad "transfer=sometimes: exit $rc, $(cat err.txt)"
+  # CUDA IPC needs GPU memory: refused by a CPU build, taken by a CUDA one.
+  peer=(--set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange --set parallel.transfer=peer)
+  "$bin" md procs.yaml "${peer[@]}" --steps 5 -q >/dev/null 2>err.txt
+  rc=$?
+  if "$bin" info 2>/dev/null | grep -q "^ *backend *cuda"; then
+    [[ $rc -eq 0 ]] || bad "transfer=peer on a CUDA build: exit $rc, $(cat err.txt)"
+  else
+    [[ $rc -eq 2 ]] && grep -q "procs\.yaml.*parallel\.transfer.*not a CUDA build" err.txt ||
+      bad "transfer=peer on a CPU build: exit $rc, $(cat err.txt)"
+  fi
   ;;
 *)
   echo "unknown case $case"
