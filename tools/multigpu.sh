@@ -110,7 +110,7 @@ for n in $gpus; do
 done
 for c in "thermo 2" "thermo 4" "migration 4" "refused"; do
   # shellcheck disable=SC2086
-  if bash tests/mpi/test_mpi.sh "$bin" "$repo" $c >"$out/test_${c// /_}.log" 2>&1; then
+  if timeout 150 bash tests/mpi/test_mpi.sh "$bin" "$repo" $c >"$out/test_${c// /_}.log" 2>&1; then
     echo "PASS test_mpi $c" | tee -a "$out/tests.txt"
   else
     echo "FAIL test_mpi $c" | tee -a "$out/tests.txt"
