@@ -235,9 +235,9 @@ std::string DomainExchange<S, C>::transfer() const {
   if (kHostMemory) return "host memory";
   if (direct_) return "GPU-aware MPI";
   if (peer_) return "CUDA IPC (each rank writes its partners' ghosts into their GPU memory)";
-  return peer_problem_.empty() ? "host staging (pinned buffers)"
-                               : "host staging (pinned buffers; CUDA IPC failed: " +
-                                     peer_problem_ + ")";
+  return peer_problem_.empty()
+             ? "host staging (pinned buffers)"
+             : "host staging (pinned buffers; CUDA IPC failed: " + peer_problem_ + ")";
 }
 
 // The window swap `s` receives into, sized for its ghosts and handed to the rank that writes
@@ -388,8 +388,10 @@ void DomainExchange<S, C>::exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C
     Kokkos::View<Vec4<C>*> out(static_cast<Vec4<C>*>(w.remote_slot(use)), s.nsend);
     pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, out, 0);
     Exec().fence("Comm::peer_written");
+    Kokkos::Timer wait;
     const std::int64_t seen =
         sendrecv_count(static_cast<std::int64_t>(use), s.dest, s.source, 50 + index);
+    mpi_seconds_ += wait.seconds();
     if (seen != static_cast<std::int64_t>(use))
       throw Error(fmt::format("ghost exchange out of step with rank {} ({} against {})", s.source,
                               seen, use));
@@ -403,8 +405,10 @@ void DomainExchange<S, C>::exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C
   pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, send_, 0);
   if (direct_) {
     Exec().fence("Comm::before_send");
+    Kokkos::Timer wait;
     comm::sendrecv(send_.data(), s.nsend * sizeof(Vec4<C>), s.dest, recv.data(),
                    s.nrecv * sizeof(Vec4<C>), s.source, tag);
+    mpi_seconds_ += wait.seconds();
     return;
   }
   // Host staging: persistent buffers, one copy out and one in per swap.
@@ -420,8 +424,10 @@ void DomainExchange<S, C>::exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C
   const auto hr = Kokkos::subview(host_recv_, std::make_pair(std::int64_t(0), s.nrecv));
   Kokkos::deep_copy(hs, Kokkos::subview(send_, std::make_pair(std::int64_t(0), s.nsend)));
   ++s.uses;
+  Kokkos::Timer wait;
   comm::sendrecv(hs.data(), s.nsend * sizeof(Vec4<C>), s.dest, hr.data(), s.nrecv * sizeof(Vec4<C>),
                  s.source, tag);
+  mpi_seconds_ += wait.seconds();
   Kokkos::deep_copy(recv, hr);
 }
 

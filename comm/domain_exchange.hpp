@@ -9,9 +9,9 @@
 // unpacked on the device; MPI reads device memory itself where it is GPU-aware (comm::cuda_aware);
 // otherwise, in a CUDA build, each rank writes its ghosts straight into its partner's GPU memory
 // through CUDA IPC where the two share a node (comm/peer_window.hpp: what a GPU-aware MPI does
-// there), else the buffers are staged through pinned host memory. This replaces the neighbour layer's ghost-image unit
-// (neighbor/ghosts.hpp) when a run has more than one rank; the list then holds the ghosts as
-// atoms of their own (BasicGhostAtoms::images = false).
+// there), else the buffers are staged through pinned host memory. This replaces the neighbour
+// layer's ghost-image unit (neighbor/ghosts.hpp) when a run has more than one rank; the list then
+// holds the ghosts as atoms of their own (BasicGhostAtoms::images = false).
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -73,6 +73,9 @@ class DomainExchange {
   // How ghost positions travel now (summary, run header), and why peer windows are not used
   // where they were wanted ("" otherwise).
   std::string transfer() const;
+  // Seconds spent in MPI by the ghost position exchanges so far (the messages, and waiting for
+  // the partners to reach them: a slower rank shows here).
+  double mpi_seconds() const { return mpi_seconds_; }
   const std::string& peer_problem() const { return peer_problem_; }
 
  private:
@@ -99,13 +102,14 @@ class DomainExchange {
   std::vector<Swap> swaps_;
   std::int64_t nghost_ = 0;
   std::int64_t migrated_ = 0;
-  bool direct_;  // MPI may read and write the device buffers (host memory or GPU-aware MPI)
+  double mpi_seconds_ = 0;
+  bool direct_;        // MPI may read and write the device buffers (host memory or GPU-aware MPI)
   bool peer_ = false;  // ghosts written into the partner's GPU memory (CUDA IPC)
   Transfer want_;
   std::string peer_problem_;
   std::vector<std::unique_ptr<PeerWindow>> windows_;  // per swap: where its partner writes
-  Kokkos::View<std::int64_t*> ids_;  // atom id of each xall entry (borders)
-  Kokkos::View<Vec4<C>*> send_;      // packed positions of a swap
+  Kokkos::View<std::int64_t*> ids_;                   // atom id of each xall entry (borders)
+  Kokkos::View<Vec4<C>*> send_;                       // packed positions of a swap
   // Staging otherwise, in page-locked memory (DMA at full speed).
   Kokkos::View<Vec4<C>*, Kokkos::SharedHostPinnedSpace> host_send_, host_recv_;
 };

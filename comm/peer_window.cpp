@@ -1,8 +1,8 @@
 #include "comm/peer_window.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstring>
 #include <functional>

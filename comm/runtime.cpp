@@ -127,13 +127,17 @@ MpiInfo mpi_info() {
 #if defined(MPIX_CUDA_AWARE_SUPPORT)
   if (g_active) {
     m.cuda_aware = MPIX_Query_cuda_support() == 1;
-    m.cuda_aware_note = m.cuda_aware ? "MPIX_Query_cuda_support() = 1"
-                                     : "MPIX_Query_cuda_support() = 0: CUDA IPC between GPUs of one node, else host staging";
+    m.cuda_aware_note =
+        m.cuda_aware
+            ? "MPIX_Query_cuda_support() = 1"
+            : "MPIX_Query_cuda_support() = 0: CUDA IPC between GPUs of one node, else host staging";
   } else {
     m.cuda_aware_note = "queried under mpirun only";
   }
 #else
-  m.cuda_aware_note = "mpi-ext.h has no MPIX_Query_cuda_support: CUDA IPC between GPUs of one node, else host staging";
+  m.cuda_aware_note =
+      "mpi-ext.h has no MPIX_Query_cuda_support: CUDA IPC between GPUs of one node, else host "
+      "staging";
 #endif
 #endif
   return m;

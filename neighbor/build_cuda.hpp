@@ -30,6 +30,10 @@ struct CandidateLaneBuild {
   StencilRows<32> rows;
   int nx, ny, ex, ey, ez, mx, my;
   int maxneigh, nchunks;  // nchunks: 32-candidate chunks of the largest stencil
+  // Atoms of the list: a ghost from another rank is binned by its coordinates, and one lying on
+  // the sub-box face can round into an interior cell (a lattice plane on the face): it is a
+  // candidate there, never a row.
+  std::int64_t nlocal;
   std::int64_t sj, si;
   T rsq;
 
@@ -130,12 +134,13 @@ struct CandidateLaneBuild {
       const unsigned* mine = masks + lane * ms;
       if (lane < na)
         for (int ch = 0; ch < nch_total; ++ch) cnt += __popc(mine[ch]);
-      const int nout = lane < na ? (cnt < maxneigh ? cnt : maxneigh) : 0;
+      const bool row = lane < na && std::int64_t(ai) < nlocal;
+      const int nout = row ? (cnt < maxneigh ? cnt : maxneigh) : 0;
       const int rowsout = __reduce_max_sync(full, nout);
-      if (lane < na) counts(ai) = cnt;
+      if (row) counts(ai) = cnt;
       int* out = nbrs.data() + std::int64_t(ai) * si;
       const int* jc = jsh;  // this lane's current chunk of candidate indices
-      unsigned m = lane < na ? *mine : 0u;
+      unsigned m = row ? *mine : 0u;
       for (int e = 0; e < rowsout; ++e, out += sj) {
         if (e < nout) {
           while (m == 0u) {
@@ -241,6 +246,7 @@ struct CellCandidatesBuild {
     f.mx = mx, f.my = my;
     f.maxneigh = a.maxneigh;
     f.nchunks = nchunks;
+    f.nlocal = a.n;
     f.sj = a.sj;
     f.si = a.si;
     f.rsq = a.rsq;

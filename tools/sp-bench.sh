@@ -41,56 +41,9 @@ deck_of() {
   esac
 }
 
-device() {
-  local instances=${1:-4000,10000,1m} modes=${2:-gather,dup,sharing,auto}
-  if [[ ! -x $repo/.bundle/bin/mdremap ]]; then
-    rm -rf "$repo/.bundle" && mkdir -p "$repo/.bundle"
-    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
-      "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
-  fi
-  export LD_LIBRARY_PATH=$repo/.bundle/lib:${LD_LIBRARY_PATH:-}
-  export OUT=${OUT:-$repo/out}
-  local dir=$OUT/sp bin=$repo/.bundle/bin/mdremap cad=$repo/.carry/cadical
-  local scratch=${TMPDIR:-/tmp}/sp-bench.$$
-  mkdir -p "$dir" "$scratch"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$dir/gpu.txt"
-  nproc >"$dir/cpus.txt"
-  local sp_limit=${SP_LIMIT:-540} cdcl_limit=${CDCL_LIMIT:-300}
-  for inst in ${instances//,/ }; do
-    local deck
-    deck=$(deck_of "$inst")
-    local r
-    for ((r = 1; r <= ${ROUNDS:-1}; ++r)); do  # rounds interleave the modes
-      for m in ${modes//,/ }; do
-        [[ $m == none ]] && continue
-        local tag=${inst}_${m}_r$r
-        echo "== $inst $m round $r"
-        set +e
-        timeout "$sp_limit" "$bin" sp "$repo/$deck" --remap "$m" --quiet \
-          --summary "$dir/$tag.json" >"$dir/$tag.log" 2>&1
-        echo "exit $?" >>"$dir/$tag.log"
-        set -e
-        tail -n 2 "$dir/$tag.log"
-      done
-    done
-    if [[ ${CDCL:-1} != 0 && -x $cad ]]; then
-      echo "== $inst cadical (limit ${cdcl_limit} s)"
-      "$bin" sp "$repo/$deck" --write-cnf "$scratch/$inst.cnf" --quiet
-      local t0 t1 rc
-      t0=$(date +%s.%N)
-      set +e
-      timeout "$cdcl_limit" "$cad" -q "$scratch/$inst.cnf" >"$scratch/$inst.cad" 2>&1
-      rc=$?
-      set -e
-      t1=$(date +%s.%N)
-      grep -m1 '^s ' "$scratch/$inst.cad" >"$dir/${inst}_cadical.txt" || echo "s (none)" >"$dir/${inst}_cadical.txt"
-      echo "exit $rc seconds $(python3 -c "print(round($t1 - $t0, 2))") limit $cdcl_limit" >>"$dir/${inst}_cadical.txt"
-      cat "$dir/${inst}_cadical.txt"
-      rm -f "$scratch/$inst.cnf" "$scratch/$inst.cad"
-    fi
-  done
-  rm -rf "$scratch"
-  python3 - "$dir" <<'PY' | tee "$dir/sp_bench.md"
+# The tables of a results folder (summaries *_rN.json, *_cadical.txt, gpu.txt, cpus.txt).
+table() {
+  python3 - "$1" <<'PY'
 import glob, json, os, statistics, sys
 d = sys.argv[1]
 gpu = open(os.path.join(d, "gpu.txt")).read().strip()
@@ -149,13 +102,102 @@ if claims:
     print("|---|---|---|---|")
     print("\n".join(claims))
 PY
+}
+
+device() {
+  local instances=${1:-4000,10000,1m} modes=${2:-gather,dup,sharing,auto}
+  if [[ ! -x $repo/.bundle/bin/mdremap ]]; then
+    rm -rf "$repo/.bundle" && mkdir -p "$repo/.bundle"
+    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
+      "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
+  fi
+  export LD_LIBRARY_PATH=$repo/.bundle/lib:${LD_LIBRARY_PATH:-}
+  export OUT=${OUT:-$repo/out}
+  local dir=$OUT/sp bin=$repo/.bundle/bin/mdremap cad=$repo/.carry/cadical
+  local scratch=${TMPDIR:-/tmp}/sp-bench.$$
+  mkdir -p "$dir" "$scratch"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$dir/gpu.txt"
+  nproc >"$dir/cpus.txt"
+  local sp_limit=${SP_LIMIT:-540} cdcl_limit=${CDCL_LIMIT:-300}
+  for inst in ${instances//,/ }; do
+    local deck
+    deck=$(deck_of "$inst")
+    local r
+    for ((r = 1; r <= ${ROUNDS:-1}; ++r)); do  # rounds interleave the modes
+      for m in ${modes//,/ }; do
+        [[ $m == none ]] && continue
+        local tag=${inst}_${m}_r$r
+        echo "== $inst $m round $r"
+        set +e
+        timeout "$sp_limit" "$bin" sp "$repo/$deck" --remap "$m" --quiet \
+          --summary "$dir/$tag.json" >"$dir/$tag.log" 2>&1
+        echo "exit $?" >>"$dir/$tag.log"
+        set -e
+        tail -n 2 "$dir/$tag.log"
+      done
+    done
+    if [[ ${CDCL:-1} != 0 && -x $cad ]]; then
+      echo "== $inst cadical (limit ${cdcl_limit} s)"
+      "$bin" sp "$repo/$deck" --write-cnf "$scratch/$inst.cnf" --quiet
+      local t0 t1 rc
+      t0=$(date +%s.%N)
+      set +e
+      timeout "$cdcl_limit" "$cad" -q "$scratch/$inst.cnf" >"$scratch/$inst.cad" 2>&1
+      rc=$?
+      set -e
+      t1=$(date +%s.%N)
+      grep -m1 '^s ' "$scratch/$inst.cad" >"$dir/${inst}_cadical.txt" || echo "s (none)" >"$dir/${inst}_cadical.txt"
+      echo "exit $rc seconds $(python3 -c "print(round($t1 - $t0, 2))") limit $cdcl_limit" >>"$dir/${inst}_cadical.txt"
+      cat "$dir/${inst}_cadical.txt"
+      rm -f "$scratch/$inst.cnf" "$scratch/$inst.cad"
+    fi
+  done
+  rm -rf "$scratch"
+  table "$dir" | tee "$dir/sp_bench.md"
   # A device call returns a few files only: every summary and log in one archive.
   tar -czf "$OUT/sp-$(date +%H%M%S).tgz" -C "$OUT" sp
   find "$dir" -type f ! -name sp_bench.md ! -name gpu.txt -delete
 }
 
+# Every mode on a GPU of its own at once (mode k on GPU k; more modes than GPUs share them
+# round-robin), CaDiCaL beside them on the host CPU: a machine of several GPUs runs the 10m
+# instance's modes in the time of one. The GPUs are independent; the host's cores are shared
+# (WalkSAT and CaDiCaL run there, one thread each, on a machine of 32 cores).
+gpus() {
+  local inst=${1:?instance} modes=${2:-gather,dup,sharing,auto} k=0
+  local ngpu
+  ngpu=$(nvidia-smi -L | wc -l)
+  export OUT=${OUT:-$repo/out}
+  if [[ ! -x $repo/.bundle/bin/mdremap ]]; then
+    rm -rf "$repo/.bundle" && mkdir -p "$repo/.bundle"
+    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
+      "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
+  fi
+  for m in ${modes//,/ }; do
+    CUDA_VISIBLE_DEVICES=$((k % ngpu)) OUT=$OUT/gpu$k CDCL=0 bash "$here/sp-bench.sh" device "$inst" "$m" \
+      >"$OUT/gpu$k.txt" 2>&1 &
+    k=$((k + 1))
+  done
+  if [[ ${CDCL:-1} != 0 ]]; then
+    CUDA_VISIBLE_DEVICES=$(((k - 1) % ngpu)) OUT=$OUT/cdcl bash "$here/sp-bench.sh" device "$inst" none \
+      >"$OUT/cdcl.txt" 2>&1 &
+  fi
+  wait
+  local merged=$OUT/merged
+  mkdir -p "$merged"
+  for t in "$OUT"/gpu*/sp-*.tgz "$OUT"/cdcl/sp-*.tgz; do [[ -f $t ]] && tar -xzf "$t" -C "$merged"; done
+  cp "$OUT"/gpu0/sp/gpu.txt "$merged/sp/" 2>/dev/null
+  nproc >"$merged/sp/cpus.txt"
+  table "$merged/sp" | tee "$OUT/sp_bench.md"
+  tar -czf "$OUT/sp-gpus-$(date +%H%M%S).tgz" -C "$merged" sp
+  rm -rf "$merged" "$OUT"/cdcl
+  for d in "$OUT"/gpu*/; do rm -rf "$d"; done
+}
+
 case $mode in
   bundle) bundle ;;
   device) device "${2:-}" "${3:-}" ;;
-  *) echo "usage: sp-bench.sh bundle|device [instances] [modes]" >&2 && exit 2 ;;
+  gpus) gpus "${2:-}" "${3:-}" ;;
+  table) table "${2:?results folder}" ;;
+  *) echo "usage: sp-bench.sh bundle|device|gpus [instances] [modes] | table DIR" >&2 && exit 2 ;;
 esac

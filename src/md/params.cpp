@@ -345,8 +345,9 @@ void read_parallel(io::DeckSection par, MdParams& p) {
   p.exchange_ghosts = p.ranks > 1 || ghosts == "exchange";
   p.transfer = io::one_of(par, "transfer", "auto", {"auto", "host", "peer"});
   if (p.transfer == "peer" && !comm::PeerWindow::available())
-    par.fail("transfer", "peer writes into the other ranks' GPU memory (CUDA IPC): this is not a "
-                         "CUDA build (use auto or host)");
+    par.fail("transfer",
+             "peer writes into the other ranks' GPU memory (CUDA IPC): this is not a "
+             "CUDA build (use auto or host)");
   if (p.exchange_ghosts && p.list == neighbor::ListKind::Half)
     par.fail("ghosts",
              "exchanged ghosts are read through full lists: neighbor.list=half cannot "

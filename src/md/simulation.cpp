@@ -245,6 +245,7 @@ class Simulation final : public MdEngine {
     const int builds0 = builds_, dangerous0 = dangerous_, sorts0 = sorts_;
     const int regrows0 = list_regrows();
     split_ = TimeSplit{};
+    const double mpi0 = domain_ ? domain_->mpi_seconds() : 0.0;
     Kokkos::fence();
     Kokkos::Timer loop;
     // A step nobody looks at defers its final kick into the next step's initial integrate (one
@@ -282,6 +283,7 @@ class Simulation final : public MdEngine {
     st.loop_seconds = loop.seconds();
     st.steps = nsteps;
     st.atom_steps_per_s = st.loop_seconds > 0 ? double(natoms_) * nsteps / st.loop_seconds : 0;
+    if (domain_) split_.exchange_mpi = domain_->mpi_seconds() - mpi0;
     st.split = split_;
     st.list_builds = builds_ - builds0;
     st.dangerous_builds = dangerous_ - dangerous0;

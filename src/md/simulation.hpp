@@ -19,12 +19,13 @@ struct Checkpoint;
 namespace mdremap::md {
 
 struct TimeSplit {
-  double force = 0;      // pair-force kernel
-  double neighbor = 0;   // displacement checks, wrap, binning, list builds, spatial sorts
-  double integrate = 0;  // integrator kernels (incl. thermostat)
-  double other = 0;      // precision packing, thermo reductions, output
-  double rebuild = 0;    // part of `neighbor`: wrap, ghosts, binning and list builds (and sorts)
-  double exchange = 0;   // part of `neighbor`: the ranks' ghost updates, migrations and borders
+  double force = 0;         // pair-force kernel
+  double neighbor = 0;      // displacement checks, wrap, binning, list builds, spatial sorts
+  double integrate = 0;     // integrator kernels (incl. thermostat)
+  double other = 0;         // precision packing, thermo reductions, output
+  double rebuild = 0;       // part of `neighbor`: wrap, ghosts, binning and list builds (and sorts)
+  double exchange = 0;      // part of `neighbor`: the ranks' ghost updates, migrations and borders
+  double exchange_mpi = 0;  // part of `exchange`: in MPI for ghost positions (waits included)
 };
 
 struct RunStats {

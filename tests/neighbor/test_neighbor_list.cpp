@@ -2,6 +2,7 @@
 // every build kernel compiled for a space against the others, entry for entry.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <set>
 #include <type_traits>
@@ -231,6 +232,82 @@ TYPED_TEST(NeighborList, EveryCompiledKernelBuildsTheSameLists) {
     }
   check_kernels_agree<float, TypeParam>(22.0, 17000, false, true, 5, 31);
   check_kernels_agree<double, TypeParam>(16.9, 4000, true, true, 5, 32);
+}
+
+// A sub-box of a decomposed run: ghosts from other ranks (not images) binned where their
+// coordinates put them, some of them exactly on the hi faces or a rounding inside (an fcc
+// lattice plane on the face of the sub-box: 16M atoms on 2 GPUs). They are candidates, never
+// rows (the GPU's candidate kernel wrote a row for them past the end of the list), and every
+// kernel lists every local atom's neighbours, locals and ghosts, as a brute-force search does.
+template <class T, class Space>
+void check_ghosts_on_the_faces(std::uint64_t seed) {
+  const double rlist = 2.8, lo[3] = {1.0, -2.0, 0.5}, len[3] = {9.0, 8.4, 11.3};
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> p;
+  const int nlocal = 2200;
+  for (int i = 0; i < nlocal; ++i)
+    for (int d = 0; d < 3; ++d) p.push_back(lo[d] + u(gen) * len[d]);
+  // Ghosts: in the shell beyond a face, on a face, and a rounding inside one.
+  int nghost = 0;
+  for (int k = 0; k < 1800; ++k, ++nghost) {
+    const int face = k % 6, d = face / 2;
+    for (int e = 0; e < 3; ++e) {
+      if (e != d) {
+        p.push_back(lo[e] - rlist + u(gen) * (len[e] + 2 * rlist));
+        continue;
+      }
+      const double hi = lo[d] + len[d];
+      double c = face % 2 ? hi + u(gen) * rlist : lo[d] - u(gen) * rlist;
+      if (k % 5 == 0) c = face % 2 ? hi : std::nextafter(lo[d], -1e9);
+      if (k % 7 == 0 && face % 2) c = std::nextafter(hi, -1e9);
+      p.push_back(c);
+    }
+  }
+  const int ntotal = nlocal + nghost;
+  Kokkos::View<Vec4<T>*, Space> xall("xall", ntotal);
+  auto hx = Kokkos::create_mirror_view(xall);
+  for (int i = 0; i < ntotal; ++i)
+    hx(i) = Vec4<T>{T(p[3 * i]), T(p[3 * i + 1]), T(p[3 * i + 2]), T(0)};
+  Kokkos::deep_copy(xall, hx);
+  const auto box = Box<T>::make(lo, len);
+  neighbor::BasicGhostAtoms<Space> g;
+  g.nlocal = nlocal;
+  g.nghost = nghost;
+  g.images = false;
+  const double eps = std::is_same_v<T, float> ? 1e-4 : 1e-9;
+  auto dist = [&](int i, int j) {
+    double r2 = 0;
+    for (int d = 0; d < 3; ++d) r2 += (p[3 * i + d] - p[3 * j + d]) * (p[3 * i + d] - p[3 * j + d]);
+    return std::sqrt(r2);
+  };
+  for (auto k : compiled_kernels<T, Space>(false, true)) {
+    neighbor::VerletListBuilder<T, Space> b(rlist, false, true, 0.5 * rlist, k);
+    neighbor::BasicNeighborList<Space> list;
+    b.build(xall, g, box, list);
+    ASSERT_EQ(list.counts.extent(0), static_cast<size_t>(nlocal));
+    auto cnt = on_host(list.counts);
+    auto nb = on_host(list.neighbors);
+    int missing = 0;
+    for (int i = 0; i < nlocal; ++i) {
+      std::set<int> listed;
+      for (int q = 0; q < cnt(i); ++q) {
+        const int j = nb(list.slot(q, i));
+        ASSERT_TRUE(j >= 0 && j < ntotal && j != i)
+            << neighbor::to_string(k) << " " << i << " " << j;
+        ASSERT_TRUE(listed.insert(j).second);
+        ASSERT_LT(dist(i, j), rlist + eps);
+      }
+      for (int j = 0; j < ntotal; ++j)
+        if (j != i && dist(i, j) < rlist - eps && !listed.count(j)) ++missing;
+    }
+    EXPECT_EQ(missing, 0) << neighbor::to_string(k);
+  }
+}
+
+TYPED_TEST(NeighborList, GhostsOfOtherRanksOnTheFacesAreCandidatesNotRows) {
+  check_ghosts_on_the_faces<double, TypeParam>(41);
+  check_ghosts_on_the_faces<float, TypeParam>(42);
 }
 
 TYPED_TEST(NeighborList, KernelNotCompiledForTheSpaceIsAnError) {
