@@ -181,10 +181,11 @@ void pack_positions(Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> 
 template <class T>
 void grow(Kokkos::View<T*>& v, std::int64_t keep, std::int64_t need) {
   if (v.extent(0) >= static_cast<size_t>(need)) return;
-  Kokkos::View<T*> bigger(Kokkos::view_alloc(v.label(), Kokkos::WithoutInitializing),
+  Kokkos::View<T*> bigger(Kokkos::view_alloc(v.label().empty() ? "comm_scratch" : v.label(),
+                                             Kokkos::WithoutInitializing),
                           need + need / 8 + 16);
   const auto head = std::make_pair(std::int64_t(0), keep);
-  Kokkos::deep_copy(Kokkos::subview(bigger, head), Kokkos::subview(v, head));
+  if (keep > 0) Kokkos::deep_copy(Kokkos::subview(bigger, head), Kokkos::subview(v, head));
   v = bigger;
 }
 
@@ -284,11 +285,11 @@ bool DomainExchange<S, C>::owns(double x, double y, double z) const {
 
 template <class S, class C>
 void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
-  Kokkos::View<int*> dest(Kokkos::view_alloc("comm_dest", Kokkos::WithoutInitializing), a.n);
+  // Persistent scratch (a rebuild allocated it afresh: allocations are device-wide waits).
   for (int d = 0; d < 3; ++d) {
     if (grid_.p[d] == 1) continue;  // nobody to move to along d
-    if (dest.extent(0) < static_cast<size_t>(a.n))
-      dest = Kokkos::View<int*>(Kokkos::view_alloc("comm_dest", Kokkos::WithoutInitializing), a.n);
+    grow<int>(dest_, 0, a.n);
+    auto dest = dest_;
     const Dest3 c = split_atoms<S>(a, owner_, d, sub_.coord[d], dest);
     if (c.n[3] > 0)
       throw Error(fmt::format(
@@ -305,8 +306,15 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     const std::int64_t from_hi = sendrecv_count(nlo, lo_rank, hi_rank, 100 + 2 * d);
     const std::int64_t from_lo = sendrecv_count(nhi, hi_rank, lo_rank, 101 + 2 * d);
     if (nlo + nhi + from_hi + from_lo == 0) continue;  // nobody crossed a face along d
+    // Every entry is written below (kept atoms, then arrivals): no zero fill.
     AtomArrays<S> b;
-    b.allocate(c.n[0] + from_hi + from_lo);
+    const std::int64_t nb = c.n[0] + from_hi + from_lo;
+    b.n = nb;
+    b.x = Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("x", Kokkos::WithoutInitializing), nb);
+    b.v = Kokkos::View<S* [3]>(Kokkos::view_alloc("v", Kokkos::WithoutInitializing), nb);
+    b.f = Kokkos::View<S* [3]>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing), nb);
+    b.type = Kokkos::View<int*>(Kokkos::view_alloc("type", Kokkos::WithoutInitializing), nb);
+    b.id = Kokkos::View<std::int64_t*>(Kokkos::view_alloc("id", Kokkos::WithoutInitializing), nb);
     pack_leaving<S>(a, dest, b, below, above);
     Kokkos::View<double*> in_hi(Kokkos::view_alloc("comm_arrive_hi", Kokkos::WithoutInitializing),
                                 kAtomDoubles * from_hi + 1);
@@ -437,10 +445,9 @@ void DomainExchange<S, C>::exchange_ids(const Swap& s) {
     pack_ids(ids_, s.list, s.nsend, ids_, s.first);
     return;
   }
-  Kokkos::View<std::int64_t*> send(Kokkos::view_alloc("comm_send_ids", Kokkos::WithoutInitializing),
-                                   s.nsend + 1);
-  pack_ids(ids_, s.list, s.nsend, send, 0);
-  exchange_buffers<std::int64_t>(send, s.nsend, s.dest,
+  grow<std::int64_t>(send_ids_, 0, s.nsend + 1);
+  pack_ids(ids_, s.list, s.nsend, send_ids_, 0);
+  exchange_buffers<std::int64_t>(send_ids_, s.nsend, s.dest,
                                  Kokkos::subview(ids_, std::make_pair(s.first, s.first + s.nrecv)),
                                  s.nrecv, s.source, 30 + 2 * s.dim + (s.to_hi ? 1 : 0), direct_);
 }

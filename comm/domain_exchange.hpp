@@ -110,6 +110,8 @@ class DomainExchange {
   std::vector<std::unique_ptr<PeerWindow>> windows_;  // per swap: where its partner writes
   Kokkos::View<std::int64_t*> ids_;                   // atom id of each xall entry (borders)
   Kokkos::View<Vec4<C>*> send_;                       // packed positions of a swap
+  Kokkos::View<std::int64_t*> send_ids_;              // packed ids of a swap (borders)
+  Kokkos::View<int*> dest_;  // where each atom goes along an axis (migrate)
   // Staging otherwise, in page-locked memory (DMA at full speed).
   Kokkos::View<Vec4<C>*, Kokkos::SharedHostPinnedSpace> host_send_, host_recv_;
 };

@@ -218,9 +218,10 @@ int run_md(const MdOptions& o) {
                sp.other * per_step);
     if (p.exchange_ghosts)
       fmt::print(
-          "Ranks' exchange (ms per step, rank 0, part of neighbor): {:.4g}, of it in MPI for "
-          "ghost positions (waits for the partners included): {:.4g}\n",
-          sp.exchange * per_step, sp.exchange_mpi * per_step);
+          "Ranks' exchange (ms per step, rank 0, part of neighbor): {:.4g}; of it migrations "
+          "and new ghost shells at list builds {:.4g}, in MPI for ghost positions (waits for "
+          "the partners included) {:.4g}\n",
+          sp.exchange * per_step, sp.exchange_rebuild * per_step, sp.exchange_mpi * per_step);
     fmt::print(
         "Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {} "
         "dangerous, {} regrows, {} sorts\n",
@@ -277,10 +278,13 @@ int run_md(const MdOptions& o) {
     j["loop_seconds"] = st.loop_seconds;
     j["wall_seconds"] = wall.seconds();
     j["atom_steps_per_s"] = st.atom_steps_per_s;
-    j["time_split_ms_per_step"] = {
-        {"force", sp.force * per_step},         {"neighbor", sp.neighbor * per_step},
-        {"integrate", sp.integrate * per_step}, {"other", sp.other * per_step},
-        {"exchange", sp.exchange * per_step},   {"exchange_mpi", sp.exchange_mpi * per_step}};
+    j["time_split_ms_per_step"] = {{"force", sp.force * per_step},
+                                   {"neighbor", sp.neighbor * per_step},
+                                   {"integrate", sp.integrate * per_step},
+                                   {"other", sp.other * per_step},
+                                   {"exchange", sp.exchange * per_step},
+                                   {"exchange_mpi", sp.exchange_mpi * per_step},
+                                   {"exchange_rebuild", sp.exchange_rebuild * per_step}};
     j["rebuild_ms_each"] = st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0;
     j["force_atom_steps_per_s"] = sp.force > 0 ? double(st.atoms) * st.steps / sp.force : 0.0;
     j["neighbors"] = {{"mean", st.mean_neighbors},  {"max", st.max_neighbors},

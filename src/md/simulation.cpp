@@ -283,7 +283,10 @@ class Simulation final : public MdEngine {
     st.loop_seconds = loop.seconds();
     st.steps = nsteps;
     st.atom_steps_per_s = st.loop_seconds > 0 ? double(natoms_) * nsteps / st.loop_seconds : 0;
-    if (domain_) split_.exchange_mpi = domain_->mpi_seconds() - mpi0;
+    if (domain_) {
+      split_.exchange_mpi = domain_->mpi_seconds() - mpi0;
+      split_.exchange += split_.exchange_rebuild;
+    }
     st.split = split_;
     st.list_builds = builds_ - builds0;
     st.dangerous_builds = dangerous_ - dangerous0;
@@ -563,12 +566,12 @@ class Simulation final : public MdEngine {
   // sorted if due, the ghost shell exchanged, the list built over the sub-box.
   void rebuild_decomposed() {
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
-    timed(split_.exchange, [&] { domain_->migrate(atoms_); });
+    timed(split_.exchange_rebuild, [&] { domain_->migrate(atoms_); });
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     ghosts_.nlocal = atoms_.n;
-    timed(split_.exchange,
+    timed(split_.exchange_rebuild,
           [&] { ghosts_.nghost = domain_->borders(atoms_.x, atoms_.id, atoms_.n, xg_); });
     ghosts_.images = false;
     // Storage and force precision agree: the local positions are the head of the force

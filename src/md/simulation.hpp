@@ -26,6 +26,7 @@ struct TimeSplit {
   double rebuild = 0;       // part of `neighbor`: wrap, ghosts, binning and list builds (and sorts)
   double exchange = 0;      // part of `neighbor`: the ranks' ghost updates, migrations and borders
   double exchange_mpi = 0;  // part of `exchange`: in MPI for ghost positions (waits included)
+  double exchange_rebuild = 0;  // part of `exchange`: migrations and new ghost shells (builds)
 };
 
 struct RunStats {

@@ -211,7 +211,7 @@ YAML
   if "$bin" info 2>/dev/null | grep -q "^ *backend *cuda"; then
     [[ $rc -eq 0 ]] || bad "transfer=peer on a CUDA build: exit $rc, $(cat err.txt)"
   else
-    [[ $rc -eq 2 ]] && grep -q "procs\.yaml.*parallel\.transfer.*not a CUDA build" err.txt ||
+    [[ $rc -eq 2 ]] && grep -q "parallel\.transfer: peer .*not a CUDA build" err.txt ||
       bad "transfer=peer on a CPU build: exit $rc, $(cat err.txt)"
   fi
   ;;
