@@ -111,22 +111,33 @@ void unpack_arrivals(Kokkos::View<const double*> buf, std::int64_t count, AtomAr
       });
 }
 
+// Page-locked host bytes, grown as needed and kept (staging of the list builds' messages).
+using PinnedBytes = Kokkos::View<unsigned char*, Kokkos::SharedHostPinnedSpace>;
+inline unsigned char* pinned(PinnedBytes& b, std::size_t bytes) {
+  if (b.extent(0) < bytes)
+    b = PinnedBytes(Kokkos::view_alloc("comm_staging", Kokkos::WithoutInitializing),
+                    bytes + bytes / 4 + 4096);
+  return b.data();
+}
+
 // Sends `send` (count entries of T) to `dest` and receives `recv` from `source` through MPI:
-// straight from device memory where MPI may read it, else staged on the host.
+// straight from device memory where MPI may read it, else staged through pinned host buffers.
 template <class T>
 void exchange_buffers(Kokkos::View<T*> send, std::int64_t nsend, int dest, Kokkos::View<T*> recv,
-                      std::int64_t nrecv, int source, int tag, bool direct) {
+                      std::int64_t nrecv, int source, int tag, bool direct, PinnedBytes& out,
+                      PinnedBytes& in) {
   if (direct) {
     Exec().fence("Comm::before_send");
     comm::sendrecv(send.data(), nsend * sizeof(T), dest, recv.data(), nrecv * sizeof(T), source,
                    tag);
     return;
   }
-  auto hs = Kokkos::create_mirror_view(Kokkos::HostSpace(), send);
-  auto hr = Kokkos::create_mirror_view(Kokkos::HostSpace(), recv);
-  Kokkos::deep_copy(hs, send);
+  using Host = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Host hs(reinterpret_cast<T*>(pinned(out, nsend * sizeof(T) + 1)), nsend);
+  Host hr(reinterpret_cast<T*>(pinned(in, nrecv * sizeof(T) + 1)), nrecv);
+  Kokkos::deep_copy(hs, Kokkos::subview(send, std::make_pair(std::int64_t(0), nsend)));
   comm::sendrecv(hs.data(), nsend * sizeof(T), dest, hr.data(), nrecv * sizeof(T), source, tag);
-  Kokkos::deep_copy(recv, hr);
+  Kokkos::deep_copy(Kokkos::subview(recv, std::make_pair(std::int64_t(0), nrecv)), hr);
 }
 
 // Local positions converted to the force precision (C), head of xall.
@@ -283,6 +294,34 @@ bool DomainExchange<S, C>::owns(double x, double y, double z) const {
   return true;
 }
 
+// Per-atom arrays of exactly n atoms over the one of two kept buffer sets that `a` does not
+// use (a migration reads a and writes them; allocating afresh at every list build cost a
+// device-wide wait per array, freeing the old ones another).
+template <class S, class C>
+AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::int64_t n) {
+  int k = 0;
+  for (int q = 0; q < 2; ++q)
+    if (spare_[q].cap > 0 && a.id.data() == spare_[q].id.data()) k = 1 - q;
+  AtomBuffers& s = spare_[k];
+  if (s.cap < n) {
+    s.cap = n + n / 8 + 64;
+    s.x = Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("x", Kokkos::WithoutInitializing), s.cap);
+    s.v = Kokkos::View<S*>(Kokkos::view_alloc("v", Kokkos::WithoutInitializing), 3 * s.cap);
+    s.f = Kokkos::View<S*>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing), 3 * s.cap);
+    s.type = Kokkos::View<int*>(Kokkos::view_alloc("type", Kokkos::WithoutInitializing), s.cap);
+    s.id =
+        Kokkos::View<std::int64_t*>(Kokkos::view_alloc("id", Kokkos::WithoutInitializing), s.cap);
+  }
+  AtomArrays<S> b;
+  b.n = n;
+  b.x = Kokkos::View<Vec4<S>*>(s.x.data(), n);
+  b.v = Kokkos::View<S* [3]>(s.v.data(), n);
+  b.f = Kokkos::View<S* [3]>(s.f.data(), n);
+  b.type = Kokkos::View<int*>(s.type.data(), n);
+  b.id = Kokkos::View<std::int64_t*>(s.id.data(), n);
+  return b;
+}
+
 template <class S, class C>
 void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
   // Persistent scratch (a rebuild allocated it afresh: allocations are device-wide waits).
@@ -297,33 +336,24 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
           "up",
           c.n[3], "xyz"[d]));
     const std::int64_t nlo = c.n[1], nhi = c.n[2];
-    Kokkos::View<double*> below(Kokkos::view_alloc("comm_migrate_lo", Kokkos::WithoutInitializing),
-                                kAtomDoubles * nlo + 1);
-    Kokkos::View<double*> above(Kokkos::view_alloc("comm_migrate_hi", Kokkos::WithoutInitializing),
-                                kAtomDoubles * nhi + 1);
+    grow<double>(out_lo_, 0, kAtomDoubles * nlo + 1);
+    grow<double>(out_hi_, 0, kAtomDoubles * nhi + 1);
+    auto below = out_lo_, above = out_hi_;
     // To the rank below, from the rank above; then the other way (tags apart per axis).
     const int lo_rank = sub_.lo_rank[d], hi_rank = sub_.hi_rank[d];
     const std::int64_t from_hi = sendrecv_count(nlo, lo_rank, hi_rank, 100 + 2 * d);
     const std::int64_t from_lo = sendrecv_count(nhi, hi_rank, lo_rank, 101 + 2 * d);
     if (nlo + nhi + from_hi + from_lo == 0) continue;  // nobody crossed a face along d
     // Every entry is written below (kept atoms, then arrivals): no zero fill.
-    AtomArrays<S> b;
-    const std::int64_t nb = c.n[0] + from_hi + from_lo;
-    b.n = nb;
-    b.x = Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("x", Kokkos::WithoutInitializing), nb);
-    b.v = Kokkos::View<S* [3]>(Kokkos::view_alloc("v", Kokkos::WithoutInitializing), nb);
-    b.f = Kokkos::View<S* [3]>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing), nb);
-    b.type = Kokkos::View<int*>(Kokkos::view_alloc("type", Kokkos::WithoutInitializing), nb);
-    b.id = Kokkos::View<std::int64_t*>(Kokkos::view_alloc("id", Kokkos::WithoutInitializing), nb);
+    AtomArrays<S> b = arrays_beside(a, c.n[0] + from_hi + from_lo);
     pack_leaving<S>(a, dest, b, below, above);
-    Kokkos::View<double*> in_hi(Kokkos::view_alloc("comm_arrive_hi", Kokkos::WithoutInitializing),
-                                kAtomDoubles * from_hi + 1);
-    Kokkos::View<double*> in_lo(Kokkos::view_alloc("comm_arrive_lo", Kokkos::WithoutInitializing),
-                                kAtomDoubles * from_lo + 1);
+    grow<double>(in_hi_, 0, kAtomDoubles * from_hi + 1);
+    grow<double>(in_lo_, 0, kAtomDoubles * from_lo + 1);
+    auto in_hi = in_hi_, in_lo = in_lo_;
     exchange_buffers<double>(below, kAtomDoubles * nlo, lo_rank, in_hi, kAtomDoubles * from_hi,
-                             hi_rank, 100 + 2 * d, direct_);
+                             hi_rank, 100 + 2 * d, direct_, stage_out_, stage_in_);
     exchange_buffers<double>(above, kAtomDoubles * nhi, hi_rank, in_lo, kAtomDoubles * from_lo,
-                             lo_rank, 101 + 2 * d, direct_);
+                             lo_rank, 101 + 2 * d, direct_, stage_out_, stage_in_);
     unpack_arrivals<S>(in_hi, from_hi, b, c.n[0]);
     unpack_arrivals<S>(in_lo, from_lo, b, c.n[0] + from_hi);
     migrated_ += nlo + nhi;
@@ -447,9 +477,9 @@ void DomainExchange<S, C>::exchange_ids(const Swap& s) {
   }
   grow<std::int64_t>(send_ids_, 0, s.nsend + 1);
   pack_ids(ids_, s.list, s.nsend, send_ids_, 0);
-  exchange_buffers<std::int64_t>(send_ids_, s.nsend, s.dest,
-                                 Kokkos::subview(ids_, std::make_pair(s.first, s.first + s.nrecv)),
-                                 s.nrecv, s.source, 30 + 2 * s.dim + (s.to_hi ? 1 : 0), direct_);
+  exchange_buffers<std::int64_t>(
+      send_ids_, s.nsend, s.dest, Kokkos::subview(ids_, std::make_pair(s.first, s.first + s.nrecv)),
+      s.nrecv, s.source, 30 + 2 * s.dim + (s.to_hi ? 1 : 0), direct_, stage_out_, stage_in_);
 }
 
 template class DomainExchange<double, double>;

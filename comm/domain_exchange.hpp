@@ -90,6 +90,15 @@ class DomainExchange {
     std::uint64_t uses = 0;  // exchanges so far: the peer window's slot alternates with it
   };
   void exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
+  // Kept capacity for the per-atom arrays a migration writes (two sets, used in turn).
+  struct AtomBuffers {
+    std::int64_t cap = 0;
+    Kokkos::View<Vec4<S>*> x;
+    Kokkos::View<S*> v, f;  // 3 * cap: room for an n x 3 array of any layout
+    Kokkos::View<int*> type;
+    Kokkos::View<std::int64_t*> id;
+  };
+  AtomArrays<S> arrays_beside(const AtomArrays<S>& a, std::int64_t n);
   void link_peer(const Swap& s, int index);
   void exchange_ids(const Swap& s);
 
@@ -112,6 +121,10 @@ class DomainExchange {
   Kokkos::View<Vec4<C>*> send_;                       // packed positions of a swap
   Kokkos::View<std::int64_t*> send_ids_;              // packed ids of a swap (borders)
   Kokkos::View<int*> dest_;  // where each atom goes along an axis (migrate)
+  Kokkos::View<double*> out_lo_, out_hi_, in_lo_, in_hi_;  // migrating atoms (migrate)
+  AtomBuffers spare_[2];
+  // Pinned host staging of the list builds' messages (ids, migrating atoms).
+  Kokkos::View<unsigned char*, Kokkos::SharedHostPinnedSpace> stage_out_, stage_in_;
   // Staging otherwise, in page-locked memory (DMA at full speed).
   Kokkos::View<Vec4<C>*, Kokkos::SharedHostPinnedSpace> host_send_, host_recv_;
 };
