@@ -65,6 +65,16 @@ thermo)
   mpi "$np" "$bin" md "$melt" "${ordered[@]}" --thermo-csv np.csv --summary s.json >/dev/null ||
     bad "-np $np run"
   grep -q "\"ranks\": $np" s.json || bad "summary does not say $np ranks"
+  # The exchange's share of the time split: inside the neighbour phase, its parts inside it.
+  python3 - s.json "$np" <<'PY' || bad "summary's time split of the exchange"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t, np_ = j["time_split_ms_per_step"], int(sys.argv[2])
+ok = 0 <= t["exchange_rebuild"] <= t["exchange"] <= t["neighbor"] and 0 <= t["exchange_mpi"] <= t["exchange"]
+ok = ok and (np_ == 1 or (t["exchange"] > 0 and j["mpi"]["transfer"] != ""))
+print(f"time split {t}, transfer {j['mpi']['transfer']!r}")
+sys.exit(0 if ok else 1)
+PY
   $compare ref.csv np.csv --step0 1e-12 --rest 1e-9 --label "-np $np, 1000 NVE steps:" || fail=1
   ;;
 migration)
