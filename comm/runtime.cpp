@@ -218,6 +218,55 @@ std::int64_t sendrecv_count(std::int64_t send, int dest, int source, int tag) {
   return r;
 }
 
+void broadcast(std::string& s) {
+#ifdef MDREMAP_HAS_MPI
+  if (g_size > 1) {
+    long long n = static_cast<long long>(s.size());
+    check(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD), "MPI_Bcast");
+    s.resize(static_cast<std::size_t>(n));
+    if (n > 0)
+      check(MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  }
+#else
+  (void)s;
+#endif
+}
+
+void alltoallv(const void* send, const std::vector<std::size_t>& send_bytes,
+               std::vector<unsigned char>& recv) {
+  recv.clear();
+#ifdef MDREMAP_HAS_MPI
+  if (g_size > 1) {
+    if (send_bytes.size() != static_cast<std::size_t>(g_size))
+      throw Error("alltoallv: one byte count per rank expected");
+    std::vector<int> scount(g_size), sdispl(g_size), rcount(g_size), rdispl(g_size);
+    long long stotal = 0, rtotal = 0;
+    for (int r = 0; r < g_size; ++r) {
+      scount[r] = to_int_bytes(send_bytes[r]);
+      sdispl[r] = static_cast<int>(stotal);
+      stotal += scount[r];
+    }
+    check(MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, MPI_COMM_WORLD),
+          "MPI_Alltoall");
+    for (int r = 0; r < g_size; ++r) {
+      rdispl[r] = static_cast<int>(rtotal);
+      rtotal += rcount[r];
+    }
+    if (stotal > std::numeric_limits<int>::max() || rtotal > std::numeric_limits<int>::max())
+      throw Error("alltoallv: more than 2 GB on one rank: not supported");
+    recv.resize(static_cast<std::size_t>(rtotal));
+    check(MPI_Alltoallv(send, scount.data(), sdispl.data(), MPI_BYTE, recv.data(), rcount.data(),
+                        rdispl.data(), MPI_BYTE, MPI_COMM_WORLD),
+          "MPI_Alltoallv");
+    return;
+  }
+#endif
+  std::size_t total = 0;
+  for (std::size_t b : send_bytes) total += b;
+  recv.assign(static_cast<const unsigned char*>(send),
+              static_cast<const unsigned char*>(send) + total);
+}
+
 void gather_to_root(const void* send, std::size_t bytes, std::vector<unsigned char>& out) {
   out.clear();
 #ifdef MDREMAP_HAS_MPI

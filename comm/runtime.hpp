@@ -65,6 +65,14 @@ void sendrecv(const void* send, std::size_t send_bytes, int dest, void* recv,
 // Exchanges one count with the same partners (sizes the following sendrecv).
 std::int64_t sendrecv_count(std::int64_t send, int dest, int source, int tag);
 
+// Rank 0's string on every rank.
+void broadcast(std::string& s);
+
+// Every rank sends send_bytes[r] bytes of `send` (consecutive per destination, in rank order)
+// to rank r and receives what every rank sent it, concatenated in source-rank order.
+void alltoallv(const void* send, const std::vector<std::size_t>& send_bytes,
+               std::vector<unsigned char>& recv);
+
 // Gathers `bytes` bytes from every rank onto rank 0, in rank order: rank 0's `out` holds them
 // all, the others' is emptied. (Outputs written by rank 0 of a decomposed run.)
 void gather_to_root(const void* send, std::size_t bytes, std::vector<unsigned char>& out);

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "comm/runtime.hpp"
+#include "io/h5md_writer.hpp"
 #include "io/staged_file.hpp"
 #include "mdremap/avx512.hpp"
 #include "mdremap/error.hpp"
@@ -89,13 +90,22 @@ nlohmann::json build_info() {
   j["compiler"] = __VERSION__;
   j["build_type"] = MDREMAP_BUILD_TYPE;
   // MPI (issue 15): built in or not, this process's ranks, whether the exchange hands device
-  // memory to MPI (GPU-aware) or stages it through the host. Outputs of a decomposed run are
-  // gathered onto rank 0, which writes them: no parallel HDF5.
+  // memory to MPI (GPU-aware) or stages it through the host. A decomposed run's H5MD file is
+  // written by every rank together where HDF5 is the MPI flavour; checkpoints are gathered
+  // onto rank 0, which writes them (and the H5MD file without parallel HDF5).
   const auto mpi = comm::mpi_info();
-  j["mpi"] = {{"built", mpi.built},          {"active", mpi.active},
-              {"ranks", mpi.ranks},          {"library", mpi.library},
-              {"gpu_aware", mpi.cuda_aware}, {"gpu_aware_note", mpi.cuda_aware_note},
-              {"parallel_hdf5", false},      {"outputs", "gathered to rank 0"}};
+  const bool parallel_h5 = io::H5mdWriter::collective_available();
+  j["mpi"] = {{"built", mpi.built},
+              {"active", mpi.active},
+              {"ranks", mpi.ranks},
+              {"library", mpi.library},
+              {"gpu_aware", mpi.cuda_aware},
+              {"gpu_aware_note", mpi.cuda_aware_note},
+              {"parallel_hdf5", parallel_h5},
+              {"outputs", parallel_h5 ? "H5MD written by every rank (parallel HDF5); checkpoints "
+                                        "gathered to rank 0; VTK a piece per rank"
+                                      : "H5MD and checkpoints gathered to rank 0 (no parallel "
+                                        "HDF5); VTK a piece per rank"}};
   // The host's AVX-512 loops (full-list LJ sum and list build): compiled in where the compiler
   // targets AVX-512; otherwise the portable loops run.
 #ifdef MDREMAP_HOST_AVX512

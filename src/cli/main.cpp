@@ -182,14 +182,13 @@ int main(int argc, char** argv) {
       if (!mpi["built"].get<bool>())
         fmt::print("  MPI            no (built without MPI: MDREMAP_MPI=OFF or no MPI found)\n");
       else
-        fmt::print(
-            "  MPI            {}; {}; GPU-aware: {} ({}); H5MD, VTK and checkpoints "
-            "gathered to rank 0 (no parallel HDF5)\n",
-            mpi["library"].get<std::string>(),
-            mpi["active"].get<bool>()
-                ? fmt::format("{} rank(s) in this run", mpi["ranks"].get<int>())
-                : std::string("not started (run under mpirun for ranks)"),
-            mpi["gpu_aware"].get<bool>() ? "yes" : "no", mpi["gpu_aware_note"].get<std::string>());
+        fmt::print("  MPI            {}; {}; GPU-aware: {} ({}); {}\n",
+                   mpi["library"].get<std::string>(),
+                   mpi["active"].get<bool>()
+                       ? fmt::format("{} rank(s) in this run", mpi["ranks"].get<int>())
+                       : std::string("not started (run under mpirun for ranks)"),
+                   mpi["gpu_aware"].get<bool>() ? "yes" : "no",
+                   mpi["gpu_aware_note"].get<std::string>(), mpi["outputs"].get<std::string>());
       fmt::print("  host loops     {}\n", j["host_simd"].get<std::string>() == "avx512"
                                               ? "AVX-512 (full-list force and list build)"
                                               : "portable (no AVX-512 at compile time)");

@@ -4,6 +4,7 @@
 #include <limits>
 #include <numeric>
 
+#include "comm/runtime.hpp"
 #include "io/hdf5_util.hpp"
 #include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
@@ -52,7 +53,30 @@ void gather(const std::vector<T>& src, const std::vector<std::size_t>& order, in
     for (int c = 0; c < width; ++c) dst[k * width + c] = src[order[k] * width + c];
 }
 
+// A file shared by the ranks of the run (HDF5's MPI flavour; hdf5.h then includes mpi.h).
+#if MDREMAP_PARALLEL_HDF5
+void shared_file_access(hid_t fapl) {
+  h5::check_status(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL),
+                   "cannot open the file through MPI-IO");
+}
+void collective_transfers(hid_t xfer) {
+  h5::check_status(H5Pset_dxpl_mpio(xfer, H5FD_MPIO_COLLECTIVE),
+                   "cannot ask for collective transfers");
+}
+#else
+void shared_file_access(hid_t) {
+  throw h5::Failure("this build has no parallel HDF5");
+}
+void collective_transfers(hid_t) {
+  throw h5::Failure("this build has no parallel HDF5");
+}
+#endif
+
 }  // namespace
+
+bool H5mdWriter::collective_available() {
+  return MDREMAP_PARALLEL_HDF5 != 0;
+}
 
 H5mdFields H5mdFields::from_names(const std::vector<std::string>& names) {
   H5mdFields f{false, false, false, false, false};
@@ -81,6 +105,9 @@ struct H5mdWriter::Impl {
 
   std::string path;
   H5mdOptions options;
+  bool root = true;          // writes the clocks, box, observables (rank 0; the one process)
+  hid_t xfer = H5P_DEFAULT;  // collective data transfers where the file is shared
+  h5::Handle xfer_props;
   std::unique_ptr<StagedFile> staged;  // written as path.partial, renamed over path at close
   h5::Handle file, parameters;
   Clock particle_clock, observable_clock;
@@ -137,36 +164,51 @@ struct H5mdWriter::Impl {
           std::string("cannot link '") + name + "'");
   }
 
-  static void extend_and_write(const h5::Handle& set, const std::vector<hsize_t>& frame_dims,
-                               std::int64_t index, hid_t mem_type, const void* data,
-                               const std::string& what) {
+  // Sample `index` of `set`: rows [first, first + rows) of its first frame dimension (all of
+  // it where rows < 0) from `data`; `write` false: extended only (a rank with nothing to write
+  // in a shared file, which still takes part in the collective calls).
+  void extend_and_write(const h5::Handle& set, const std::vector<hsize_t>& frame_dims,
+                        std::int64_t index, hid_t mem_type, const void* data,
+                        const std::string& what, std::int64_t first = 0, std::int64_t rows = -1,
+                        bool write = true) const {
     std::vector<hsize_t> dims{static_cast<hsize_t>(index) + 1}, start{static_cast<hsize_t>(index)},
         count{1};
-    for (hsize_t d : frame_dims) {
-      dims.push_back(d);
-      start.push_back(0);
-      count.push_back(d);
+    for (std::size_t k = 0; k < frame_dims.size(); ++k) {
+      dims.push_back(frame_dims[k]);
+      start.push_back(k == 0 ? static_cast<hsize_t>(first) : 0);
+      count.push_back(k == 0 && rows >= 0 ? static_cast<hsize_t>(rows) : frame_dims[k]);
     }
     h5::check_status(H5Dset_extent(set.get(), dims.data()), "cannot extend " + what);
     h5::Handle file_space(h5::check(H5Dget_space(set.get()), "cannot get space of " + what),
                           H5Sclose);
-    h5::check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                                         count.data(), nullptr),
-                     "cannot select in " + what);
     h5::Handle mem_space = h5::dataspace(count);
-    h5::check_status(
-        H5Dwrite(set.get(), mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
-        "cannot write " + what);
+    std::size_t elements = 1;
+    for (hsize_t c : count) elements *= c;
+    if (write && elements > 0) {
+      h5::check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                           count.data(), nullptr),
+                       "cannot select in " + what);
+    } else {
+      if (xfer == H5P_DEFAULT) return;  // one process: nothing to write
+      h5::check_status(H5Sselect_none(file_space.get()), "cannot select in " + what);
+      h5::check_status(H5Sselect_none(mem_space.get()), "cannot select in " + what);
+    }
+    h5::check_status(H5Dwrite(set.get(), mem_type, mem_space.get(), file_space.get(), xfer, data),
+                     "cannot write " + what);
   }
 
   void append_clock(Clock& clock, std::int64_t index, std::int64_t step, double time,
                     const std::string& group) {
-    extend_and_write(clock.step, {}, index, H5T_NATIVE_INT64, &step, group + " step");
-    extend_and_write(clock.time, {}, index, H5T_NATIVE_DOUBLE, &time, group + " time");
+    extend_and_write(clock.step, {}, index, H5T_NATIVE_INT64, &step, group + " step", 0, -1, root);
+    extend_and_write(clock.time, {}, index, H5T_NATIVE_DOUBLE, &time, group + " time", 0, -1, root);
   }
 
-  static void append(Series& s, std::int64_t index, const void* data, const std::string& what) {
-    extend_and_write(s.value, s.frame_dims, index, s.mem_type, data, what);
+  void append(Series& s, std::int64_t index, const void* data, const std::string& what) {
+    extend_and_write(s.value, s.frame_dims, index, s.mem_type, data, what, 0, -1, root);
+  }
+  void append_rows(Series& s, std::int64_t index, const void* data, const std::string& what,
+                   std::int64_t first, std::int64_t rows) {
+    extend_and_write(s.value, s.frame_dims, index, s.mem_type, data, what, first, rows, true);
   }
 
   void flush() {
@@ -184,14 +226,35 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
   if (!(f.position || f.velocity || f.force || f.species || f.id))
     fail("no trajectory fields selected");
 
+  if (options.collective && !collective_available())
+    fail("a shared (collective) file needs HDF5's MPI flavour, which this build lacks");
+  const bool shared = options.collective && comm::size() > 1;
+  m.root = comm::rank() == 0 || !shared;
   // Lock first, then truncate (the staging file, never the target): a second run given the
-  // same path is refused before it touches anything (issue 11, finding 1).
-  m.staged = std::make_unique<StagedFile>(path);
+  // same path is refused before it touches anything (issue 11, finding 1). Shared: rank 0
+  // stages it, every rank learns how that went and where the staging file is.
+  std::string staging;
+  if (shared) {
+    comm::on_root([&] {
+      m.staged = std::make_unique<StagedFile>(path);
+      staging = m.staged->staging();
+    });
+    comm::broadcast(staging);
+  } else {
+    m.staged = std::make_unique<StagedFile>(path);
+    staging = m.staged->staging();
+  }
   h5::QuietErrors quiet;
   try {
     h5::Handle fapl = h5::fapl_without_locking();
-    m.file = h5::Handle(
-        H5Fcreate(m.staged->staging().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+    if (shared) {
+      shared_file_access(fapl.get());
+      m.xfer_props = h5::Handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+      collective_transfers(m.xfer_props.get());
+      m.xfer = m.xfer_props.get();
+    }
+    m.file =
+        h5::Handle(H5Fcreate(staging.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
     if (!m.file.valid())
       throw h5::Failure("cannot create the file (does its directory exist and is it writable?)");
     const hid_t root = m.file.get();
@@ -253,7 +316,7 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
     m.flush();
   } catch (const h5::Failure& e) {
     m.file.reset();
-    m.staged->discard();
+    if (m.staged) m.staged->discard();
     fail(e.what());
   }
 }
@@ -280,9 +343,13 @@ void H5mdWriter::fail(const std::string& what) const {
   throw Error("H5MD file '" + impl_->path + "': " + what);
 }
 
-void H5mdWriter::write_frame(const Frame& frame) {
+void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
   Impl& m = *impl_;
   if (!m.file.valid()) fail("write after close");
+  if (m.xfer != H5P_DEFAULT) {
+    write_block(frame, first_row);
+    return;
+  }
   const H5mdFields& f = m.options.fields;
   const std::size_t n = m.options.n_atoms;
   const std::string at = " at step " + std::to_string(frame.step);
@@ -314,27 +381,68 @@ void H5mdWriter::write_frame(const Frame& frame) {
     // Clock first: a reader that finds more steps than values still reads every value.
     const std::int64_t index = m.frames;
     m.append_clock(m.particle_clock, index, frame.step, frame.time, "particles");
-    Impl::append(m.edges, index, edges, "box edges");
+    m.append(m.edges, index, edges, "box edges");
     if (f.position) {
       gather(frame.x, m.order, 3, m.vec_buf);
-      Impl::append(m.position, index, m.vec_buf.data(), "position");
+      m.append(m.position, index, m.vec_buf.data(), "position");
     }
     if (f.velocity) {
       gather(frame.v, m.order, 3, m.vec_buf);
-      Impl::append(m.velocity, index, m.vec_buf.data(), "velocity");
+      m.append(m.velocity, index, m.vec_buf.data(), "velocity");
     }
     if (f.force) {
       gather(frame.f, m.order, 3, m.vec_buf);
-      Impl::append(m.force, index, m.vec_buf.data(), "force");
+      m.append(m.force, index, m.vec_buf.data(), "force");
     }
     if (f.species) {
       gather(frame.type, m.order, 1, m.species_buf);
-      Impl::append(m.species, index, m.species_buf.data(), "species");
+      m.append(m.species, index, m.species_buf.data(), "species");
     }
     if (f.id) {
       gather(frame.id, m.order, 1, m.id_buf);
-      Impl::append(m.id, index, m.id_buf.data(), "id");
+      m.append(m.id, index, m.id_buf.data(), "id");
     }
+    m.flush();
+  } catch (const h5::Failure& e) {
+    fail(e.what() + at + " (disk full?)");
+  }
+  ++m.frames;
+}
+
+// A shared file's frame: this rank's block of consecutive ids, rows first_row on.
+void H5mdWriter::write_block(const Frame& frame, std::int64_t first_row) {
+  Impl& m = *impl_;
+  const H5mdFields& f = m.options.fields;
+  const std::int64_t rows = static_cast<std::int64_t>(frame.id.size());
+  const std::string at = " at step " + std::to_string(frame.step);
+  if (first_row < 0 || first_row + rows > static_cast<std::int64_t>(m.options.n_atoms))
+    fail("block of rows " + std::to_string(first_row) + "+" + std::to_string(rows) + at +
+         " outside the file's " + std::to_string(m.options.n_atoms) + " atoms");
+  for (std::int64_t k = 0; k < rows; ++k)
+    if (frame.id[k] != first_row + k)
+      fail("block" + at + " is not ids " + std::to_string(first_row) + " on in order");
+  auto require = [&](bool on, std::size_t size, std::size_t want, const char* what) {
+    if (on && size != want)
+      fail(std::string(what) + at + " has " + std::to_string(size) + " values, expected " +
+           std::to_string(want));
+  };
+  require(f.position, frame.x.size(), 3 * rows, "position array (Frame::x)");
+  require(f.velocity, frame.v.size(), 3 * rows, "velocity array (Frame::v)");
+  require(f.force, frame.f.size(), 3 * rows, "force array (Frame::f)");
+  require(f.species, frame.type.size(), rows, "type array (Frame::type)");
+  const bool has_box = frame.box_len[0] > 0 || frame.box_len[1] > 0 || frame.box_len[2] > 0;
+  const double* len = has_box ? frame.box_len : m.options.box_len.data();
+  const double edges[9] = {len[0], 0, 0, 0, len[1], 0, 0, 0, len[2]};
+  h5::QuietErrors quiet;
+  try {
+    const std::int64_t index = m.frames;
+    m.append_clock(m.particle_clock, index, frame.step, frame.time, "particles");
+    m.append(m.edges, index, edges, "box edges");
+    if (f.position) m.append_rows(m.position, index, frame.x.data(), "position", first_row, rows);
+    if (f.velocity) m.append_rows(m.velocity, index, frame.v.data(), "velocity", first_row, rows);
+    if (f.force) m.append_rows(m.force, index, frame.f.data(), "force", first_row, rows);
+    if (f.species) m.append_rows(m.species, index, frame.type.data(), "species", first_row, rows);
+    if (f.id) m.append_rows(m.id, index, frame.id.data(), "id", first_row, rows);
     m.flush();
   } catch (const h5::Failure& e) {
     fail(e.what() + at + " (disk full?)");
@@ -351,7 +459,7 @@ void H5mdWriter::write_observables(const ThermoSample& s) {
     const std::int64_t index = m.samples;
     m.append_clock(m.observable_clock, index, s.step, s.time, "observables");
     for (std::size_t k = 0; k < m.observables.size(); ++k)
-      Impl::append(m.observables[k], index, &values[k], kObservableNames[k]);
+      m.append(m.observables[k], index, &values[k], kObservableNames[k]);
     m.flush();
   } catch (const h5::Failure& e) {
     fail(std::string(e.what()) + " at step " + std::to_string(s.step) + " (disk full?)");
@@ -385,10 +493,13 @@ void H5mdWriter::close(bool complete) {
     c->time.reset();
   }
   m.parameters.reset();
+  m.xfer_props.reset();
+  m.xfer = H5P_DEFAULT;
   if (m.file.close() < 0 && error.empty()) error = "cannot close the file (disk full?)";
   if (!error.empty()) fail(error);
   // Complete: replaces the target whole. Not: the staging file stays as the partial output.
-  if (complete) {
+  // (Shared: rank 0's; every rank has closed the file, H5Fclose being collective.)
+  if (complete && m.staged) {
     m.staged->commit();
   }
   m.staged.reset();

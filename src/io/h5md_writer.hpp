@@ -33,6 +33,10 @@
 // raises IndexError when there are fewer samples than frames), so call write_observables at
 // the same steps as write_frame if the file is for MDAnalysis.
 //
+// Collective (several MPI ranks, parallel HDF5): rank 0 locks and stages the file, every rank
+// opens it through MPI-IO and writes the rows of its block of atom ids (collective transfers);
+// the clocks, box and observables are written by rank 0. The layout is the same.
+//
 // The file is written as `path.partial` (io/staged_file.hpp: locked before it is emptied) and
 // renamed over `path` by close(): an existing file at `path` stays whole until the new one is
 // complete. It is flushed after every frame and sample: a killed or failed run leaves a readable
@@ -70,10 +74,17 @@ struct H5mdOptions {
   std::array<double, 3> box_lo{0, 0, 0};   // stored as particles/all/box attribute mdremap_origin
   std::array<double, 3> box_len{0, 0, 0};  // used for a frame whose box_len is all zero
   std::size_t n_atoms = 0;
+  // Every rank of an MPI run opens the file and writes it together (parallel HDF5): each
+  // frame holds one block of consecutive ids per rank (md::distribute_frame_by_id), and
+  // write_frame names where it starts. Only where collective_available().
+  bool collective = false;
 };
 
 class H5mdWriter {
  public:
+  // Built against HDF5's MPI flavour (MDREMAP_PARALLEL_HDF5): H5mdOptions::collective works.
+  static bool collective_available();
+
   // Locks and creates `path.partial`; throws mdremap::Error naming the file on failure
   // (io::OutputBusy when another process is writing `path`).
   H5mdWriter(const std::string& path, const H5mdOptions& options);
@@ -81,8 +92,9 @@ class H5mdWriter {
   H5mdWriter(const H5mdWriter&) = delete;
   H5mdWriter& operator=(const H5mdWriter&) = delete;
 
-  // Appends one frame (atoms reordered by Frame::id) and flushes the file.
-  void write_frame(const Frame& frame);
+  // Appends one frame (atoms reordered by Frame::id) and flushes the file. Collective: every
+  // rank calls it with its block of atoms, ids first_row, first_row + 1, ... in order.
+  void write_frame(const Frame& frame, std::int64_t first_row = 0);
   // Appends one sample to each observables/ series and flushes the file.
   void write_observables(const ThermoSample& sample);
   // Marks the file complete, closes it and renames it over `path`; with `complete` false (a run
@@ -95,6 +107,7 @@ class H5mdWriter {
 
  private:
   [[noreturn]] void fail(const std::string& what) const;
+  void write_block(const Frame& frame, std::int64_t first_row);
 
   struct Impl;  // keeps HDF5 out of this header
   std::unique_ptr<Impl> impl_;

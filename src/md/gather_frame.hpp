@@ -1,7 +1,7 @@
 #pragma once
 // Outputs of a run decomposed over MPI ranks (issue 15): every rank's atoms gathered onto rank 0,
-// which writes them (H5MD, VTK, checkpoints) as one process would. No parallel HDF5: one file,
-// one writer.
+// which writes them (VTK without pieces, checkpoints, H5MD without parallel HDF5) as one process
+// would; or spread in blocks of atom ids, one per rank, which write one H5MD file together.
 #include "mdremap/frame.hpp"
 
 namespace mdremap::md {
@@ -10,5 +10,10 @@ namespace mdremap::md {
 // where present, type, id. The other ranks' frames are emptied (step, time and box kept).
 // Collective: every rank calls it with the same arrays present.
 void gather_frame_by_id(Frame& fr);
+
+// Moves every atom of the ranks' frames to the rank of its id's block (rank r holds ids
+// [r * natoms / ranks, (r + 1) * natoms / ranks)), each block in id order: x, v, f where
+// present, type, id. Returns where this rank's block starts. Collective, as above.
+std::int64_t distribute_frame_by_id(Frame& fr, std::int64_t natoms);
 
 }  // namespace mdremap::md

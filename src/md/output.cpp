@@ -13,6 +13,7 @@
 #include "io/paths.hpp"
 #include "io/staged_file.hpp"
 #include "io/vtk_writer.hpp"  // the class only; it is constructed in VTK builds alone
+#include "md/gather_frame.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::md {
@@ -109,6 +110,17 @@ RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo
     h5md_velocity_ = fields.velocity;
     h5md_force_ = fields.force;
   }
+  // Decomposed, with parallel HDF5: every rank opens the trajectory and writes its block of
+  // atom ids into it (io/h5md_writer.hpp); else rank 0 writes the gathered frames.
+  h5md_collective_ =
+      !p.h5md_file.empty() && engine.gathers() && io::H5mdWriter::collective_available();
+  if (h5md_collective_) {
+    auto o = h5md_options(p, engine, info);
+    o.collective = true;
+    comm::broadcast(o.author);  // attributes are written by every rank: rank 0's values
+    h5md_ = open_output("output.h5md.file",
+                        [&] { return std::make_unique<io::H5mdWriter>(p.h5md_file, o); });
+  }
   comm::on_root([&] { open_files(p, engine, info); });
 #if MDREMAP_HAS_VTK
   // Decomposed: every rank writes its own atoms as a piece of each VTK frame (rank 0 opened
@@ -121,22 +133,28 @@ RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo
   writer_ = std::make_unique<io::BackgroundWriter>(2);
 }
 
+io::H5mdOptions RunOutput::h5md_options(const MdParams& p, const MdEngine& engine,
+                                        const OutputInfo& info) {
+  io::H5mdOptions o;
+  o.fields = io::H5mdFields::from_names(p.h5md_fields);
+  o.author = info.author;
+  if (o.author.empty()) {
+    const char* user = std::getenv("USER");
+    if (user == nullptr || *user == '\0') user = std::getenv("LOGNAME");
+    o.author = user != nullptr && *user != '\0' ? user : "unknown";
+  }
+  o.creator_name = "mdremap";
+  o.creator_version = info.creator_version;
+  o.deck_yaml = info.deck_yaml;
+  o.dt = p.dt;
+  for (int d = 0; d < 3; ++d) o.box_len[d] = p.box_len(d);
+  o.n_atoms = static_cast<std::size_t>(engine.natoms());
+  return o;
+}
+
 void RunOutput::open_files(const MdParams& p, const MdEngine& engine, const OutputInfo& info) {
-  if (!p.h5md_file.empty()) {
-    io::H5mdOptions o;
-    o.fields = io::H5mdFields::from_names(p.h5md_fields);
-    o.author = info.author;
-    if (o.author.empty()) {
-      const char* user = std::getenv("USER");
-      if (user == nullptr || *user == '\0') user = std::getenv("LOGNAME");
-      o.author = user != nullptr && *user != '\0' ? user : "unknown";
-    }
-    o.creator_name = "mdremap";
-    o.creator_version = info.creator_version;
-    o.deck_yaml = info.deck_yaml;
-    o.dt = p.dt;
-    for (int d = 0; d < 3; ++d) o.box_len[d] = p.box_len(d);
-    o.n_atoms = static_cast<std::size_t>(engine.natoms());
+  if (!p.h5md_file.empty() && !h5md_collective_) {
+    const auto o = h5md_options(p, engine, info);
     h5md_ = open_output("output.h5md.file",
                         [&] { return std::make_unique<io::H5mdWriter>(p.h5md_file, o); });
   }
@@ -213,12 +231,14 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
   // A decomposed run's VTK frame is written as one piece per rank, from the rank's own atoms;
   // the rest is gathered onto rank 0, which writes it.
   const bool piece = vtk && vtk_pieces_;
-  const bool gathered = h5md || checkpoint || (vtk && !piece);
+  const bool shared_h5md = h5md && h5md_collective_;
+  const bool gathered = (h5md && !shared_h5md) || checkpoint || (vtk && !piece);
   auto frame = take_frame();
   engine_.snapshot_slots(*frame, checkpoint || vtk || (h5md && h5md_velocity_),
-                         checkpoint || vtk || (h5md && h5md_force_), /*gather=*/!piece);
-  std::shared_ptr<Frame> mine;  // this rank's atoms, for its piece
-  if (piece) {
+                         checkpoint || vtk || (h5md && h5md_force_),
+                         /*gather=*/!(piece || shared_h5md));
+  std::shared_ptr<Frame> mine;  // this rank's atoms, for its piece or its rows
+  if (piece || shared_h5md) {
     mine = frame;
     frame = nullptr;
     if (gathered) {
@@ -226,6 +246,16 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
       *frame = *mine;
       engine_.gather_frame(*frame);
     }
+  }
+  if (shared_h5md) {
+    // On the loop thread of every rank: the file's writes are collective (MPI calls of one
+    // thread), each rank's block of ids in its rows.
+    // HDF5 is not thread-safe: the background thread's jobs (checkpoints) end first.
+    writer_->finish();
+    Frame block = *mine;
+    const std::int64_t first = distribute_frame_by_id(block, engine_.natoms());
+    h5md_->write_frame(block, first);
+    h5md_->write_observables(t);
   }
   integrators::IntegratorState integrator;
   if (checkpoint) integrator = engine_.integrator_state();
@@ -244,13 +274,14 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
       recycle(mine);
     });
 #endif
+  if (mine && !piece) recycle(mine);
   if (!frame) return;
   if (comm::rank() != 0) {  // gathered onto rank 0, which writes
     recycle(frame);
     return;
   }
-  writer_->submit([this, frame, t, h5md, vtk = vtk && !piece, checkpoint, recycle,
-                   integrator = std::move(integrator)]() mutable {
+  writer_->submit([this, frame, t, h5md = h5md && !shared_h5md, vtk = vtk && !piece, checkpoint,
+                   recycle, integrator = std::move(integrator)]() mutable {
     if (h5md) {
       h5md_->write_frame(*frame);
       h5md_->write_observables(t);  // same steps as the frames (MDAnalysis reads them so)
@@ -297,8 +328,12 @@ std::string RunOutput::describe() const {
   if (h5md_) {
     std::string fields;
     for (const auto& f : p_.h5md_fields) fields += (fields.empty() ? "" : " ") + f;
-    parts.push_back(
-        fmt::format("h5md {} every {} steps ({})", p_.h5md_file, p_.h5md_every, fields));
+    parts.push_back(fmt::format("h5md {} every {} steps ({}){}", p_.h5md_file, p_.h5md_every,
+                                fields,
+                                h5md_collective_ ? fmt::format(", written by all {} ranks "
+                                                               "(parallel HDF5)",
+                                                               comm::size())
+                                                 : ""));
   }
   if (vtk_)
     parts.push_back(fmt::format("vtk {}/{}.pvd every {} steps{}", p_.vtk_dir, kVtkBasename,

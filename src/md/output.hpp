@@ -11,6 +11,7 @@
 #include "md/params.hpp"
 #include "md/simulation.hpp"
 
+#include "io/h5md_writer.hpp"
 #include "io/paths.hpp"
 
 namespace mdremap::io {
@@ -76,6 +77,9 @@ class RunOutput : public RunObserver {
   OutputInfo info_;
   std::int64_t last_step_;
   bool h5md_velocity_ = false, h5md_force_ = false;
+  bool h5md_collective_ = false;  // every rank writes its rows (parallel HDF5)
+  static io::H5mdOptions h5md_options(const MdParams& p, const MdEngine& engine,
+                                      const OutputInfo& info);
   std::unique_ptr<io::H5mdWriter> h5md_;
   std::unique_ptr<io::VtkTrajectoryWriter> vtk_;
   std::unique_ptr<io::StagedFile> checkpoint_file_;  // restart.file, locked for the whole run
