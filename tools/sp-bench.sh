@@ -129,7 +129,9 @@ device() {
         local tag=${inst}_${m}_r$r
         echo "== $inst $m round $r"
         set +e
-        timeout "$sp_limit" "$bin" sp "$repo/$deck" --remap "$m" --quiet \
+        # Not --quiet: the log keeps the run's progress lines, so a run stopped at SP_LIMIT
+        # shows how far it got.
+        timeout "$sp_limit" "$bin" sp "$repo/$deck" --remap "$m" \
           --summary "$dir/$tag.json" >"$dir/$tag.log" 2>&1
         echo "exit $?" >>"$dir/$tag.log"
         set -e
