@@ -32,14 +32,6 @@ static_assert(sizeof(cudaIpcMemHandle_t) <= sizeof(PeerWindowInfo::handle));
 
 }  // namespace
 
-bool PeerWindow::available() {
-#ifdef KOKKOS_ENABLE_CUDA
-  return true;
-#else
-  return false;
-#endif
-}
-
 PeerWindow::~PeerWindow() {
 #ifdef KOKKOS_ENABLE_CUDA
   release_remote();

@@ -5,6 +5,8 @@
 // GPU-aware (issue 17: the device machines' Open MPI 4.1). The window holds two slots, used in
 // turn, so a writer one exchange ahead never overwrites what the reader has not copied yet.
 // Only in CUDA builds; elsewhere available() is false and nothing else may be called.
+#include <Kokkos_Macros.hpp>  // the backend macros only (the deck reader asks available())
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,7 +24,13 @@ struct PeerWindowInfo {
 
 class PeerWindow {
  public:
-  static bool available();  // a CUDA build
+  static constexpr bool available() {  // a CUDA build
+#ifdef KOKKOS_ENABLE_CUDA
+    return true;
+#else
+    return false;
+#endif
+  }
   PeerWindow() = default;
   ~PeerWindow();
   PeerWindow(const PeerWindow&) = delete;
@@ -38,7 +46,9 @@ class PeerWindow {
   // Returns "" or why it could not (then nothing is mapped).
   std::string open_remote(const PeerWindowInfo& info);
   void* remote_slot(std::uint64_t use) const;
-  std::size_t remote_slot_bytes() const { return remote_slot_bytes_; }
+  std::size_t remote_slot_bytes() const {
+    return remote_slot_bytes_;
+  }
 
  private:
   void release_remote();
