@@ -122,21 +122,30 @@ inline unsigned char* pinned(PinnedBytes& b, std::size_t bytes) {
 
 // Sends `send` (count entries of T) to `dest` and receives `recv` from `source` through MPI:
 // straight from device memory where MPI may read it, else staged through pinned host buffers.
+// `mpi_seconds`, where given, adds the time spent inside MPI.
 template <class T>
 void exchange_buffers(Kokkos::View<T*> send, std::int64_t nsend, int dest, Kokkos::View<T*> recv,
                       std::int64_t nrecv, int source, int tag, bool direct, PinnedBytes& out,
-                      PinnedBytes& in) {
+                      PinnedBytes& in, double* mpi_seconds = nullptr) {
+  Kokkos::Timer wait;
+  auto waited = [&] {
+    if (mpi_seconds) *mpi_seconds += wait.seconds();
+  };
   if (direct) {
     Exec().fence("Comm::before_send");
+    wait.reset();
     comm::sendrecv(send.data(), nsend * sizeof(T), dest, recv.data(), nrecv * sizeof(T), source,
                    tag);
+    waited();
     return;
   }
   using Host = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   Host hs(reinterpret_cast<T*>(pinned(out, nsend * sizeof(T) + 1)), nsend);
   Host hr(reinterpret_cast<T*>(pinned(in, nrecv * sizeof(T) + 1)), nrecv);
   Kokkos::deep_copy(hs, Kokkos::subview(send, std::make_pair(std::int64_t(0), nsend)));
+  wait.reset();
   comm::sendrecv(hs.data(), nsend * sizeof(T), dest, hr.data(), nrecv * sizeof(T), source, tag);
+  waited();
   Kokkos::deep_copy(Kokkos::subview(recv, std::make_pair(std::int64_t(0), nrecv)), hr);
 }
 
@@ -437,36 +446,10 @@ void DomainExchange<S, C>::exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C
     Kokkos::deep_copy(Exec(), recv, in);
     return;
   }
-  if (send_.extent(0) < static_cast<size_t>(s.nsend))
-    send_ = Kokkos::View<Vec4<C>*>(Kokkos::view_alloc("comm_send", Kokkos::WithoutInitializing),
-                                   s.nsend + s.nsend / 8 + 16);
+  grow<Vec4<C>>(send_, 0, s.nsend + 1);
   pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, send_, 0);
-  if (direct_) {
-    Exec().fence("Comm::before_send");
-    Kokkos::Timer wait;
-    comm::sendrecv(send_.data(), s.nsend * sizeof(Vec4<C>), s.dest, recv.data(),
-                   s.nrecv * sizeof(Vec4<C>), s.source, tag);
-    mpi_seconds_ += wait.seconds();
-    return;
-  }
-  // Host staging: persistent buffers, one copy out and one in per swap.
-  if (host_send_.extent(0) < static_cast<size_t>(s.nsend))
-    host_send_ = Kokkos::View<Vec4<C>*, Kokkos::SharedHostPinnedSpace>(
-        Kokkos::view_alloc("comm_host_send", Kokkos::WithoutInitializing),
-        s.nsend + s.nsend / 8 + 16);
-  if (host_recv_.extent(0) < static_cast<size_t>(s.nrecv))
-    host_recv_ = Kokkos::View<Vec4<C>*, Kokkos::SharedHostPinnedSpace>(
-        Kokkos::view_alloc("comm_host_recv", Kokkos::WithoutInitializing),
-        s.nrecv + s.nrecv / 8 + 16);
-  const auto hs = Kokkos::subview(host_send_, std::make_pair(std::int64_t(0), s.nsend));
-  const auto hr = Kokkos::subview(host_recv_, std::make_pair(std::int64_t(0), s.nrecv));
-  Kokkos::deep_copy(hs, Kokkos::subview(send_, std::make_pair(std::int64_t(0), s.nsend)));
-  ++s.uses;
-  Kokkos::Timer wait;
-  comm::sendrecv(hs.data(), s.nsend * sizeof(Vec4<C>), s.dest, hr.data(), s.nrecv * sizeof(Vec4<C>),
-                 s.source, tag);
-  mpi_seconds_ += wait.seconds();
-  Kokkos::deep_copy(recv, hr);
+  exchange_buffers<Vec4<C>>(send_, s.nsend, s.dest, recv, s.nrecv, s.source, tag, direct_,
+                            stage_out_, stage_in_, &mpi_seconds_);
 }
 
 template <class S, class C>

@@ -123,10 +123,9 @@ class DomainExchange {
   Kokkos::View<int*> dest_;  // where each atom goes along an axis (migrate)
   Kokkos::View<double*> out_lo_, out_hi_, in_lo_, in_hi_;  // migrating atoms (migrate)
   AtomBuffers spare_[2];
-  // Pinned host staging of the list builds' messages (ids, migrating atoms).
+  // Pinned host staging of every message MPI may not take from device memory (ghost
+  // positions, ids, migrating atoms).
   Kokkos::View<unsigned char*, Kokkos::SharedHostPinnedSpace> stage_out_, stage_in_;
-  // Staging otherwise, in page-locked memory (DMA at full speed).
-  Kokkos::View<Vec4<C>*, Kokkos::SharedHostPinnedSpace> host_send_, host_recv_;
 };
 
 }  // namespace mdremap::comm

@@ -343,34 +343,50 @@ void H5mdWriter::fail(const std::string& what) const {
   throw Error("H5MD file '" + impl_->path + "': " + what);
 }
 
+// One frame: rows [first_row, first_row + rows) of the per-atom values (all of them from one
+// process, a block of consecutive ids from each rank of a shared file), the clock and the box.
 void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
   Impl& m = *impl_;
   if (!m.file.valid()) fail("write after close");
-  if (m.xfer != H5P_DEFAULT) {
-    write_block(frame, first_row);
-    return;
-  }
   const H5mdFields& f = m.options.fields;
-  const std::size_t n = m.options.n_atoms;
+  const bool shared = m.xfer != H5P_DEFAULT;
+  const std::int64_t n = static_cast<std::int64_t>(m.options.n_atoms);
+  const std::int64_t rows = shared ? static_cast<std::int64_t>(frame.id.size()) : n;
+  if (!shared) first_row = 0;
   const std::string at = " at step " + std::to_string(frame.step);
-  if (frame.id.size() != n)
+  if (!shared && static_cast<std::int64_t>(frame.id.size()) != n)
     fail("frame" + at + " has " + std::to_string(frame.id.size()) + " atom ids, the file holds " +
          std::to_string(n) + " atoms");
-  auto require = [&](bool on, std::size_t size, std::size_t want, const char* what) {
-    if (on && size != want)
+  if (first_row < 0 || first_row + rows > n)
+    fail("block of rows " + std::to_string(first_row) + "+" + std::to_string(rows) + at +
+         " outside the file's " + std::to_string(n) + " atoms");
+  auto require = [&](bool on, std::size_t size, std::int64_t want, const char* what) {
+    if (on && static_cast<std::int64_t>(size) != want)
       fail(std::string(what) + at + " has " + std::to_string(size) + " values, expected " +
            std::to_string(want));
   };
-  require(f.position, frame.x.size(), 3 * n, "position array (Frame::x)");
-  require(f.velocity, frame.v.size(), 3 * n, "velocity array (Frame::v)");
-  require(f.force, frame.f.size(), 3 * n, "force array (Frame::f)");
-  require(f.species, frame.type.size(), n, "type array (Frame::type)");
+  require(f.position, frame.x.size(), 3 * rows, "position array (Frame::x)");
+  require(f.velocity, frame.v.size(), 3 * rows, "velocity array (Frame::v)");
+  require(f.force, frame.f.size(), 3 * rows, "force array (Frame::f)");
+  require(f.species, frame.type.size(), rows, "type array (Frame::type)");
 
-  try {
-    order_by_id(frame.id, m.order);
-  } catch (const Error& e) {
-    fail(e.what() + at);
+  // One process: atoms reordered by id into the buffers. A rank's block: in order already.
+  if (shared) {
+    for (std::int64_t k = 0; k < rows; ++k)
+      if (frame.id[k] != first_row + k)
+        fail("block" + at + " is not ids " + std::to_string(first_row) + " on in order");
+  } else {
+    try {
+      order_by_id(frame.id, m.order);
+    } catch (const Error& e) {
+      fail(e.what() + at);
+    }
   }
+  auto by_id = [&](const auto& src, int width, auto& buf) -> const void* {
+    if (shared) return src.data();
+    gather(src, m.order, width, buf);
+    return buf.data();
+  };
 
   const bool has_box = frame.box_len[0] > 0 || frame.box_len[1] > 0 || frame.box_len[2] > 0;
   const double* len = has_box ? frame.box_len : m.options.box_len.data();
@@ -382,67 +398,14 @@ void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
     const std::int64_t index = m.frames;
     m.append_clock(m.particle_clock, index, frame.step, frame.time, "particles");
     m.append(m.edges, index, edges, "box edges");
-    if (f.position) {
-      gather(frame.x, m.order, 3, m.vec_buf);
-      m.append(m.position, index, m.vec_buf.data(), "position");
-    }
-    if (f.velocity) {
-      gather(frame.v, m.order, 3, m.vec_buf);
-      m.append(m.velocity, index, m.vec_buf.data(), "velocity");
-    }
-    if (f.force) {
-      gather(frame.f, m.order, 3, m.vec_buf);
-      m.append(m.force, index, m.vec_buf.data(), "force");
-    }
-    if (f.species) {
-      gather(frame.type, m.order, 1, m.species_buf);
-      m.append(m.species, index, m.species_buf.data(), "species");
-    }
-    if (f.id) {
-      gather(frame.id, m.order, 1, m.id_buf);
-      m.append(m.id, index, m.id_buf.data(), "id");
-    }
-    m.flush();
-  } catch (const h5::Failure& e) {
-    fail(e.what() + at + " (disk full?)");
-  }
-  ++m.frames;
-}
-
-// A shared file's frame: this rank's block of consecutive ids, rows first_row on.
-void H5mdWriter::write_block(const Frame& frame, std::int64_t first_row) {
-  Impl& m = *impl_;
-  const H5mdFields& f = m.options.fields;
-  const std::int64_t rows = static_cast<std::int64_t>(frame.id.size());
-  const std::string at = " at step " + std::to_string(frame.step);
-  if (first_row < 0 || first_row + rows > static_cast<std::int64_t>(m.options.n_atoms))
-    fail("block of rows " + std::to_string(first_row) + "+" + std::to_string(rows) + at +
-         " outside the file's " + std::to_string(m.options.n_atoms) + " atoms");
-  for (std::int64_t k = 0; k < rows; ++k)
-    if (frame.id[k] != first_row + k)
-      fail("block" + at + " is not ids " + std::to_string(first_row) + " on in order");
-  auto require = [&](bool on, std::size_t size, std::size_t want, const char* what) {
-    if (on && size != want)
-      fail(std::string(what) + at + " has " + std::to_string(size) + " values, expected " +
-           std::to_string(want));
-  };
-  require(f.position, frame.x.size(), 3 * rows, "position array (Frame::x)");
-  require(f.velocity, frame.v.size(), 3 * rows, "velocity array (Frame::v)");
-  require(f.force, frame.f.size(), 3 * rows, "force array (Frame::f)");
-  require(f.species, frame.type.size(), rows, "type array (Frame::type)");
-  const bool has_box = frame.box_len[0] > 0 || frame.box_len[1] > 0 || frame.box_len[2] > 0;
-  const double* len = has_box ? frame.box_len : m.options.box_len.data();
-  const double edges[9] = {len[0], 0, 0, 0, len[1], 0, 0, 0, len[2]};
-  h5::QuietErrors quiet;
-  try {
-    const std::int64_t index = m.frames;
-    m.append_clock(m.particle_clock, index, frame.step, frame.time, "particles");
-    m.append(m.edges, index, edges, "box edges");
-    if (f.position) m.append_rows(m.position, index, frame.x.data(), "position", first_row, rows);
-    if (f.velocity) m.append_rows(m.velocity, index, frame.v.data(), "velocity", first_row, rows);
-    if (f.force) m.append_rows(m.force, index, frame.f.data(), "force", first_row, rows);
-    if (f.species) m.append_rows(m.species, index, frame.type.data(), "species", first_row, rows);
-    if (f.id) m.append_rows(m.id, index, frame.id.data(), "id", first_row, rows);
+    auto rows_of = [&](Impl::Series& s, const void* data, const char* what) {
+      m.append_rows(s, index, data, what, first_row, rows);
+    };
+    if (f.position) rows_of(m.position, by_id(frame.x, 3, m.vec_buf), "position");
+    if (f.velocity) rows_of(m.velocity, by_id(frame.v, 3, m.vec_buf), "velocity");
+    if (f.force) rows_of(m.force, by_id(frame.f, 3, m.vec_buf), "force");
+    if (f.species) rows_of(m.species, by_id(frame.type, 1, m.species_buf), "species");
+    if (f.id) rows_of(m.id, by_id(frame.id, 1, m.id_buf), "id");
     m.flush();
   } catch (const h5::Failure& e) {
     fail(e.what() + at + " (disk full?)");

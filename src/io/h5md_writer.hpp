@@ -107,7 +107,6 @@ class H5mdWriter {
 
  private:
   [[noreturn]] void fail(const std::string& what) const;
-  void write_block(const Frame& frame, std::int64_t first_row);
 
   struct Impl;  // keeps HDF5 out of this header
   std::unique_ptr<Impl> impl_;
