@@ -88,13 +88,7 @@ PY
 
 device() {
   local what=${1:-tests,bench,large}
-  if [[ -f $repo/.carry/bundle.tar.xz ]]; then
-    rm -rf "$repo/.bundle" && mkdir -p "$repo/.bundle"
-    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
-      "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
-  fi
-  # cuSPARSE (CG's anchor) is the device's own, never carried (BRIEF section 11).
-  export LD_LIBRARY_PATH=$repo/.bundle/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+  source "$here/unbundle.sh" && unbundle "$repo"
   export MDREMAP_SOURCE_DIR=$repo
   export OUT=${OUT:-$repo/out}
   mkdir -p "$OUT"

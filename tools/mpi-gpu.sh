@@ -16,12 +16,7 @@
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-if [[ -f .carry/bundle.tar.xz ]]; then
-  rm -rf .bundle && mkdir -p .bundle
-  python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
-    .carry/bundle.tar.xz .bundle
-fi
-export LD_LIBRARY_PATH=$repo/.bundle/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+source tools/unbundle.sh && unbundle "$repo"
 export OUT=${OUT:-$repo/out}
 out=$OUT/mpi
 mkdir -p "$out"

@@ -20,13 +20,8 @@
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-if [[ -f .carry/bundle.tar.xz ]]; then
-  rm -rf .bundle && mkdir -p .bundle
-  python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
-    .carry/bundle.tar.xz .bundle
-fi
+source tools/unbundle.sh && unbundle "$repo"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export LD_LIBRARY_PATH=$repo/.bundle/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OUT=${OUT:-$repo/out}
 out=$OUT/multigpu
 mkdir -p "$out"

@@ -106,12 +106,7 @@ PY
 
 device() {
   local instances=${1:-4000,10000,1m} modes=${2:-gather,dup,sharing,auto}
-  if [[ ! -x $repo/.bundle/bin/mdremap ]]; then
-    rm -rf "$repo/.bundle" && mkdir -p "$repo/.bundle"
-    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
-      "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
-  fi
-  export LD_LIBRARY_PATH=$repo/.bundle/lib:${LD_LIBRARY_PATH:-}
+  source "$here/unbundle.sh" && unbundle "$repo"
   export OUT=${OUT:-$repo/out}
   local dir=$OUT/sp bin=$repo/.bundle/bin/mdremap cad=$repo/.carry/cadical
   local scratch=${TMPDIR:-/tmp}/sp-bench.$$
@@ -170,11 +165,7 @@ gpus() {
   local ngpu
   ngpu=$(nvidia-smi -L | wc -l)
   export OUT=${OUT:-$repo/out}
-  if [[ ! -x $repo/.bundle/bin/mdremap ]]; then
-    rm -rf "$repo/.bundle" && mkdir -p "$repo/.bundle"
-    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
-      "$repo/.carry/bundle.tar.xz" "$repo/.bundle"
-  fi
+  source "$here/unbundle.sh" && unbundle "$repo"
   for m in ${modes//,/ }; do
     CUDA_VISIBLE_DEVICES=$((k % ngpu)) OUT=$OUT/gpu$k CDCL=0 bash "$here/sp-bench.sh" device "$inst" "$m" \
       >"$OUT/gpu$k.txt" 2>&1 &
