@@ -20,6 +20,7 @@
 
 #include "comm/peer_window.hpp"
 #include "comm/rank_grid.hpp"
+#include "comm/transfer.hpp"
 #include "mdremap/atoms.hpp"
 
 namespace mdremap::comm {
@@ -38,10 +39,6 @@ struct OwnerTest {
 template <class S, class C>
 class DomainExchange {
  public:
-  // How ghost positions travel between ranks: `auto` (GPU-aware MPI where the library is,
-  // else CUDA IPC between the ranks' GPUs where every pair can, else host staging), `host`
-  // (host staging always), `peer` (CUDA IPC, even beside a GPU-aware MPI, or an error).
-  enum class Transfer { Auto, Host, Peer };
   // This rank's sub-box of `grid` over the box; `rlist` is the ghost shell (cutoff + skin).
   DomainExchange(const RankGrid& grid, int rank, const Box<double>& box, double rlist,
                  Transfer transfer = Transfer::Auto);

@@ -343,8 +343,11 @@ void read_parallel(io::DeckSection par, MdParams& p) {
   }
   const std::string ghosts = io::one_of(par, "ghosts", "auto", {"auto", "exchange"});
   p.exchange_ghosts = p.ranks > 1 || ghosts == "exchange";
-  p.transfer = io::one_of(par, "transfer", "auto", {"auto", "host", "peer"});
-  if (p.transfer == "peer" && !comm::PeerWindow::available())
+  const std::string transfer = io::one_of(par, "transfer", "auto", {"auto", "host", "peer"});
+  p.transfer = transfer == "host"   ? comm::Transfer::Host
+               : transfer == "peer" ? comm::Transfer::Peer
+                                    : comm::Transfer::Auto;
+  if (p.transfer == comm::Transfer::Peer && !comm::PeerWindow::available())
     par.fail("transfer",
              "peer writes into the other ranks' GPU memory (CUDA IPC): this is not a "
              "CUDA build (use auto or host)");

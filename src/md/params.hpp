@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "comm/rank_grid.hpp"
+#include "comm/transfer.hpp"
 #include "integrators/settings.hpp"
 #include "io/deck.hpp"
 #include "md/choices.hpp"
@@ -110,9 +111,7 @@ struct MdParams {
   // Ghosts through the ranks' exchange (comm/domain_exchange.hpp): with more than one rank, or
   // on one with parallel.ghosts=exchange (the MPI code path, testable without mpirun).
   bool exchange_ghosts = false;
-  // parallel.transfer: how ghosts travel between ranks' GPUs (comm::DomainExchange::Transfer):
-  // auto, host (staged through host memory), peer (CUDA IPC between the GPUs of one node).
-  std::string transfer = "auto";
+  comm::Transfer transfer = comm::Transfer::Auto;  // parallel.transfer (comm/transfer.hpp)
   // remap layer (served by remap/)
   std::string remap = "gather";
   Reorder reorder = Reorder::None;

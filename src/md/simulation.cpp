@@ -137,12 +137,8 @@ class Simulation final : public MdEngine {
     // the same whole system, so nothing is sent to start.
     std::vector<std::int64_t> mine;
     if (p.exchange_ghosts) {
-      using Transfer = typename comm::DomainExchange<S, C>::Transfer;
-      const Transfer transfer = p.transfer == "host"   ? Transfer::Host
-                                : p.transfer == "peer" ? Transfer::Peer
-                                                       : Transfer::Auto;
       domain_ = std::make_unique<comm::DomainExchange<S, C>>(p.grid, comm::rank(), box_d_, rlist,
-                                                             transfer);
+                                                             p.transfer);
       for (std::int64_t i = 0; i < natoms_; ++i) {
         double w[3];
         for (int d = 0; d < 3; ++d) {
