@@ -30,8 +30,10 @@ bundle() {
   # BUNDLE_MPI=1: the MPI build (MDREMAP_MPI=ON, linked against Debian's Open MPI 4.1, whose
   # libmpi.so.40 the device's Open MPI 4.1 provides at run time: not bundled), and beside it the
   # same source built without MPI as mdremap-nompi (only comm/runtime.cpp differs).
+  # BUNDLE_MPI=only: the MPI build alone (it runs single-process jobs as well).
   local mpi=OFF
   rm -f build/cuda/mdremap-nompi
+  [[ ${BUNDLE_MPI:-0} == only ]] && mpi=ON
   if [[ ${BUNDLE_MPI:-0} == 1 ]]; then
     cmake --preset cuda -DMDREMAP_MPI=OFF >/dev/null
     cmake --build --preset cuda -j "${JOBS:-$(nproc)}" --target mdremap

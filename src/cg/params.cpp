@@ -91,6 +91,7 @@ CgParams read_cg_params(io::Deck& deck) {
   s.finish();
 
   auto k = root.section("spmv");
+  const bool kernel_named = k.has("kernel");
   p.spmv.kernel = one_of(k, "kernel", p.spmv.kernel, spmv_kernel_names());
   if (p.spmv.kernel == "cusparse" && !have_cusparse())
     k.fail("kernel",
@@ -106,8 +107,19 @@ CgParams read_cg_params(io::Deck& deck) {
   k.finish();
 
   auto rm = root.section("remap");
+  const bool mode_named = rm.has("mode");
   p.spmv.remap = one_of(rm, "mode", "gather", remap::strategy_names());
-  if (p.spmv.remap != "gather" && p.spmv.kernel != "csr-thread")
+  // auto chooses the kernel as well unless one is named (spmv.kernel csr-thread: the layer's
+  // strategies only); kernel auto implies mode auto.
+  if (p.spmv.remap == "auto" && !kernel_named) p.spmv.kernel = "auto";
+  if (p.spmv.kernel == "auto") {
+    if (mode_named && p.spmv.remap != "auto")
+      rm.fail("mode", fmt::format("spmv.kernel auto chooses the remap strategy too: mode must be "
+                                  "auto, not '{}'",
+                                  p.spmv.remap));
+    p.spmv.remap = "auto";
+  }
+  if (p.spmv.remap != "gather" && p.spmv.kernel != "csr-thread" && p.spmv.kernel != "auto")
     rm.fail("mode", fmt::format("remap mode '{}' needs spmv.kernel csr-thread ('{}' runs its own "
                                 "gather)",
                                 p.spmv.remap, p.spmv.kernel));

@@ -4,7 +4,9 @@
 
 #include <cmath>
 
+#include "cg/auto_spmv.hpp"
 #include "cg/cusparse_spmv.hpp"
+#include "cg/remap_spmv.hpp"
 #include "cg/spmv_body.hpp"
 #include "mdremap/error.hpp"
 #include "mdremap/remap/registry.hpp"
@@ -12,131 +14,6 @@
 namespace mdremap::cg {
 
 namespace {
-
-// The SpMV body through a remap strategy (thread per row). x changes every CG iteration, so every
-// execution says so; dup's reference copies (ELL) stay valid regardless (seed 000 §6.3.1).
-class RemapSpmv final : public CgSpmv {
- public:
-  RemapSpmv(const DeviceCsr& a, const std::string& mode, remap::RemapOptions o,
-            std::int64_t decide_after)
-      : a_(a), decide_after_(decide_after) {
-    describe_cg_kernel(o);
-    s_ = remap::make_strategy<double>(mode, o);
-    auto_ = dynamic_cast<remap::AutoStrategy<double>*>(s_.get());
-    pv_ = spmv_pattern_view(a);
-    if (s_->needs_host_pattern()) {
-      const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(double));
-      s_->plan(pv_, &host);
-    } else {
-      s_->plan(pv_, nullptr);
-    }
-    opt_ = o;
-    if (auto_ && decide_after_ == 0) decide();
-    Kokkos::View<double*> x0("cg::x0", a.cols);
-    s_->set_data(x0, true);
-    Kokkos::fence();
-    Kokkos::Timer t;
-    s_->remap_now();
-    remap_ms_ = 1e3 * t.seconds();
-  }
-  double remap_ms() const override { return remap_ms_; }
-  std::string name() const override { return s_->name(); }
-  std::string describe() const override {
-    const auto r = s_->report();
-    std::string d = fmt::format("csr-thread through remap strategy '{}'", s_->name());
-    if (!r.dup_target.empty()) d += fmt::format(" (dup of {})", r.dup_target);
-    if (!r.decision.empty()) d += ": " + r.decision;
-    return d;
-  }
-  void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
-    check_order();
-    s_->set_data(x, true);
-    cur_ = x;
-    Sums2 s;
-    remap::execute(*s_, SpmvBody<StoreRow>{{y}}, false, s);
-  }
-  Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
-                   Kokkos::View<double*> w) override {
-    check_order();
-    s_->set_data(u, true);
-    cur_ = u;
-    Sums2 s;
-    remap::execute(*s_, SpmvBody<CgRow>{{w, u, r}}, true, s);
-    return s;
-  }
-  void observe(std::int64_t it, double rel, double tolerance,
-               std::int64_t max_iterations) override {
-    if (!auto_ || auto_->decided()) return;
-    residuals_.push_back(rel);
-    if (it < decide_after_) return;
-    const std::int64_t left = expected_remaining_iterations(
-        residuals_, tolerance, std::max<std::int64_t>(0, max_iterations - it));
-    horizon_note_ = fmt::format(
-        "decided after {} iterations (relative residual {:.3g}): about {} more to {:.3g} "
-        "(rate of the last {} iterations extrapolated; at most {})",
-        it, rel, left, tolerance, residuals_.size() - residuals_.size() / 2,
-        std::max<std::int64_t>(0, max_iterations - it));
-    decide_over(left);
-  }
-  void solve_ended(std::int64_t iterations) override {
-    if (!auto_ || auto_->decided()) return;
-    horizon_note_ = fmt::format(
-        "the solve ended after {} iterations, before the decision point ({}): it ran on the "
-        "gather; decided afterwards for one more SpMV",
-        iterations, decide_after_);
-    decide_over(1);
-  }
-  std::string horizon_note() const override { return horizon_note_; }
-  bool has_report() const override { return true; }
-  remap::RemapReport report() const override { return s_->report(); }
-  bool models_transactions() const override { return true; }
-  remap::TransactionBreakdown model_breakdown(const remap::IrregularPattern& h) const override {
-    return s_->model_breakdown(h);
-  }
-
- private:
-  // `auto` profiles plain executions only (a blocking reduction would distort its samples), and
-  // every CG iteration reduces: it decides on plain SpMVs of a ones vector before the solve.
-  // Over `executions` more SpMVs (CG plans once).
-  void decide_over(std::int64_t executions) {
-    remap::RunHorizon h;
-    h.executions = std::max<std::int64_t>(1, executions);
-    h.plan_every = 0;
-    auto_->set_horizon(h);
-    decide();
-  }
-  void decide() {
-    Kokkos::View<double*> x("cg::auto_x", a_.cols), y("cg::auto_y", a_.rows);
-    Kokkos::deep_copy(x, 1.0);
-    const int limit = 64 * (opt_.profile_steps + 2);
-    for (int i = 0; i < limit && !auto_->decided(); ++i) {
-      s_->set_data(x, true);
-      Sums2 s;
-      remap::execute(*s_, SpmvBody<StoreRow>{{y}}, false, s);
-    }
-    if (!auto_->decided())
-      throw Error(fmt::format("auto: no decision after {} profiling SpMVs", limit));
-    if (cur_.data()) s_->set_data(cur_, true);
-  }
-  // The bodies write row t at thread t: a strategy that regroups threads would need the outputs
-  // mapped back (none that applies to CG's body does).
-  void check_order() const {
-    if (!s_->thread_perm().empty())
-      throw Error("cg: strategy '" + s_->name() +
-                  "' regroups rows; CG's SpMV body does not map "
-                  "them back");
-  }
-  DeviceCsr a_;
-  remap::PatternView pv_;
-  std::unique_ptr<remap::RemapStrategy<double>> s_;
-  remap::AutoStrategy<double>* auto_ = nullptr;  // s_ when it is auto
-  remap::RemapOptions opt_;
-  std::int64_t decide_after_ = 0;
-  std::vector<double> residuals_;
-  std::string horizon_note_;
-  Kokkos::View<const double*> cur_;
-  double remap_ms_ = 0;
-};
 
 // s0 = w . u and s1 = r . u in one pass.
 Sums2 dots(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
@@ -186,7 +63,7 @@ class CsrLanesSpmv final : public CgSpmv {
 }  // namespace
 
 const std::vector<std::string>& spmv_kernel_names() {
-  static const std::vector<std::string> n = {"csr-thread", "csr-warp", "cusparse"};
+  static const std::vector<std::string> n = {"csr-thread", "csr-warp", "cusparse", "auto"};
   return n;
 }
 
@@ -245,6 +122,14 @@ void check_remap_mode(const std::string& mode, remap::RemapOptions o) {
 }
 
 std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o) {
+  if (o.kernel == "auto") {
+    if (o.remap != "auto")
+      throw Error(
+          fmt::format("spmv kernel 'auto' chooses the remap strategy too: remap mode "
+                      "must be auto, not '{}'",
+                      o.remap));
+    return make_auto_spmv(a, o);
+  }
   if (o.kernel != "csr-thread" && o.remap != "gather")
     throw Error(
         fmt::format("spmv kernel '{}' runs its own gather: remap strategy '{}' needs "
@@ -267,7 +152,8 @@ std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o) {
         "runs on the host");
 #endif
   }
-  throw Error(fmt::format("unknown spmv kernel '{}' (csr-thread, csr-warp or cusparse)", o.kernel));
+  throw Error(
+      fmt::format("unknown spmv kernel '{}' (csr-thread, csr-warp, cusparse or auto)", o.kernel));
 }
 
 }  // namespace mdremap::cg

@@ -17,7 +17,8 @@
 namespace mdremap::cg {
 
 struct SpmvOptions {
-  std::string kernel = "csr-thread";  // csr-thread | csr-warp | cusparse
+  // csr-thread | csr-warp | cusparse | auto (auto_spmv.hpp: the kernel and the strategy chosen)
+  std::string kernel = "csr-thread";
   int vector_length = 0;  // csr-warp: lanes per row (power of 2, <= 32); 0 = from the mean row
   std::string remap = "gather";  // csr-thread: the remap strategy (registry name)
   // auto: CG iterations run (served by the gather while auto is undecided) before it decides, over
@@ -75,7 +76,8 @@ void describe_cg_kernel(remap::RemapOptions& o);
 // Throws mdremap::Error naming the reason when the strategy does not apply to CG's SpMV.
 void check_remap_mode(const std::string& mode, remap::RemapOptions o);
 
-// Throws mdremap::Error for an unknown kernel or strategy, a strategy that does not apply, a
+// Throws mdremap::Error for an unknown kernel or strategy, kernel auto with a strategy other than
+// auto, a strategy that does not apply, a
 // vector length that is not a power of two <= 32, cusparse in a build without CUDA, or a remap
 // strategy other than gather with csr-warp or cusparse.
 std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o);

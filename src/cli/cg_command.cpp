@@ -208,6 +208,7 @@ int run_cg(const CgCommandOptions& o) {
   double gather_ms = 0, overhead_ms = 0, payback = -1;
   if (remapped && p.timing_repeats > 0) {
     cg::SpmvOptions g = p.spmv;
+    g.kernel = "csr-thread";
     g.remap = "gather";
     auto gather = cg::make_spmv(a, g);
     gather_ms = cg::time_spmv_ms(*gather, a, p.timing_repeats);

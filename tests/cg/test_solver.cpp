@@ -16,6 +16,7 @@
 #include "cg/solver.hpp"
 #include "cg/spmv.hpp"
 #include "cg/system.hpp"
+#include "mdremap/error.hpp"
 
 namespace mdremap::cg {
 namespace {
@@ -263,6 +264,69 @@ TEST(CgSolver, AutoDecidesInsideTheSolveOverTheIterationsLeft) {
   EXPECT_NE(op2->horizon_note().find("before the decision point"), std::string::npos)
       << op2->horizon_note();
   EXPECT_NE(op2->report().strategy.find("auto:"), std::string::npos);
+}
+
+// The kernel-level auto (spmv.kernel auto): the kernels run the solve's own first iterations,
+// timed, and the layer's auto chooses among them and its strategies; the solve is the textbook
+// one whatever runs each iteration, and what was measured is reported. A solve shorter than the
+// kernel measurements decides afterwards.
+TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
+  const LinearSystem s = build_system(generated("laplace2d", {60, 60}));
+  const double tol = 1e-9;
+  const std::int64_t ref = reference_iterations(s.a, s.b, tol, false);
+  const DeviceCsr a = DeviceCsr::upload(s.a);
+  SpmvOptions k;
+  k.kernel = "auto";
+  k.remap = "auto";
+  k.decide_after = 20;
+  k.remap_opt.profile_steps = 2;
+  k.remap_opt.explore_budget = 0.05;
+  auto op = make_spmv(a, k);
+  const auto b = dev(s.b);
+  Kokkos::View<double*> x("x", a.rows);
+  const CgResult r = cg_solve(*op, a, b, x, {tol, 10000, false});
+  EXPECT_TRUE(r.converged);
+  EXPECT_LE(std::abs(r.iterations - ref), 1);
+  EXPECT_LE(relative_error(x, dev(s.xstar)), 1e-6);
+  EXPECT_LE(true_relative_residual(*op, a, b, x), 1e-8);
+  const auto rep = op->report();
+  EXPECT_EQ(rep.strategy.rfind("auto:", 0), 0u) << rep.strategy;
+  EXPECT_NE(rep.decision.find("measured on the solve's own iterations: csr-warp x"),
+            std::string::npos)
+      << rep.decision;
+  EXPECT_NE(rep.decision.find("gather x"), std::string::npos) << rep.decision;
+  bool warp = false;  // csr-warp competes as the app's own candidate
+  for (const auto& p : rep.predictions)
+    if (p.name == "csr-warp") warp = p.profiled && p.exec_ms > 0;
+  EXPECT_TRUE(warp) << rep.decision;
+  EXPECT_NE(op->horizon_note().find("decided after"), std::string::npos) << op->horizon_note();
+  // A second solve runs the choice from its first iteration: the same iterates.
+  Kokkos::View<double*> x2("x2", a.rows);
+  const CgResult r2 = cg_solve(*op, a, b, x2, {tol, 10000, false});
+  EXPECT_EQ(r2.iterations, r.iterations);
+
+  // Too short to measure every kernel before it ends: decided afterwards, still correct.
+  auto op3 = make_spmv(a, k);
+  Kokkos::View<double*> x3("x3", a.rows);
+  const CgResult r3 = cg_solve(*op3, a, b, x3, {1e-2, 10000, false});
+  EXPECT_TRUE(r3.converged);
+  EXPECT_LT(r3.iterations, 8);
+  EXPECT_NE(op3->horizon_note().find("before the decision point"), std::string::npos)
+      << op3->horizon_note();
+  EXPECT_EQ(op3->report().strategy.rfind("auto:", 0), 0u);
+
+  // Decided before the solve (decide_after 0): on SpMVs of a ones vector, over max_iterations.
+  SpmvOptions now = k;
+  now.decide_after = 0;
+  now.remap_opt.horizon.executions = 10000;
+  auto op4 = make_spmv(a, now);
+  EXPECT_EQ(op4->report().strategy.rfind("auto:", 0), 0u);
+  Kokkos::View<double*> x4("x4", a.rows);
+  EXPECT_EQ(cg_solve(*op4, a, b, x4, {tol, 10000, false}).iterations, r.iterations);
+
+  SpmvOptions bad = k;
+  bad.remap = "dup";  // kernel auto chooses the strategy too
+  EXPECT_THROW(make_spmv(a, bad), Error);
 }
 
 // The extrapolation: a residual falling by 10x every 10 iterations needs 10 more per decade.

@@ -389,6 +389,51 @@ TEST(RemapStrategies, AutoStopsExploringWhenItsBudgetIsSpent) {
   EXPECT_GE(skipped, 3) << s->report().decision;  // dup, sharing, throttle (padding may apply)
 }
 
+// Candidates the app measured itself: one of auto's own (the gather) stands for its profile, an
+// outside one (another kernel, a vendor library) competes and, where it is the fastest, is
+// chosen without auto running anything; executing through auto then refuses.
+TEST(RemapStrategies, AutoWeighsTheAppsOwnMeasurements) {
+  Fixture fx(make_shuffled_lattice(8, 5).pattern);
+  for (const bool outside_wins : {true, false}) {
+    RemapOptions o;
+    o.profile_steps = 2;
+    o.reference_patterns = 1;
+    o.horizon.executions = 1000;
+    auto s = make_strategy<Elem>("auto", o);
+    auto& a = static_cast<AutoStrategy<Elem>&>(*s);
+    s->plan(fx.pv, nullptr);
+    a.add_measured("gather", 1.0, 0.0);  // 1 ms an execution, as the app timed it
+    a.add_measured("vendor", outside_wins ? 1e-9 : 1e9, 0.5);
+    ASSERT_TRUE(a.prepare() || !outside_wins);  // nothing can beat 1e-9 ms: no profiling
+    Kokkos::View<double*> out("out", fx.pv.threads);
+    const GatherReduceBody<Elem, First> body{out, First{}};
+    Sums2 sums;
+    int calls = 0;
+    for (; calls < 100 && !a.prepare(); ++calls) {
+      s->set_data(fx.data, false);
+      remap::execute(*s, body, false, sums);
+    }
+    ASSERT_TRUE(a.decided());
+    const auto rep = s->report();
+    if (outside_wins) {
+      EXPECT_EQ(a.chosen_outside(), "vendor");
+      EXPECT_EQ(a.chosen(), nullptr);
+      EXPECT_EQ(s->name(), "auto:vendor");
+      EXPECT_EQ(calls, 0);
+      EXPECT_NE(rep.decision.find("the app's own"), std::string::npos) << rep.decision;
+      s->set_data(fx.data, false);
+      EXPECT_THROW(remap::execute(*s, body, false, sums), Error);
+    } else {
+      EXPECT_TRUE(a.chosen_outside().empty());
+      ASSERT_NE(a.chosen(), nullptr);
+      // The gather's profile came from the app: auto's own executions went to the others.
+      for (const auto& p : rep.predictions)
+        if (p.name == "gather") EXPECT_EQ(p.exec_ms, 1.0);
+      remap::execute(*s, body, false, sums);  // runs its choice
+    }
+  }
+}
+
 // The CSR (offsets) layout with per-reference weights, as SpMV describes x[col[rowptr[t]+j]]
 // with val[rowptr[t]+j]: every strategy computes out[t] = sum_j w[t][j] * A[P[t][j]] exactly as
 // the serial reference does; dup duplicates the references (ELL) once and serves every later

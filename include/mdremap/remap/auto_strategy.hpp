@@ -10,7 +10,10 @@
 //     measured) exceed the most it could save against the best so far (every execution at the
 //     floor of the bytes any strategy moves instead of the best one's time) is not profiled;
 //   - the others run `profile_steps` + 1 executions (the first one separately: it carries any
-//     one-time remap), fenced and timed.
+//     one-time remap), fenced and timed;
+//   - the app may hand in alternatives it measured itself on its real executions (another kernel
+//     shape, a vendor library: add_measured); they compete as finished candidates, and when one
+//     wins, auto runs nothing and says so (chosen_outside()).
 // The choice then runs alone and the losers' copies are released. Included by registry.hpp.
 #include <fmt/format.h>
 
@@ -54,7 +57,9 @@ class AutoStrategy final : public RemapStrategy<T> {
   }
   const char* key() const override { return kName; }
   std::string name() const override {
-    return chosen_ ? std::string(kName) + ":" + chosen_->name() : std::string(kName);
+    if (chosen_) return std::string(kName) + ":" + chosen_->name();
+    if (!outside_.empty()) return std::string(kName) + ":" + outside_;
+    return std::string(kName);
   }
   // Undecided, auto makes (and times) the host copy itself when a candidate needs it.
   bool needs_host_pattern() const override {
@@ -111,7 +116,53 @@ class AutoStrategy final : public RemapStrategy<T> {
     const RemapStrategy<T>* s = chosen_ ? chosen_ : last_ran_;
     return s ? s->thread_perm_device() : Kokkos::View<const std::int64_t*>();
   }
-  bool decided() const { return chosen_ != nullptr; }
+  bool decided() const { return chosen_ != nullptr || !outside_.empty(); }
+  // The name of the app's own alternative auto chose (empty when it chose a strategy of its own
+  // or has not decided): the app runs that one; executing through auto then is an error.
+  const std::string& chosen_outside() const { return outside_; }
+  // A candidate the app measured itself on its real executions, before auto profiles anything:
+  // one execution takes exec_ms after setup_ms of set-up already spent. A name of one of auto's
+  // own candidates (the gather, timed through the same strategy) stands for its profile; any
+  // other name is an alternative outside the layer, which auto can choose but never runs.
+  void add_measured(const std::string& name, double exec_ms, double setup_ms) {
+    if (decided()) throw Error("auto: measured candidates are handed in before the decision");
+    if (cands_.empty()) choose_candidates();
+    // The candidate planned to be profiled next has run untimed executions at most (the app's
+    // reductions): it goes back to the queue, or is the one measured.
+    if (profiling_ >= 0) {
+      Candidate& p = cands_[profiling_];
+      if (p.first_done) throw Error("auto: measured candidates are handed in before profiling");
+      if (p.p.name != name) p.s.reset();
+      profiling_ = -1;
+    }
+    Candidate* c = nullptr;
+    for (auto& k : cands_)
+      if (k.p.name == name) c = &k;
+    if (!c) {
+      cands_.emplace_back();
+      c = &cands_.back();
+      c->p.name = name;
+      c->outside = true;
+    }
+    if (c->done && !c->p.profiled) return;  // does not apply: stays out
+    c->p.exec_ms = exec_ms;
+    c->p.plan_ms = setup_ms;
+    c->p.first_extra_ms = 0;
+    c->p.profiled = true;
+    c->p.note = c->outside ? "measured by the app (not a remap strategy)" : "measured by the app";
+    c->p.run_ms = predict_run_ms(c->p, this->opt_.horizon);
+    c->measured = true;
+    c->done = true;
+  }
+  // While undecided: plans the next candidate to profile, or decides when none is left (an app
+  // driving auto's profiling calls it before each execution, since a choice outside the layer
+  // runs nothing). Returns decided().
+  bool prepare() {
+    if (!decided()) advance();
+    return decided();
+  }
+  // Exploration the app spent before handing its measurements in (counted in the budget).
+  void add_explored_ms(double ms) { explore_ms_ += ms; }
   // The run horizon, while undecided: an app that learns how long its run will be (CG from its
   // residuals) tells auto before it decides.
   void set_horizon(const RunHorizon& h) {
@@ -122,10 +173,12 @@ class AutoStrategy final : public RemapStrategy<T> {
 
   template <class Body, class Sums>
   void execute(const Body& body, bool ev, Sums& sums) {
-    if (!chosen_) advance();
+    if (!decided()) advance();
     if (chosen_) return remap::execute(*chosen_, body, ev, sums);
+    if (!outside_.empty())
+      throw Error("auto chose '" + outside_ + "', which the app runs itself, not auto");
     Candidate& c = cands_[profiling_];
-    if (ev) {  // blocking reductions would distort the sample: profile plain steps only
+    if (ev && !this->opt_.profile_reductions) {  // blocking reductions would distort the sample
       remap::execute(*c.s, body, ev, sums);
       last_ran_ = c.s.get();
       return;
@@ -160,7 +213,7 @@ class AutoStrategy final : public RemapStrategy<T> {
   }
   template <class Body, class Sums>
   void compute_only(const Body& body, bool ev, Sums& sums) {
-    if (!chosen_) return execute(body, ev, sums);
+    if (!chosen_) return execute(body, ev, sums);  // undecided, or throws (outside)
     remap::compute_only(*chosen_, body, ev, sums);
   }
 
@@ -172,6 +225,8 @@ class AutoStrategy final : public RemapStrategy<T> {
     double first_ms = 0;
     double plan_total = 0, exec_total = 0;  // every plan and profiled execution of it
     bool first_done = false, done = false;
+    bool measured = false;  // profiled by the app (add_measured)
+    bool outside = false;   // the app's own alternative: no strategy of the layer
   };
   // seed 001 Fig. 6: T threads vs Z data; single reference pattern -> padding; block working set
   // within shared memory -> sharing; else duplication. The guideline names a first choice; every
@@ -402,6 +457,25 @@ class AutoStrategy final : public RemapStrategy<T> {
         }
       }
       const double est = c.s->estimate_plan_ms(pv_, h);
+      // What exploring it would cost at least: its plan (estimated where the planner can tell)
+      // and its profiled executions at the best one's time; not begun past the budget.
+      if (o.explore_budget > 0 && best_finished() >= 0) {
+        const double cost =
+            std::max(0.0, est) + (o.profile_steps + 1) * cands_[best_finished()].p.exec_ms;
+        const double left = o.explore_budget * best_run_ms() - explore_ms_ - ms_since(spent);
+        if (cost > left) {
+          c.p.plan_ms = copy_ms + std::max(0.0, est);
+          c.p.note = fmt::format(
+              "not explored: its plan and {} profiled executions would take at least {:.2f} ms, "
+              "more than the {:.2f} ms left of the exploration budget ({:.0f}% of the best run "
+              "{:.1f} ms)",
+              o.profile_steps + 1, cost, std::max(0.0, left), 100 * o.explore_budget,
+              best_run_ms());
+          c.s.reset();
+          c.done = true;
+          continue;
+        }
+      }
       const double save = saving_bound_ms();
       if (est >= 0 && predict_plans_ms(copy_ms + est, o.horizon) > save) {
         c.p.plan_ms = copy_ms + est;
@@ -480,17 +554,20 @@ class AutoStrategy final : public RemapStrategy<T> {
     for (const auto& c : cands_) {
       preds.push_back(c.p);
       // A candidate still alive keeps its first plan and its first remap: spent already.
-      sunk.push_back(c.s && c.p.profiled ? c.p.plan_ms + c.p.first_extra_ms : 0.0);
+      // So is the set-up of what the app measured (it keeps those).
+      sunk.push_back((c.s || c.measured) && c.p.profiled ? c.p.plan_ms + c.p.first_extra_ms : 0.0);
     }
     best_ = choose_candidate(preds, this->opt_.horizon, sunk);
     if (best_ < 0) throw Error("auto: no candidate could be profiled");
     for (std::size_t k = 0; k < cands_.size(); ++k) cands_[k].p.run_ms = preds[k].run_ms;
     Candidate& b = cands_[best_];
-    if (!b.s) {  // released as a loser earlier: plan it again (its plan is then counted twice)
+    if (b.outside) {
+      outside_ = b.p.name;
+    } else if (!b.s) {  // released as a loser earlier, or measured by the app: planned now
       b.s = make_strategy<T>(b.p.name, this->opt_);
       plan_candidate(b);
     }
-    chosen_ = b.s.get();
+    if (!b.outside) chosen_ = b.s.get();
     // The losers' remapped copies are released (a dup copy can take gigabytes).
     for (std::size_t k = 0; k < cands_.size(); ++k)
       if (static_cast<int>(k) != best_) cands_[k].s.reset();
@@ -510,16 +587,17 @@ class AutoStrategy final : public RemapStrategy<T> {
       if (c.p.profiled)
         lines += fmt::format(
             "\n    {:<8} plan {:9.3f} ms x {}  first +{:8.3f} ms  exec {:8.4f} ms x {}"
-            "  -> run {:10.1f} ms",
+            "  -> run {:10.1f} ms{}",
             c.p.name, c.p.plan_ms, h.plans(), c.p.first_extra_ms, c.p.exec_ms,
-            std::max<std::int64_t>(1, h.executions), c.p.run_ms);
+            std::max<std::int64_t>(1, h.executions), c.p.run_ms,
+            c.measured ? " (" + c.p.note + ")" : std::string());
       else
         lines += fmt::format("\n    {:<8} {}", c.p.name, c.p.note);
     }
     decision_ = fmt::format(
         "auto chose {} ({}; whole-run prediction over {} executions, re-planned {}; median of {} "
         "profiled executions each):{}",
-        chosen_->name(), guideline_,
+        chosen_ ? chosen_->name() : outside_ + " (the app's own)", guideline_,
         h.executions > 0 ? std::to_string(h.executions) : std::string("an unknown number of"),
         h.plan_every > 0 ? fmt::format("every {}", h.plan_every) : std::string("never"),
         this->opt_.profile_steps, lines);
@@ -536,6 +614,7 @@ class AutoStrategy final : public RemapStrategy<T> {
   double host_copy_ms_ = 0;
   std::vector<Candidate> cands_;
   RemapStrategy<T>* chosen_ = nullptr;
+  std::string outside_;  // the app's own alternative, when auto chose it
   const RemapStrategy<T>* last_ran_ = nullptr;
   // A candidate whose first execution takes this many times the best run's executions stops.
   static constexpr double kClearLoser = 1.5;

@@ -83,6 +83,9 @@ struct RemapOptions {
   int overlap_executions = 4;
   std::int64_t smem_bytes = 0;  // sharing: shared memory a block may stage; 0 = device maximum
   int profile_steps = 3;  // auto: timed executions per candidate (seed 001 §4 online profiling)
+  // auto: time executions with reductions too (they block: the app's executions all reduce and
+  // its other measurements include that), instead of profiling plain executions only.
+  bool profile_reductions = false;
   // auto: once what it has spent exploring (screening, plans and profiled executions of every
   // candidate but the first) exceeds this fraction of the best predicted run, it stops exploring
   // and decides among those profiled; 0: no limit.

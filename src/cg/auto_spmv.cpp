@@ -1,0 +1,219 @@
+#include "cg/auto_spmv.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "cg/remap_spmv.hpp"
+#include "mdremap/error.hpp"
+#include "mdremap/median.hpp"
+#include "mdremap/remap/registry.hpp"
+
+namespace mdremap::cg {
+
+namespace {
+
+using remap::Sums2;
+
+double ms_since(const Kokkos::Timer& t) {
+  return 1e3 * t.seconds();
+}
+
+class AutoSpmv final : public CgSpmv {
+ public:
+  AutoSpmv(const DeviceCsr& a, const SpmvOptions& o) : a_(a), o_(o) {
+    remap::RemapOptions ro = o.remap_opt;
+    ro.profile_reductions = true;  // compared with whole iterations measured here
+    layer_ = std::make_unique<RemapSpmv>(a, "auto", ro, -1);
+    // The layer's auto runs nothing until the decision: its gather is measured here through a
+    // gather of its own.
+    // cuSPARSE first (its set-up is paid whatever follows), the gather last: a kernel whose first
+    // timed iteration is clearly slower than the best so far is not run again.
+    for (const char* k : {"cusparse", "csr-warp", "gather"})
+      if (std::string(k) != "cusparse" || have_cusparse()) {
+        cands_.emplace_back();
+        cands_.back().name = k;
+      }
+    if (o.decide_after == 0) {  // before the solve, over max_iterations, on a ones vector
+      Kokkos::View<double*> x("cg::auto_x", a.cols), w("cg::auto_w", a.rows);
+      Kokkos::deep_copy(x, 1.0);
+      while (next() != nullptr) (void)apply_dots(x, x, w);
+      decide_over(o.remap_opt.horizon.executions,
+                  fmt::format("decided before the solve, over max_iterations ({})",
+                              o.remap_opt.horizon.executions));
+    }
+  }
+
+  std::string name() const override { return layer_->name(); }
+  std::string describe() const override {
+    std::string names;
+    for (const auto& c : cands_) names += (names.empty() ? "" : ", ") + c.name;
+    const std::string d = report().decision;
+    return fmt::format("auto over the kernels ({}) and the remap strategies{}", names,
+                       d.empty() ? std::string(" (undecided)") : ": " + d);
+  }
+  void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
+    CgSpmv* op = current_ ? current_ : cands_[0].op;
+    (op ? op : layer_.get())->apply(x, y);
+  }
+  Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                   Kokkos::View<double*> w) override {
+    if (current_) return current_->apply_dots(u, r, w);
+    Cand* c = next();
+    if (!c) c = best();  // every kernel measured: the best so far until the decision
+    if (!c) throw Error("cg auto: no SpMV kernel could be set up");
+    Kokkos::fence();  // the iteration's update kernel, so the time is the SpMV's alone
+    Kokkos::Timer t;
+    const Sums2 s = c->op->apply_dots(u, r, w);  // blocks (the dots reach the host)
+    const double ms = ms_since(t);
+    if (c->runs++ == 0) {
+      c->first_ms = ms;
+    } else {
+      const Cand* b = best();
+      c->ms.push_back(ms);
+      if (c->ms.size() == 1 && b && b != c && ms > kClearLoser * b->exec_ms()) c->stopped = true;
+    }
+    c->spent_ms += ms;
+    return s;
+  }
+  void observe(std::int64_t it, double rel, double tolerance,
+               std::int64_t max_iterations) override {
+    if (current_) return current_->observe(it, rel, tolerance, max_iterations);
+    residuals_.push_back(rel);
+    if (it < o_.decide_after || next() != nullptr) return;
+    const std::int64_t left = expected_remaining_iterations(
+        residuals_, tolerance, std::max<std::int64_t>(0, max_iterations - it));
+    decide_over(left,
+                fmt::format("decided after {} iterations (relative residual {:.3g}): about "
+                            "{} more to {:.3g} (rate of the last {} iterations "
+                            "extrapolated; at most {})",
+                            it, rel, left, tolerance, residuals_.size() - residuals_.size() / 2,
+                            std::max<std::int64_t>(0, max_iterations - it)));
+  }
+  void solve_ended(std::int64_t iterations) override {
+    if (current_) return current_->solve_ended(iterations);
+    decide_over(1, fmt::format("the solve ended after {} iterations, before the decision point "
+                               "({}, and every kernel measured); decided afterwards for one "
+                               "more SpMV",
+                               iterations, o_.decide_after));
+  }
+  std::string horizon_note() const override { return note_; }
+  bool has_report() const override { return true; }
+  remap::RemapReport report() const override {
+    remap::RemapReport r = layer_->report();
+    r.decision = kernel_lines_ + r.decision;
+    return r;
+  }
+  double remap_ms() const override { return current_ ? current_->remap_ms() : 0.0; }
+  bool models_transactions() const override {
+    return current_ ? current_->models_transactions() : layer_->models_transactions();
+  }
+  remap::TransactionBreakdown model_breakdown(const remap::IrregularPattern& h) const override {
+    return current_ ? current_->model_breakdown(h) : layer_->model_breakdown(h);
+  }
+
+ private:
+  struct Cand {
+    std::string name;
+    std::unique_ptr<CgSpmv> own;
+    CgSpmv* op = nullptr;
+    double setup_ms = 0, first_ms = 0, spent_ms = 0;
+    std::vector<double> ms;
+    int runs = 0;
+    bool stopped = false;  // clearly slower than the best: measured no further
+    std::string failed;    // why it could not be set up
+    double exec_ms() const { return ms.empty() ? first_ms : median(ms); }
+  };
+
+  // The first kernel still short of 1 + profile_steps iterations, set up (timed) on first use;
+  // null when all are measured.
+  Cand* next() {
+    for (auto& c : cands_) {
+      if (!c.failed.empty() || c.stopped || c.runs >= 1 + o_.remap_opt.profile_steps) continue;
+      if (!c.op) {
+        SpmvOptions k = o_;
+        k.kernel = c.name == "gather" ? "csr-thread" : c.name;
+        k.remap = "gather";
+        Kokkos::fence();
+        Kokkos::Timer t;
+        try {
+          c.own = make_spmv(a_, k);
+        } catch (const Error& e) {
+          c.failed = e.what();
+          continue;
+        }
+        Kokkos::fence();
+        c.setup_ms = ms_since(t);
+        c.op = c.own.get();
+      }
+      return &c;
+    }
+    return nullptr;
+  }
+  Cand* best() {
+    Cand* b = nullptr;
+    for (auto& c : cands_)
+      if (!c.ms.empty() && (!b || c.exec_ms() < b->exec_ms())) b = &c;
+    return b;
+  }
+
+  // Hands the kernels' measurements to the layer's auto, which screens and profiles its own
+  // strategies against the best of them over `executions` more SpMVs, and chooses.
+  void decide_over(std::int64_t executions, const std::string& note) {
+    note_ = note;
+    remap::AutoStrategy<double>* a = layer_->auto_strategy();
+    remap::RunHorizon h;
+    h.executions = std::max<std::int64_t>(1, executions);
+    h.plan_every = 0;
+    a->set_horizon(h);
+    const Cand* b = best();
+    double excess = 0;  // what measuring the kernels cost beyond running the best throughout
+    std::string measured;
+    kernel_lines_.clear();
+    for (const auto& c : cands_) {
+      if (!c.failed.empty()) {
+        kernel_lines_ += fmt::format("kernel {} not measured: {}\n    ", c.name, c.failed);
+        continue;
+      }
+      if (c.runs == 0) continue;
+      a->add_measured(c.name, c.exec_ms(), c.setup_ms);
+      if (b) excess += c.spent_ms - c.runs * b->exec_ms() + (&c != b ? c.setup_ms : 0.0);
+      measured += fmt::format("{}{} x {} (first {:.4f} ms)", measured.empty() ? "" : ", ", c.name,
+                              c.runs, c.first_ms);
+    }
+    excess = std::max(0.0, excess);
+    a->add_explored_ms(excess);
+    kernel_lines_ += fmt::format(
+        "kernels measured on the solve's own iterations: {}; {:.3f} ms beyond running the best "
+        "throughout, counted in the exploration\n    ",
+        measured, excess);
+    layer_->decide_over(executions, note);
+    const std::string& out = a->chosen_outside();
+    current_ = layer_.get();
+    for (auto& c : cands_)
+      if (!out.empty() && c.name == out) current_ = c.op;
+    for (auto& c : cands_)
+      if (c.op != current_ && c.own) {
+        c.own.reset();
+        c.op = nullptr;
+      }
+  }
+
+  static constexpr double kClearLoser = 1.5;  // as the layer's auto (auto_strategy.hpp)
+  DeviceCsr a_;
+  SpmvOptions o_;
+  std::unique_ptr<RemapSpmv> layer_;  // the layer's auto, driven: runs nothing before deciding
+  std::vector<Cand> cands_;
+  CgSpmv* current_ = nullptr;  // the choice
+  std::vector<double> residuals_;
+  std::string note_, kernel_lines_;
+};
+
+}  // namespace
+
+std::unique_ptr<CgSpmv> make_auto_spmv(const DeviceCsr& a, const SpmvOptions& o) {
+  return std::make_unique<AutoSpmv>(a, o);
+}
+
+}  // namespace mdremap::cg

@@ -1,0 +1,137 @@
+#include "cg/remap_spmv.hpp"
+
+#include <fmt/format.h>
+
+#include "cg/spmv_body.hpp"
+#include "mdremap/error.hpp"
+#include "mdremap/remap/registry.hpp"
+
+namespace mdremap::cg {
+
+// x changes every CG iteration, so every execution says so; dup's reference copies (ELL) stay
+// valid regardless (seed 000 §6.3.1).
+RemapSpmv::RemapSpmv(const DeviceCsr& a, const std::string& mode, remap::RemapOptions o,
+                     std::int64_t decide_after)
+    : a_(a), decide_after_(decide_after) {
+  describe_cg_kernel(o);
+  s_ = remap::make_strategy<double>(mode, o);
+  auto_ = dynamic_cast<remap::AutoStrategy<double>*>(s_.get());
+  pv_ = spmv_pattern_view(a);
+  if (s_->needs_host_pattern()) {
+    const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(double));
+    s_->plan(pv_, &host);
+  } else {
+    s_->plan(pv_, nullptr);
+  }
+  opt_ = o;
+  if (auto_ && decide_after_ == 0) decide();
+  Kokkos::View<double*> x0("cg::x0", a.cols);
+  s_->set_data(x0, true);
+  Kokkos::fence();
+  Kokkos::Timer t;
+  s_->remap_now();
+  remap_ms_ = 1e3 * t.seconds();
+}
+
+RemapSpmv::~RemapSpmv() = default;
+
+std::string RemapSpmv::name() const {
+  return s_->name();
+}
+
+std::string RemapSpmv::describe() const {
+  const auto r = s_->report();
+  std::string d = fmt::format("csr-thread through remap strategy '{}'", s_->name());
+  if (!r.dup_target.empty()) d += fmt::format(" (dup of {})", r.dup_target);
+  if (!r.decision.empty()) d += ": " + r.decision;
+  return d;
+}
+
+void RemapSpmv::apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) {
+  check_order();
+  s_->set_data(x, true);
+  cur_ = x;
+  Sums2 s;
+  remap::execute(*s_, SpmvBody<StoreRow>{{y}}, false, s);
+}
+
+Sums2 RemapSpmv::apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                            Kokkos::View<double*> w) {
+  check_order();
+  s_->set_data(u, true);
+  cur_ = u;
+  Sums2 s;
+  remap::execute(*s_, SpmvBody<CgRow>{{w, u, r}}, true, s);
+  return s;
+}
+
+void RemapSpmv::observe(std::int64_t it, double rel, double tolerance,
+                        std::int64_t max_iterations) {
+  if (!auto_ || auto_->decided() || decide_after_ < 0) return;
+  residuals_.push_back(rel);
+  if (it < decide_after_) return;
+  const std::int64_t left = expected_remaining_iterations(
+      residuals_, tolerance, std::max<std::int64_t>(0, max_iterations - it));
+  decide_over(left, fmt::format("decided after {} iterations (relative residual {:.3g}): about "
+                                "{} more to {:.3g} (rate of the last {} iterations "
+                                "extrapolated; at most {})",
+                                it, rel, left, tolerance, residuals_.size() - residuals_.size() / 2,
+                                std::max<std::int64_t>(0, max_iterations - it)));
+}
+
+void RemapSpmv::solve_ended(std::int64_t iterations) {
+  if (!auto_ || auto_->decided() || decide_after_ < 0) return;
+  decide_over(1, fmt::format("the solve ended after {} iterations, before the decision point "
+                             "({}): it ran on the gather; decided afterwards for one more SpMV",
+                             iterations, decide_after_));
+}
+
+remap::RemapReport RemapSpmv::report() const {
+  return s_->report();
+}
+
+remap::TransactionBreakdown RemapSpmv::model_breakdown(const remap::IrregularPattern& h) const {
+  return s_->model_breakdown(h);
+}
+
+// CG plans once.
+void RemapSpmv::decide_over(std::int64_t executions, const std::string& note) {
+  if (!auto_) throw Error("cg: decide_over on strategy '" + s_->name() + "', which is not auto");
+  horizon_note_ = note;
+  remap::RunHorizon h;
+  h.executions = std::max<std::int64_t>(1, executions);
+  h.plan_every = 0;
+  auto_->set_horizon(h);
+  decide();
+}
+
+// `auto` profiles on SpMVs of a ones vector (as many as its candidates need; none when the app
+// measured them all): plain ones, or with the iteration's dot products where the kernel-level
+// auto compares them with its own measurements of whole iterations (profile_reductions).
+void RemapSpmv::decide() {
+  Kokkos::View<double*> x("cg::auto_x", a_.cols), y("cg::auto_y", a_.rows);
+  Kokkos::deep_copy(x, 1.0);
+  const int limit = 64 * (opt_.profile_steps + 2);
+  for (int i = 0; i < limit && !auto_->prepare(); ++i) {
+    s_->set_data(x, true);
+    Sums2 s;
+    if (opt_.profile_reductions)  // as a CG iteration runs it: w = A u with both dots, u = r = x
+      remap::execute(*s_, SpmvBody<CgRow>{{y, x, x}}, true, s);
+    else
+      remap::execute(*s_, SpmvBody<StoreRow>{{y}}, false, s);
+  }
+  if (!auto_->decided())
+    throw Error(fmt::format("auto: no decision after {} profiling SpMVs", limit));
+  if (cur_.data() && auto_->chosen_outside().empty()) s_->set_data(cur_, true);
+}
+
+// The bodies write row t at thread t: a strategy that regroups threads would need the outputs
+// mapped back (none that applies to CG's body does).
+void RemapSpmv::check_order() const {
+  if (!s_->thread_perm().empty())
+    throw Error("cg: strategy '" + s_->name() +
+                "' regroups rows; CG's SpMV body does not map "
+                "them back");
+}
+
+}  // namespace mdremap::cg
