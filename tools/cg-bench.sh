@@ -42,7 +42,7 @@ mkdir -p "$sums"
 python3 "$here/cg_cupy.py" --copy-bandwidth --json "$sums/copy.json" >/dev/null || echo "copy bandwidth: CuPy failed"
 
 for m in "${cases[@]}"; do
-  orders=(natural permuted)
+  read -r -a orders <<<"${CG_ORDERS:-natural permuted}"  # CG_ORDERS narrows them
   [[ $m == large ]] && orders=(permuted)
   for order in "${orders[@]}"; do
     perm=false

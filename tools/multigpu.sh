@@ -131,7 +131,7 @@ def med(js, key):
 def split(js):
     if not js:
         return "n/a"
-    keys = ("force", "neighbor", "exchange", "exchange_rebuild", "exchange_mpi", "integrate", "other")
+    keys = ("force", "neighbor", "exchange", "exchange_rebuild", "exchange_migrate", "exchange_mpi", "integrate", "other")
     m = {k: statistics.median([j["time_split_ms_per_step"].get(k, 0.0) for j in js]) for k in keys}
     return " / ".join(f"{m[k]:.3f}" for k in keys)
 
@@ -139,7 +139,7 @@ for tag, title, per_gpu in (("weak4m", "Weak scaling, 4,000,000 atoms per GPU", 
                             ("weak2m", "Weak scaling, 2,048,000 atoms per GPU", True),
                             ("strong16m", "Strong scaling, 16,384,000 atoms", False)):
     print(f"\n{title}\n")
-    print("| precision | GPUs | transfer | atoms | atom-steps/s | per GPU | steps/s | efficiency | ms/step force / neighbor / exchange / of it at list builds / of it in MPI / integrate / other (rank 0) | transfer used |")
+    print("| precision | GPUs | transfer | atoms | atom-steps/s | per GPU | steps/s | efficiency | ms/step force / neighbor / exchange / of it at list builds / of those migrations / in MPI / integrate / other (rank 0) | transfer used |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for prec in ("double", "single"):
         base = runs(tag, 1, prec, "auto")

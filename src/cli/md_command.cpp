@@ -219,9 +219,10 @@ int run_md(const MdOptions& o) {
     if (p.exchange_ghosts)
       fmt::print(
           "Ranks' exchange (ms per step, rank 0, part of neighbor): {:.4g}; of it migrations "
-          "and new ghost shells at list builds {:.4g}, in MPI for ghost positions (waits for "
-          "the partners included) {:.4g}\n",
-          sp.exchange * per_step, sp.exchange_rebuild * per_step, sp.exchange_mpi * per_step);
+          "and new ghost shells at list builds {:.4g} (migrations {:.4g}), in MPI for ghost "
+          "positions (waits for the partners included) {:.4g}\n",
+          sp.exchange * per_step, sp.exchange_rebuild * per_step, sp.exchange_migrate * per_step,
+          sp.exchange_mpi * per_step);
     fmt::print(
         "Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {} "
         "dangerous, {} regrows, {} sorts\n",
@@ -284,7 +285,8 @@ int run_md(const MdOptions& o) {
                                    {"other", sp.other * per_step},
                                    {"exchange", sp.exchange * per_step},
                                    {"exchange_mpi", sp.exchange_mpi * per_step},
-                                   {"exchange_rebuild", sp.exchange_rebuild * per_step}};
+                                   {"exchange_rebuild", sp.exchange_rebuild * per_step},
+                                   {"exchange_migrate", sp.exchange_migrate * per_step}};
     j["rebuild_ms_each"] = st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0;
     j["force_atom_steps_per_s"] = sp.force > 0 ? double(st.atoms) * st.steps / sp.force : 0.0;
     j["neighbors"] = {{"mean", st.mean_neighbors},  {"max", st.max_neighbors},

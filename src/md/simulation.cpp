@@ -542,8 +542,7 @@ class Simulation final : public MdEngine {
       if (p_.row_order == neighbor::RowOrder::Id)
         neighbor::order_rows_by_key(list_, image_ids(atoms_.id, ghosts_));
     }
-    if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
-      xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
+    hold_positions();
     Kokkos::deep_copy(ExecSpace(), xhold_,
                       Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
     // Last: a strategy that plans in the background (sharing, remap.plan_overlap) runs its plan
@@ -562,7 +561,9 @@ class Simulation final : public MdEngine {
   // sorted if due, the ghost shell exchanged, the list built over the sub-box.
   void rebuild_decomposed() {
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
+    const double before = split_.exchange_rebuild;
     timed(split_.exchange_rebuild, [&] { domain_->migrate(atoms_); });
+    split_.exchange_migrate += split_.exchange_rebuild - before;
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
@@ -576,13 +577,21 @@ class Simulation final : public MdEngine {
       atoms_.x = Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
     builder_->build(xg_, ghosts_, domain_->sub_box(), list_);
     if (p_.row_order == neighbor::RowOrder::Id) neighbor::order_rows_by_key(list_, domain_->ids());
-    if (xhold_.extent(0) != static_cast<size_t>(atoms_.n))
-      xhold_ = Kokkos::View<Vec4<C>*>("xhold", atoms_.n);
+    hold_positions();
     Kokkos::deep_copy(ExecSpace(), xhold_,
                       Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
     remap_ms_ += fenced_ms([&] { force_->plan(list_, ghosts_); });
     ++builds_;
     last_build_step_ = step_;
+  }
+
+  // xhold_ sized to the atoms here, over a kept allocation: a decomposed run's count changes at
+  // every migration, and a fresh allocation is a device-wide wait.
+  void hold_positions() {
+    if (xhold_store_.extent(0) < static_cast<size_t>(atoms_.n))
+      xhold_store_ = Kokkos::View<Vec4<C>*>(
+          Kokkos::view_alloc("xhold", Kokkos::WithoutInitializing), atoms_.n + atoms_.n / 16 + 64);
+    xhold_ = Kokkos::subview(xhold_store_, std::make_pair(std::int64_t(0), atoms_.n));
   }
 
   // Atoms counted over the ranks and their ids summed: a migration that lost or doubled an
@@ -757,7 +766,7 @@ class Simulation final : public MdEngine {
   // The ranks' domain decomposition (p_.exchange_ghosts), else null: one process, periodic images.
   std::unique_ptr<comm::DomainExchange<S, C>> domain_;
   AtomArrays<S> atoms_;
-  Kokkos::View<Vec4<C>*> xg_, xhold_;
+  Kokkos::View<Vec4<C>*> xg_, xhold_, xhold_store_;
   Box<S> box_s_;
   Box<C> box_c_;
   Box<double> box_d_;

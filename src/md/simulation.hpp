@@ -27,6 +27,7 @@ struct TimeSplit {
   double exchange = 0;      // part of `neighbor`: the ranks' ghost updates, migrations and borders
   double exchange_mpi = 0;  // part of `exchange`: in MPI for ghost positions (waits included)
   double exchange_rebuild = 0;  // part of `exchange`: migrations and new ghost shells (builds)
+  double exchange_migrate = 0;  // part of `exchange_rebuild`: the migrations
 };
 
 struct RunStats {

@@ -70,7 +70,7 @@ thermo)
 import json, sys
 j = json.load(open(sys.argv[1]))
 t, np_ = j["time_split_ms_per_step"], int(sys.argv[2])
-ok = 0 <= t["exchange_rebuild"] <= t["exchange"] <= t["neighbor"] and 0 <= t["exchange_mpi"] <= t["exchange"]
+ok = 0 <= t["exchange_migrate"] <= t["exchange_rebuild"] <= t["exchange"] <= t["neighbor"] and 0 <= t["exchange_mpi"] <= t["exchange"]
 ok = ok and (np_ == 1 or (t["exchange"] > 0 and j["mpi"]["transfer"] != ""))
 print(f"time split {t}, transfer {j['mpi']['transfer']!r}")
 sys.exit(0 if ok else 1)
