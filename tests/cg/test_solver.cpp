@@ -291,9 +291,9 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
   EXPECT_LE(true_relative_residual(*op, a, b, x), 1e-8);
   const auto rep = op->report();
   EXPECT_EQ(rep.strategy.rfind("auto:", 0), 0u) << rep.strategy;
-  EXPECT_NE(rep.decision.find("measured on the solve's own iterations: csr-warp x"),
-            std::string::npos)
+  EXPECT_NE(rep.decision.find("measured on the solve's own iterations: "), std::string::npos)
       << rep.decision;
+  EXPECT_NE(rep.decision.find("csr-warp x"), std::string::npos) << rep.decision;
   EXPECT_NE(rep.decision.find("gather x"), std::string::npos) << rep.decision;
   bool warp = false;  // csr-warp competes as the app's own candidate
   for (const auto& p : rep.predictions)
