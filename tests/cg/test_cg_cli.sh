@@ -115,6 +115,10 @@ check dup-error awk -v e="$(json "$work/dup.json" relative_error)" 'BEGIN { exit
 "$bin" cg "$work/ok.yaml" --set matrix.permute=true --reorder labelprop --remap auto --summary "$work/auto.json" >"$work/out" 2>"$work/err"
 check auto-runs test $? -eq 0
 check auto-decides grep -q '"strategy": "auto:' "$work/auto.json"
+# --remap auto with no kernel named chooses the kernel too; kernel auto with a fixed strategy refused.
+check auto-chooses-the-kernel grep -q '"kernel": "auto"' "$work/auto.json"
+check auto-measured-kernels grep -q "kernels measured on the solve's own iterations" "$work/out"
+expect_exit kernel-auto-fixed-mode 2 "remap\.mode:? spmv\.kernel auto chooses the remap strategy too: mode must be auto, not 'dup'" -- cg "$work/ok.yaml" --spmv auto --remap dup
 expect_exit padding-refused 2 "remap\\.mode.*padding does not apply: CG's SpMV .* reference patterns" -- cg "$work/ok.yaml" --remap padding
 expect_exit warp-no-remap 2 "remap\.mode.*needs spmv\.kernel csr-thread" -- cg "$work/ok.yaml" --remap dup --spmv csr-warp
 expect_exit bad-remap 2 "remap\.mode:? unknown value 'dupp' \(did you mean 'dup'\?\)" -- cg "$work/ok.yaml" --remap dupp
