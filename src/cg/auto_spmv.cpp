@@ -29,7 +29,8 @@ class AutoSpmv final : public CgSpmv {
     // The layer's auto runs nothing until the decision: its gather is measured here through a
     // gather of its own.
     // cuSPARSE first (its set-up is paid whatever follows), the gather last: a kernel whose first
-    // timed iteration is clearly slower than the best so far is not run again.
+    // timed iteration (after an untimed first) is clearly slower than the best so far is not run
+    // again.
     for (const char* k : {"cusparse", "csr-warp", "gather"})
       if (std::string(k) != "cusparse" || have_cusparse()) {
         cands_.emplace_back();
@@ -54,8 +55,16 @@ class AutoSpmv final : public CgSpmv {
                        d.empty() ? std::string(" (undecided)") : ": " + d);
   }
   void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
-    CgSpmv* op = current_ ? current_ : cands_[0].op;
-    (op ? op : layer_.get())->apply(x, y);
+    // Undecided (a caller outside the solve): the best kernel measured so far, else the next
+    // one, untimed; never the layer's auto, which runs nothing before it decides.
+    CgSpmv* op = current_;
+    if (!op) {
+      Cand* c = best();
+      if (!c) c = next();
+      if (!c) throw Error("cg auto: no SpMV kernel could be set up");
+      op = c->op;
+    }
+    op->apply(x, y);
   }
   Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                    Kokkos::View<double*> w) override {
@@ -103,6 +112,7 @@ class AutoSpmv final : public CgSpmv {
   remap::RemapReport report() const override {
     remap::RemapReport r = layer_->report();
     r.decision = kernel_lines_ + r.decision;
+    r.selection_ms += excess_ms_;  // the kernels' exploration beside the layer's
     return r;
   }
   double remap_ms() const override { return current_ ? current_->remap_ms() : 0.0; }
@@ -176,13 +186,15 @@ class AutoSpmv final : public CgSpmv {
         kernel_lines_ += fmt::format("kernel {} not measured: {}\n    ", c.name, c.failed);
         continue;
       }
+      if (&c != b) excess += c.setup_ms;  // set up, measured or not
       if (c.runs == 0) continue;
       a->add_measured(c.name, c.exec_ms(), c.setup_ms);
-      if (b) excess += c.spent_ms - c.runs * b->exec_ms() + (&c != b ? c.setup_ms : 0.0);
+      if (b) excess += c.spent_ms - c.runs * b->exec_ms();
       measured += fmt::format("{}{} x {} (first {:.4f} ms)", measured.empty() ? "" : ", ", c.name,
                               c.runs, c.first_ms);
     }
     excess = std::max(0.0, excess);
+    excess_ms_ = excess;
     a->add_explored_ms(excess);
     kernel_lines_ += fmt::format(
         "kernels measured on the solve's own iterations: {}; {:.3f} ms beyond running the best "
@@ -208,6 +220,7 @@ class AutoSpmv final : public CgSpmv {
   CgSpmv* current_ = nullptr;  // the choice
   std::vector<double> residuals_;
   std::string note_, kernel_lines_;
+  double excess_ms_ = 0;
 };
 
 }  // namespace

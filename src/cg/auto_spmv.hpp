@@ -6,8 +6,9 @@
 // 1 + profile_steps real CG iterations, timed; after `decide_after` iterations the remap layer's
 // auto gets those measurements (cuSPARSE and csr-warp as alternatives outside the layer) and the
 // iterations it expects to remain, screens and profiles its own strategies (dup, sharing,
-// throttle) against the best measured time within the exploration budget, and chooses; the
-// solve goes on with the choice. Nothing runs twice: the kernel profiling is the solve itself.
+// throttle) against the best measured time within the exploration budget (on extra SpMVs of a
+// ones vector, as it profiles), and chooses; the solve goes on with the choice. The kernels'
+// profiling is the solve itself (with decide_after 0: SpMVs of a ones vector before the solve).
 #include <memory>
 
 #include "cg/spmv.hpp"

@@ -127,12 +127,16 @@ class AutoStrategy final : public RemapStrategy<T> {
   void add_measured(const std::string& name, double exec_ms, double setup_ms) {
     if (decided()) throw Error("auto: measured candidates are handed in before the decision");
     if (cands_.empty()) choose_candidates();
-    // The candidate planned to be profiled next has run untimed executions at most (the app's
-    // reductions): it goes back to the queue, or is the one measured.
+    // A candidate planned for profiling may have run untimed executions (the app's reductions,
+    // without profile_reductions), no timed one: it goes back to the queue (planned again when
+    // its turn comes), or is the one measured.
     if (profiling_ >= 0) {
       Candidate& p = cands_[profiling_];
       if (p.first_done) throw Error("auto: measured candidates are handed in before profiling");
-      if (p.p.name != name) p.s.reset();
+      if (p.p.name != name) {
+        if (last_ran_ == p.s.get()) last_ran_ = nullptr;
+        p.s.reset();
+      }
       profiling_ = -1;
     }
     Candidate* c = nullptr;
@@ -144,7 +148,7 @@ class AutoStrategy final : public RemapStrategy<T> {
       c->p.name = name;
       c->outside = true;
     }
-    if (c->done && !c->p.profiled) return;  // does not apply: stays out
+    if (c->done && !c->p.profiled) return;  // does not apply (or already screened out)
     c->p.exec_ms = exec_ms;
     c->p.plan_ms = setup_ms;
     c->p.first_extra_ms = 0;
@@ -168,6 +172,8 @@ class AutoStrategy final : public RemapStrategy<T> {
   void set_horizon(const RunHorizon& h) {
     if (chosen_) throw Error("auto: the horizon cannot change after the decision");
     this->opt_.horizon = h;
+    for (auto& c : cands_)  // the predictions so far, over the new horizon
+      if (c.p.profiled) c.p.run_ms = predict_run_ms(c.p, h);
   }
   RemapStrategy<T>* chosen() { return chosen_; }
 
@@ -415,7 +421,7 @@ class AutoStrategy final : public RemapStrategy<T> {
         const double head_scaled = ms_since(head_clock) * static_cast<double>(pv_.threads) /
                                    static_cast<double>(kHeadThreads);
         const double est = c.s->estimate_plan_ms(pv_, &head);
-        const double est_copy = std::max(estimate_host_copy_ms(), head_scaled);
+        const double est_copy = estimate_host_copy_ms();
         if (est >= 0 && predict_plans_ms(est_copy + est, o.horizon) > saving_bound_ms()) {
           c.p.plan_ms = est_copy + est;
           c.p.note = fmt::format(
@@ -428,7 +434,9 @@ class AutoStrategy final : public RemapStrategy<T> {
         }
         // The check on the whole pattern costs the host copy and the planner on 1/32 of the
         // threads (at least): exploration, so within the budget's remainder or not at all.
-        const double screen = est_copy + (est >= 0 ? est / 32 : 0.0);
+        // The head's own making, scaled, counts here (fixed costs scaled too: it errs long, so it
+        // only limits exploring, never rejects a candidate outright).
+        const double screen = std::max(est_copy, head_scaled) + (est >= 0 ? est / 32 : 0.0);
         const double left = o.explore_budget * bar_now - explore_ms_ - ms_since(spent);
         if (o.explore_budget > 0 && std::isfinite(bar_now) && screen > left) {
           c.p.plan_ms = est_copy + est;
@@ -560,8 +568,9 @@ class AutoStrategy final : public RemapStrategy<T> {
     for (const auto& c : cands_) {
       preds.push_back(c.p);
       // A candidate still alive keeps its first plan and its first remap: spent already.
-      // So is the set-up of what the app measured (it keeps those).
-      sunk.push_back((c.s || c.measured) && c.p.profiled ? c.p.plan_ms + c.p.first_extra_ms : 0.0);
+      // So is the set-up of the app's own alternatives it measured (it keeps those; one of
+      // auto's candidates it measured is planned here again if chosen).
+      sunk.push_back((c.s || c.outside) && c.p.profiled ? c.p.plan_ms + c.p.first_extra_ms : 0.0);
     }
     best_ = choose_candidate(preds, this->opt_.horizon, sunk);
     if (best_ < 0) throw Error("auto: no candidate could be profiled");
