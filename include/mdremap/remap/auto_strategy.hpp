@@ -272,7 +272,7 @@ class AutoStrategy final : public RemapStrategy<T> {
 
   // The device's copy bandwidth (read + write): a fenced device-to-device copy of as many bytes as
   // one execution moves at least, rounded up to a power of two and clamped to 2 x 1 MB .. 2 x
-  // 32 MB (past the H100's L2 and the host's caches, yet cheap: the probe must cost far less than
+  // 256 MB (past the H100's L2 and the host's caches, yet cheap: the probe must cost far less than
   // the run it screens, so its allocation and first touch are bounded), best of three, measured
   // once per process and size. A bandwidth measured too high only makes the bound weaker.
   static double copy_gb_per_s(double bytes) {
