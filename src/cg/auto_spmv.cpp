@@ -91,14 +91,8 @@ class AutoSpmv final : public CgSpmv {
     if (current_) return current_->observe(it, rel, tolerance, max_iterations);
     residuals_.push_back(rel);
     if (it < o_.decide_after || next() != nullptr) return;
-    const std::int64_t left = expected_remaining_iterations(
-        residuals_, tolerance, std::max<std::int64_t>(0, max_iterations - it));
-    decide_over(left,
-                fmt::format("decided after {} iterations (relative residual {:.3g}): about "
-                            "{} more to {:.3g} (rate of the last {} iterations "
-                            "extrapolated; at most {})",
-                            it, rel, left, tolerance, residuals_.size() - residuals_.size() / 2,
-                            std::max<std::int64_t>(0, max_iterations - it)));
+    const DecisionHorizon h = horizon_after(residuals_, it, rel, tolerance, max_iterations);
+    decide_over(h.left, h.note);
   }
   void solve_ended(std::int64_t iterations) override {
     if (current_) return current_->solve_ended(iterations);
@@ -173,10 +167,8 @@ class AutoSpmv final : public CgSpmv {
   void decide_over(std::int64_t executions, const std::string& note) {
     note_ = note;
     remap::AutoStrategy<double>* a = layer_->auto_strategy();
-    remap::RunHorizon h;
-    h.executions = std::max<std::int64_t>(1, executions);
-    h.plan_every = 0;
-    a->set_horizon(h);
+    // The horizon is set by the layer's decide_over below; setting it recomputes the
+    // predictions of the measurements handed in here.
     const Cand* b = best();
     double excess = 0;  // what measuring the kernels cost beyond running the best throughout
     std::string measured;

@@ -70,13 +70,8 @@ void RemapSpmv::observe(std::int64_t it, double rel, double tolerance,
   if (!auto_ || auto_->decided() || decide_after_ < 0) return;
   residuals_.push_back(rel);
   if (it < decide_after_) return;
-  const std::int64_t left = expected_remaining_iterations(
-      residuals_, tolerance, std::max<std::int64_t>(0, max_iterations - it));
-  decide_over(left, fmt::format("decided after {} iterations (relative residual {:.3g}): about "
-                                "{} more to {:.3g} (rate of the last {} iterations "
-                                "extrapolated; at most {})",
-                                it, rel, left, tolerance, residuals_.size() - residuals_.size() / 2,
-                                std::max<std::int64_t>(0, max_iterations - it)));
+  const DecisionHorizon h = horizon_after(residuals_, it, rel, tolerance, max_iterations);
+  decide_over(h.left, h.note);
 }
 
 void RemapSpmv::solve_ended(std::int64_t iterations) {

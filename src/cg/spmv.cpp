@@ -91,6 +91,18 @@ std::int64_t expected_remaining_iterations(const std::vector<double>& residuals,
   return std::min<std::int64_t>(at_most, static_cast<std::int64_t>(std::max(1.0, need)));
 }
 
+DecisionHorizon horizon_after(const std::vector<double>& residuals, std::int64_t it, double rel,
+                              double tolerance, std::int64_t max_iterations) {
+  const std::int64_t at_most = std::max<std::int64_t>(0, max_iterations - it);
+  DecisionHorizon h;
+  h.left = expected_remaining_iterations(residuals, tolerance, at_most);
+  h.note = fmt::format(
+      "decided after {} iterations (relative residual {:.3g}): about {} more to {:.3g} (rate of "
+      "the last {} iterations extrapolated; at most {})",
+      it, rel, h.left, tolerance, residuals.size() - residuals.size() / 2, at_most);
+  return h;
+}
+
 int auto_vector_length(const DeviceCsr& a) {
   const double mean = a.rows > 0 ? static_cast<double>(a.nnz) / a.rows : 1.0;
   int v = 2;

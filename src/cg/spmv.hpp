@@ -89,4 +89,13 @@ std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o);
 std::int64_t expected_remaining_iterations(const std::vector<double>& residuals, double tolerance,
                                            std::int64_t at_most);
 
+// What auto decides over after CG iteration `it` (relative residual `rel`, the history so far in
+// `residuals`): the iterations expected to remain, and a note saying how they were estimated.
+struct DecisionHorizon {
+  std::int64_t left = 0;
+  std::string note;
+};
+DecisionHorizon horizon_after(const std::vector<double>& residuals, std::int64_t it, double rel,
+                              double tolerance, std::int64_t max_iterations);
+
 }  // namespace mdremap::cg
