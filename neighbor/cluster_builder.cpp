@@ -5,6 +5,9 @@
 #include <string>
 
 #include "mdremap/error.hpp"
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include "neighbor/cluster_search_cuda.hpp"
+#endif
 
 namespace mdremap::neighbor {
 
@@ -135,6 +138,33 @@ struct ClusterSearch {
   }
 };
 
+// Runs the search: on CUDA the warp search (cluster_search_cuda.hpp), elsewhere the portable one.
+template <class T, class Space>
+void search(const ClusterSearch<T, Space>& s) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    const auto launch = [&](auto k) {
+      using K = decltype(k);
+      const int league = (s.n_ic + K::kWarps - 1) / K::kWarps;
+      Kokkos::parallel_for("Neighbor::cluster_search_warps",
+                           Kokkos::TeamPolicy<Space>(league, K::kWarps, 32), k);
+    };
+    switch (s.M) {
+      case 4:
+        return launch(ClusterSearchWarps<4, T, ClusterSearch<T, Space>>{s});
+      case 8:
+        return launch(ClusterSearchWarps<8, T, ClusterSearch<T, Space>>{s});
+      default:
+        return launch(ClusterSearchWarps<16, T, ClusterSearch<T, Space>>{s});
+    }
+  }
+#endif
+  constexpr bool host = is_host_space_v<Space>;
+  const int league = (s.n_ic + s.per_team - 1) / s.per_team;
+  Kokkos::parallel_for("Neighbor::cluster_search",
+                       Kokkos::TeamPolicy<Space>(league, s.per_team, host ? 1 : s.M), s);
+}
+
 }  // namespace
 
 template <class T, class Space>
@@ -203,9 +233,7 @@ void ClusterListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>
     s.mask = list.mask;
     s.cap = list.max_pairs;
     const int league = (n_ic + s.per_team - 1) / s.per_team;
-    if (league > 0)
-      Kokkos::parallel_for("Neighbor::cluster_search",
-                           Kokkos::TeamPolicy<Space>(league, s.per_team, host ? 1 : s.M), s);
+    if (league > 0) search(s);
     int maxc = 0;
     std::int64_t total = 0;
     const auto counts = list.count;

@@ -5,7 +5,8 @@
 #   tools/md-peers.sh OUTDIR MDREMAP [NAME=BINARY ...]
 #
 # Each round runs, size by size, every (precision, list) of MDREMAP, then each extra NAME=BINARY
-# (an earlier build of this repository: cluster list only, the A/B of a kernel change), then
+# (an earlier build of this repository, the A/B of a change: the lists in EXTRA_LISTS, default
+# cluster), then
 # ExaMiniMD (double, full list, the README's command line in ../shared/peers/examinimd) when
 # EXAMINIMD names its binary. ROUNDS rounds (default 2); the order inside a round is the same,
 # so every configuration sees the same machine state across rounds. Medians per configuration and
@@ -34,6 +35,7 @@ rounds=${ROUNDS:-2}
 read -r -a sizes <<<"${SIZES:-20 40 80 100 160}"
 read -r -a lists <<<"${LISTS:-full cluster}"
 read -r -a precs <<<"${PRECISIONS:-double single}"
+read -r -a extra_lists <<<"${EXTRA_LISTS:-cluster}"
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -118,7 +120,9 @@ for r in $(seq 1 "$rounds"); do
         run_ours "$ours" mdremap "$prec" "$list" "$cells" "$r"
       done
       for k in "${!extra_bins[@]}"; do
-        run_ours "${extra_bins[$k]}" "${extra_names[$k]}" "$prec" cluster "$cells" "$r"
+        for list in "${extra_lists[@]}"; do
+          run_ours "${extra_bins[$k]}" "${extra_names[$k]}" "$prec" "$list" "$cells" "$r"
+        done
       done
     done
     [[ -n $exa ]] && run_exa "$cells" "$r"

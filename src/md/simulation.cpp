@@ -12,6 +12,7 @@
 #include "md/force.hpp"
 #include "md/gather_frame.hpp"
 #include "md/pair/lj.hpp"
+#include "md/phase_clock.hpp"
 #include "md/reorder.hpp"
 #include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
 #include "mdremap/error.hpp"
@@ -240,6 +241,7 @@ class Simulation final : public MdEngine {
     const std::int64_t last_step = first + nsteps;
     const int builds0 = builds_, dangerous0 = dangerous_, sorts0 = sorts_;
     const int regrows0 = list_regrows();
+    clock_.settle();  // phases timed before this run (set-up, restarts) count where they were
     split_ = TimeSplit{};
     const double mpi0 = domain_ ? domain_->mpi_seconds() : 0.0;
     Kokkos::fence();
@@ -277,6 +279,7 @@ class Simulation final : public MdEngine {
     }
     Kokkos::fence();
     st.loop_seconds = loop.seconds();
+    clock_.settle();
     st.steps = nsteps;
     st.atom_steps_per_s = st.loop_seconds > 0 ? double(natoms_) * nsteps / st.loop_seconds : 0;
     if (domain_) {
@@ -461,12 +464,10 @@ class Simulation final : public MdEngine {
     ExecSpace().fence("mdremap::phase");
     return 1e3 * t.seconds();
   }
+  // A step phase's time into acc (seconds): on a GPU by events, without waiting (phase_clock.hpp).
   template <class F>
   void timed(double& acc, F&& f) {
-    Kokkos::Timer t;
-    f();
-    ExecSpace().fence("mdremap::phase");
-    acc += t.seconds();
+    clock_.time(&acc, nullptr, std::forward<F>(f));
   }
 
   // The checkpoint's forces replace the freshly computed pair forces: they include the
@@ -561,9 +562,8 @@ class Simulation final : public MdEngine {
   // sorted if due, the ghost shell exchanged, the list built over the sub-box.
   void rebuild_decomposed() {
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
-    const double before = split_.exchange_rebuild;
-    timed(split_.exchange_rebuild, [&] { domain_->migrate(atoms_); });
-    split_.exchange_migrate += split_.exchange_rebuild - before;
+    clock_.time(&split_.exchange_rebuild, &split_.exchange_migrate,
+                [&] { domain_->migrate(atoms_); });
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
@@ -684,9 +684,7 @@ class Simulation final : public MdEngine {
 
   ForceResult compute_forces(bool ev) {
     ForceResult r;
-    const double ms = fenced_ms([&] { r = force_->compute(xg_, atoms_.f, ev); });
-    split_.force += 1e-3 * ms;
-    remap_ms_ += ms;
+    clock_.time(&split_.force, &force_s_, [&] { r = force_->compute(xg_, atoms_.f, ev); });
     ++force_evals_;
     if (ev) have_ev_ = true;
     return r;
@@ -722,7 +720,8 @@ class Simulation final : public MdEngine {
  public:
   RemapStats remap_stats(bool with_transactions) override {
     RemapStats st = force_->stats(with_transactions && !list_.half);
-    st.realised_ms = remap_ms_;
+    clock_.settle();
+    st.realised_ms = remap_ms_ + 1e3 * force_s_;
     st.executions = force_evals_;
     return st;
   }
@@ -779,7 +778,9 @@ class Simulation final : public MdEngine {
   neighbor::ClusterList clist_;
   neighbor::GhostAtoms ghosts_;
   std::unique_ptr<PairForce<C, S>> force_;
-  double remap_ms_ = 0;  // time in the strategy: plans and force evaluations
+  double remap_ms_ = 0;  // time in the strategy's plans (ms)
+  double force_s_ = 0;   // and in its force evaluations (s, all runs)
+  PhaseClock clock_;     // the step phases' timers
   std::int64_t force_evals_ = 0;
   std::unique_ptr<integrators::Integrator<S>> integrator_;
   TypeTable<S> mass_;

@@ -1,129 +1,100 @@
 #pragma once
-// The CUDA cluster-pair loop for clusters of 8 (the GPU default): a warp per i-cluster, its 32
-// lanes 8 i atoms x 4 j-clusters (GROMACS' GPU kernels split a warp over i and j atoms the same
-// way, Páll & Hess 2013 §4.2). The warp walks its row four j-clusters at a time: the 8 lanes of
-// a quarter load their j-cluster's 8 positions, one coalesced run, and pass them to each other
-// by shuffles (seed 001 §3.4's sharing in registers: each position is loaded once per warp and
-// read by the 8 i atoms). Each lane then evaluates its i atom against the 8 j atoms of its
-// quarter's cluster that the mask row selects, through the evaluator (FullPair); the four
-// quarters' sums of an i atom meet by shuffles at the end. Full list: no atomics. Other cluster
-// sizes run the portable loop. Included in CUDA translation units only.
+// The CUDA cluster-pair loop: a thread per i atom (an i-cluster slot), so a warp holds 32 / M
+// i-clusters. Each thread walks its i-cluster's row of j-clusters at its own pace, visiting only
+// the pairs its mask row selects: it takes the next selected j atom of the current j-cluster
+// (find-first-set over the row's bits), and when the row's bits are spent it moves on to the next
+// j-cluster whose row is not empty. So a thread evaluates its atom's pairs and nothing else, as
+// over a plain full list, while what it reads per pair is a j-cluster index and a mask word per
+// cluster pair, shared by the M atoms of the i-cluster, instead of a 4-byte index per pair.
+// At the LJ cut-off of 2.5 sigma a mask selects about a quarter of an 8 x 8 cluster pair's atom
+// pairs (docs/benchmarks.md, session 8): the first kernel here, a warp of 8 i atoms x 4 j-clusters
+// evaluating every one of the 8 j slots with positions passed by shuffles (Páll & Hess 2013 §4.2's
+// layout, which suits GROMACS' longer cut-offs), spent four slots per useful pair and ran
+// 2.3-2.9x slower than the plain full list. The j-cluster's positions are one contiguous run of
+// M records that the i-cluster's threads read from the same cache lines (seed 001 §3.4's sharing:
+// the working set loaded once, coalesced, reused from L1). Full list: a thread's sums are its
+// atom's whole force, written once (no atomics). Included in CUDA translation units only.
 #include <cstdint>
 
 #include "md/pair/cluster_portable.hpp"
 
 namespace mdremap::md {
 
-template <bool EV, bool OneType, class P, class C, class A>
-struct CudaClusterWarps {
-  static constexpr int M = 8, W = neighbor::cluster_mask_words(M), kWarps = 4;  // per team
-  using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+template <int M, bool EV, bool OneType, class P, class C, class A>
+struct CudaClusterLanes {
+  static_assert(32 % M == 0, "an i-cluster's threads must lie in one warp");
+  static constexpr int W = neighbor::cluster_mask_words(M);
+  static constexpr std::uint32_t kRowBits = M >= 32 ? ~0u : (1u << M) - 1u;
   ClusterArgs<C> a;
   Kokkos::View<A* [3]> f;
   P pot;
 
-  // Lane `lane` of the warp of i-cluster ic; its energy and virial halves into e, w.
-  KOKKOS_INLINE_FUNCTION void warp(const int ic, const int lane, double& e, double& w) const {
+  // The thread of atom slot `slot`; its energy and virial halves into e, w.
+  KOKKOS_INLINE_FUNCTION void lane(const std::int64_t slot, double& e, double& w) const {
 #ifdef __CUDA_ARCH__
-    constexpr unsigned kAll = 0xffffffffu;
-    const int ii = lane & (M - 1), quarter = lane / M, base = lane & ~(M - 1);
-    const std::int64_t slot = std::int64_t(ic) * M + ii;
-    const int i = a.atom(slot);  // -1: padding (the lane still shuffles)
-    const Vec4<C> xi = a.xc(slot);
+    const int i = a.atom(slot);
+    if (i < 0) return;  // padding: nothing to compute
+    const int ic = static_cast<int>(slot / M), ii = static_cast<int>(slot % M);
+    const Vec4<C>* __restrict__ const xc = a.xc.data();
+    const Vec4<C> xi = xc[slot];
     const int ti = static_cast<int>(xi.w) * kMaxTypes;
     A fx = 0, fy = 0, fz = 0;
     double ei = 0, wi = 0;
     const FullPair<EV, OneType, P, C, A> pair{pot, xi, ti, fx, fy, fz, ei, wi};
     const std::int64_t row = std::int64_t(ic) * a.cap;
-    const int cnt = a.count(ic);
-    const int word = (ii * M) / 32, shift = (ii * M) % 32;
-    for (int k0 = 0; k0 < cnt; k0 += 32 / M) {
-      const int k = k0 + quarter;
-      int c = 0;
-      std::uint32_t bits = 0;
-      if (k < cnt) {
-        c = __ldg(&a.cj(row + k));
-        bits = (__ldg(&a.mask((row + k) * W + word)) >> shift) & 0xffu;
+    const int* __restrict__ const cj = a.cj.data() + row;  // the row's entries
+    const std::uint32_t* __restrict__ const mask = a.mask.data() + row * W + (ii * M) / 32;
+    const int shift = (ii * M) % 32, cnt = a.count(ic);
+    // (Loading the next entry and a batch of 4 positions ahead, as the plain list's walk does,
+    // measured slower on the H100: 2.25 against 1.94 ms per step at 4M atoms in double.)
+    const Vec4<C>* xj = xc;
+    std::uint32_t bits = 0;
+    for (int k = 0;;) {
+      while (bits == 0u && k < cnt) {  // on to the next j-cluster with pairs for this atom
+        xj = xc + std::int64_t(__ldg(cj + k)) * M;
+        bits = (__ldg(mask + std::int64_t(k) * W) >> shift) & kRowBits;
+        ++k;
       }
-      if (i < 0) bits = 0;
-      const Vec4<C> mine = a.xc(std::int64_t(c) * M + ii);  // this quarter's j atom ii
-#pragma unroll
-      for (int jj = 0; jj < M; ++jj) {
-        Vec4<C> xj;
-        xj.x = __shfl_sync(kAll, mine.x, base + jj);
-        xj.y = __shfl_sync(kAll, mine.y, base + jj);
-        xj.z = __shfl_sync(kAll, mine.z, base + jj);
-        xj.w = OneType ? C(0) : __shfl_sync(kAll, mine.w, base + jj);
-        if ((bits >> jj) & 1u) pair(xj);
-      }
+      if (bits == 0u) break;  // the row is done
+      const int jj = __ffs(static_cast<int>(bits)) - 1;
+      bits &= bits - 1u;
+      pair(xj[jj]);
     }
-    for (int off = M; off < 32; off *= 2) {  // the four quarters' sums of atom ii
-      fx += __shfl_xor_sync(kAll, fx, off);
-      fy += __shfl_xor_sync(kAll, fy, off);
-      fz += __shfl_xor_sync(kAll, fz, off);
-    }
-    if (quarter == 0 && i >= 0) {
-      f(i, 0) = fx;
-      f(i, 1) = fy;
-      f(i, 2) = fz;
-    }
+    f(i, 0) = fx;
+    f(i, 1) = fy;
+    f(i, 2) = fz;
     if constexpr (EV) {
       e += 0.5 * ei;  // each pair is seen from both atoms
       w += 0.5 * wi;
     }
 #else
-    (void)ic, (void)lane, (void)e, (void)w;
-    Kokkos::abort("CudaClusterWarps runs on the GPU only");
+    (void)slot, (void)e, (void)w;
+    Kokkos::abort("CudaClusterLanes runs on the GPU only");
 #endif
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kWarps), [&](const int t) {
-      const int ic = team.league_rank() * kWarps + t;
-      if (ic >= a.n_iclusters) return;  // the whole warp
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 32), [&](const int lane) {
-        double e = 0, w = 0;
-        warp(ic, lane, e, w);
-      });
-    });
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t slot) const {
+    double e = 0, w = 0;
+    lane(slot, e, w);
   }
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, remap::Sums2& sum) const {
-    remap::Sums2 team_sum;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, kWarps),
-        [&](const int t, remap::Sums2& ts) {
-          const int ic = team.league_rank() * kWarps + t;
-          if (ic >= a.n_iclusters) return;
-          remap::Sums2 cs;
-          Kokkos::parallel_reduce(
-              Kokkos::ThreadVectorRange(team, 32),
-              [&](const int lane, remap::Sums2& ls) { warp(ic, lane, ls.s0, ls.s1); }, cs);
-          ts += cs;
-        },
-        team_sum);
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { sum += team_sum; });
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t slot, remap::Sums2& s) const {
+    lane(slot, s.s0, s.s1);
   }
 };
 
-// Clusters of 8: the warp loop (teams of 4 warps, 128 threads); other sizes: the portable one.
+// Every cluster size: a thread per i-cluster slot, 128 threads a block.
 struct CudaClusterLoop {
   template <int M, bool EV, bool OneType, class P, class C, class A>
   static void run(const ClusterArgs<C>& a, const Kokkos::View<A* [3]>& f, const P& pot,
                   remap::Sums2& sums) {
-    if constexpr (M == 8) {
-      using K = CudaClusterWarps<EV, OneType, P, C, A>;
-      const int league = (a.n_iclusters + K::kWarps - 1) / K::kWarps;
-      if (league == 0) return;
-      const K k{a, f, pot};
-      const Kokkos::TeamPolicy<ExecSpace> policy(league, K::kWarps, 32);
-      if constexpr (EV)
-        Kokkos::parallel_reduce("ForceLJ::cluster_warps_ev", policy, k, sums);
-      else
-        Kokkos::parallel_for("ForceLJ::cluster_warps", policy, k);
-    } else {
-      RowsClusterLoop<PortableClusterRows>::run<M, EV, OneType>(a, f, pot, sums);
-    }
+    const std::int64_t slots = std::int64_t(a.n_iclusters) * M;
+    if (slots == 0) return;
+    using K = CudaClusterLanes<M, EV, OneType, P, C, A>;
+    const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> policy(0, slots);
+    if constexpr (EV)
+      Kokkos::parallel_reduce("ForceLJ::cluster_lanes_ev", policy, K{a, f, pot}, sums);
+    else
+      Kokkos::parallel_for("ForceLJ::cluster_lanes", policy, K{a, f, pot});
   }
 };
 
