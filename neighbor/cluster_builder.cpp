@@ -42,6 +42,9 @@ struct ClusterSearch {
   Kokkos::View<const T* [6], Space> bb;
   Kokkos::View<int*, Space> count, cj;
   Kokkos::View<std::uint32_t*, Space> mask;
+  Kokkos::View<std::uint32_t*, Space> entry;  // the per-atom rows (packed lists only)
+  Kokkos::View<int*, Space> entries;
+  bool packed = false;
   int M, W, nx, ny, rx, ry, cap, n_ic, per_team;
   T sx, sy, sz, rlist, rsq;
 
@@ -196,8 +199,14 @@ void ClusterListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>
     const double w = 2.0 * grid_.size[0], r = rlist_;
     const double v = w * w * w + 6 * w * w * r + 3 * 3.14159265 * w * r * r + 4.18879 * r * r * r;
     const double per_cluster = box.volume() / std::max(1, n_ic);
-    list.max_pairs = static_cast<int>(1.25 * v / std::max(per_cluster, 1e-9)) + 8;
+    list.max_pairs = (static_cast<int>(1.25 * v / std::max(per_cluster, 1e-9)) + 8 + 3) / 4 * 4;
   }
+  // The per-atom packed rows: the GPU's force kernel reads them (cluster_list.hpp).
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  list.packed = std::is_same_v<Space, Kokkos::Cuda> && list.m <= 8 && grid_.n_clusters < (1 << 24);
+#else
+  list.packed = false;
+#endif
   ClusterSearch<T, Space> s;
   s.atom = list.atom;
   s.first = grid_.seg_first;
@@ -231,6 +240,18 @@ void ClusterListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>
     }
     s.cj = list.cj;
     s.mask = list.mask;
+    if (list.packed) {
+      const std::int64_t slots = std::int64_t(n_ic) * list.m;
+      if (list.entry.extent(0) < static_cast<size_t>(slots * list.max_pairs))
+        list.entry = Kokkos::View<std::uint32_t*, Space>(
+            Kokkos::view_alloc("cluster_entry", Kokkos::WithoutInitializing),
+            slots * list.max_pairs);
+      if (list.entries.extent(0) < static_cast<size_t>(slots))
+        list.entries = Kokkos::View<int*, Space>("cluster_entries", slots);
+      s.entry = list.entry;
+      s.entries = list.entries;
+    }
+    s.packed = list.packed;
     s.cap = list.max_pairs;
     const int league = (n_ic + s.per_team - 1) / s.per_team;
     if (league > 0) search(s);
@@ -247,7 +268,7 @@ void ClusterListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>
     list.max_count = maxc;
     list.cluster_pairs = total;
     if (maxc <= list.max_pairs) break;
-    list.max_pairs = maxc + maxc / 8 + 4;  // grow and search again: never drop a pair
+    list.max_pairs = (maxc + maxc / 8 + 4 + 3) / 4 * 4;  // grow and search again: never drop a pair
     ++regrows_;
   }
   list.atom_pairs = -1;  // counted on request (count_cluster_atom_pairs)

@@ -53,6 +53,14 @@ struct BasicClusterList {
   Kokkos::View<std::uint32_t*, Space> mask;
   // What the last build found (host): cluster pairs, and the atom pairs their masks select (-1
   // until count_cluster_atom_pairs, cluster_builder.hpp, counts them).
+  // The GPU's per-atom form of the same rows (CUDA builds; clusters of at most 8 atoms and fewer
+  // than 2^24 clusters, else `packed` is false): i atom slot s's non-empty mask rows, in row
+  // order, each packed as (j-cluster << 8 | the row's M bits) at entry(s * max_pairs + k),
+  // k < entries(s). The force kernel walks these: one 32-bit word per j-cluster an atom has
+  // pairs with, four read at once, no empty rows (cluster_cuda.hpp). max_pairs is a multiple of 4.
+  bool packed = false;
+  Kokkos::View<std::uint32_t*, Space> entry;
+  Kokkos::View<int*, Space> entries;
   std::int64_t cluster_pairs = 0;
   std::int64_t atom_pairs = -1;
   std::int64_t padding = 0;  // padding slots of the i-clusters

@@ -30,6 +30,7 @@ struct ClusterSearchWarps {
   static constexpr int kWarps = 4;  // i-clusters (warps) per team
   // The bits of a mask word in use (clusters of 4: 16 pairs, one half-used word).
   static constexpr std::uint32_t kWordBits = M * M >= 32 ? ~0u : (1u << (M * M)) - 1u;
+  static constexpr std::uint32_t kRowBits = M >= 32 ? ~0u : (1u << M) - 1u;
   S d;  // the search's data (ClusterSearch's fields)
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -79,6 +80,10 @@ struct ClusterSearchWarps {
       if (b < M * M && d.atom(si) >= 0) ireal |= 1u << w;
     }
     const std::int64_t row = std::int64_t(ic) * d.cap;
+    // Packed lists: lane ii < M appends its atom's non-empty rows (cluster_list.hpp).
+    const bool appends = d.packed && lane < M;
+    const std::int64_t erow = (std::int64_t(ic) * M + (lane < M ? lane : 0)) * d.cap;
+    int ecnt = 0;
     const int span_x = 2 * d.rx + 1, ncols = span_x * (2 * d.ry + 1);
     int cnt = 0;
     for (int base = 0; base < ncols; base += 32) {
@@ -149,6 +154,14 @@ struct ClusterSearchWarps {
 #pragma unroll
               for (int w = 0; w < W; ++w)
                 if (lane == w) d.mask((row + cnt) * W + w) = words[w];
+              if (appends) {
+                std::uint32_t bits = 0;  // row `lane` of the mask
+#pragma unroll
+                for (int w = 0; w < W; ++w)
+                  if ((lane * M) / 32 == w) bits = (words[w] >> ((lane * M) % 32)) & kRowBits;
+                if (bits != 0u)
+                  d.entry(erow + ecnt++) = (static_cast<std::uint32_t>(cc) << 8) | bits;
+              }
             }
             ++cnt;
           }
@@ -156,6 +169,7 @@ struct ClusterSearchWarps {
       }
     }
     if (lane == 0) d.count(ic) = cnt;
+    if (appends) d.entries(std::int64_t(ic) * M + lane) = ecnt;
 #else
     (void)ic, (void)lane;
     Kokkos::abort("ClusterSearchWarps runs on the GPU only");

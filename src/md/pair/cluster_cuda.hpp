@@ -12,8 +12,11 @@
 // layout, which suits GROMACS' longer cut-offs), spent four slots per useful pair and ran
 // 2.3-2.9x slower than the plain full list. The j-cluster's positions are one contiguous run of
 // M records that the i-cluster's threads read from the same cache lines (seed 001 §3.4's sharing:
-// the working set loaded once, coalesced, reused from L1). Full list: a thread's sums are its
-// atom's whole force, written once (no atomics). Included in CUDA translation units only.
+// the working set loaded once, coalesced, reused from L1). Where the builder packed the rows per
+// atom (list.packed: clusters of at most 8, fewer than 2^24 clusters) a thread reads its atom's
+// non-empty rows instead, one 32-bit word (j-cluster, row bits) each, four per load, so it never
+// visits an empty row nor reads a mask word for its neighbours' atoms. Full list: a thread's sums
+// are its atom's whole force, written once (no atomics). Included in CUDA translation units only.
 #include <cstdint>
 
 #include "md/pair/cluster_portable.hpp"
@@ -41,24 +44,49 @@ struct CudaClusterLanes {
     A fx = 0, fy = 0, fz = 0;
     double ei = 0, wi = 0;
     const FullPair<EV, OneType, P, C, A> pair{pot, xi, ti, fx, fy, fz, ei, wi};
-    const std::int64_t row = std::int64_t(ic) * a.cap;
-    const int* __restrict__ const cj = a.cj.data() + row;  // the row's entries
-    const std::uint32_t* __restrict__ const mask = a.mask.data() + row * W + (ii * M) / 32;
-    const int shift = (ii * M) % 32, cnt = a.count(ic);
-    // (Loading the next entry and a batch of 4 positions ahead, as the plain list's walk does,
-    // measured slower on the H100: 2.25 against 1.94 ms per step at 4M atoms in double.)
-    const Vec4<C>* xj = xc;
-    std::uint32_t bits = 0;
-    for (int k = 0;;) {
-      while (bits == 0u && k < cnt) {  // on to the next j-cluster with pairs for this atom
-        xj = xc + std::int64_t(__ldg(cj + k)) * M;
-        bits = (__ldg(mask + std::int64_t(k) * W) >> shift) & kRowBits;
-        ++k;
+    if (a.packed) {
+      // The atom's own non-empty rows (cluster_list.hpp), four 32-bit entries per load: each
+      // entry is a j-cluster and this atom's mask row against it.
+      const uint4* __restrict__ const e4 =
+          reinterpret_cast<const uint4*>(a.entry.data() + slot * std::int64_t(a.cap));
+      const int n = a.entries(slot);
+      uint4 q = make_uint4(0, 0, 0, 0);
+      const Vec4<C>* xj = xc;
+      std::uint32_t bits = 0;
+      for (int k = 0;;) {
+        if (bits == 0u) {  // on to the next j-cluster
+          if (k >= n) break;
+          if ((k & 3) == 0) q = __ldg(e4 + k / 4);
+          const int u = k & 3;
+          const std::uint32_t e = u == 0 ? q.x : (u == 1 ? q.y : (u == 2 ? q.z : q.w));
+          xj = xc + std::int64_t(e >> 8) * M;
+          bits = e & kRowBits;
+          ++k;
+        }
+        const int jj = __ffs(static_cast<int>(bits)) - 1;
+        bits &= bits - 1u;
+        pair(xj[jj]);
       }
-      if (bits == 0u) break;  // the row is done
-      const int jj = __ffs(static_cast<int>(bits)) - 1;
-      bits &= bits - 1u;
-      pair(xj[jj]);
+    } else {
+      const std::int64_t row = std::int64_t(ic) * a.cap;
+      const int* __restrict__ const cj = a.cj.data() + row;  // the i-cluster's row
+      const std::uint32_t* __restrict__ const mask = a.mask.data() + row * W + (ii * M) / 32;
+      const int shift = (ii * M) % 32, cnt = a.count(ic);
+      // (Loading the next entry and a batch of 4 positions ahead, as the plain list's walk
+      // does, measured slower on the H100: 2.25 against 1.94 ms per step at 4M atoms, double.)
+      const Vec4<C>* xj = xc;
+      std::uint32_t bits = 0;
+      for (int k = 0;;) {
+        while (bits == 0u && k < cnt) {  // on to the next j-cluster with pairs for this atom
+          xj = xc + std::int64_t(__ldg(cj + k)) * M;
+          bits = (__ldg(mask + std::int64_t(k) * W) >> shift) & kRowBits;
+          ++k;
+        }
+        if (bits == 0u) break;  // the row is done
+        const int jj = __ffs(static_cast<int>(bits)) - 1;
+        bits &= bits - 1u;
+        pair(xj[jj]);
+      }
     }
     f(i, 0) = fx;
     f(i, 1) = fy;

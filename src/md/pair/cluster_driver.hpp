@@ -95,6 +95,9 @@ class ClusterPairDriver final : public PairForce<C, A> {
     a.cj = list_.cj;
     a.mask = list_.mask;
     a.cap = list_.max_pairs;
+    a.packed = list_.packed;
+    a.entry = list_.entry;
+    a.entries = list_.entries;
     a.n_iclusters = list_.n_iclusters;
     remap::Sums2 s;
     switch (list_.m) {

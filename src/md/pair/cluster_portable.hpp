@@ -21,6 +21,9 @@ struct ClusterArgs {
   Kokkos::View<const Vec4<C>*> xc;  // positions in cluster order (pack_cluster_positions)
   Kokkos::View<const int*> atom, count, cj;
   Kokkos::View<const std::uint32_t*> mask;
+  Kokkos::View<const std::uint32_t*> entry;  // the per-atom packed rows (CUDA, list.packed)
+  Kokkos::View<const int*> entries;
+  bool packed = false;
   int cap = 0;  // row capacity (max_pairs)
   int n_iclusters = 0;
 };
