@@ -278,16 +278,22 @@ template <class Space>
 std::int64_t count_cluster_atom_pairs(BasicClusterList<Space>& list) {
   const auto counts = list.count;
   const auto mask = list.mask;
-  const int cap = list.max_pairs, W = list.words;
-  std::int64_t total = 0;
+  const int cap = list.max_pairs, W = list.words, M = list.m;
+  const std::uint32_t row_bits = (1u << M) - 1u;  // M <= 16
+  std::int64_t total = 0, rows = 0;
   Kokkos::parallel_reduce(
       "Neighbor::cluster_atom_pairs", Kokkos::RangePolicy<Space>(0, list.n_iclusters),
-      KOKKOS_LAMBDA(const int ic, std::int64_t& t) {
+      KOKKOS_LAMBDA(const int ic, std::int64_t& t, std::int64_t& r) {
         for (std::int64_t k = std::int64_t(ic) * cap; k < std::int64_t(ic) * cap + counts(ic); ++k)
-          for (int w = 0; w < W; ++w) t += Kokkos::Experimental::popcount_builtin(mask(k * W + w));
+          for (int w = 0; w < W; ++w) {
+            const std::uint32_t v = mask(k * W + w);
+            t += Kokkos::Experimental::popcount_builtin(v);
+            for (int b = 0; b < 32; b += M) r += ((v >> b) & row_bits) != 0u;
+          }
       },
-      total);
+      total, rows);
   list.atom_pairs = total;
+  list.atom_rows = rows;
   return total;
 }
 

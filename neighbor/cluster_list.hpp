@@ -63,7 +63,8 @@ struct BasicClusterList {
   Kokkos::View<int*, Space> entries;
   std::int64_t cluster_pairs = 0;
   std::int64_t atom_pairs = -1;
-  std::int64_t padding = 0;  // padding slots of the i-clusters
+  std::int64_t atom_rows = -1;  // non-empty mask rows: the packed entries (counted with the pairs)
+  std::int64_t padding = 0;     // padding slots of the i-clusters
 };
 using ClusterList = BasicClusterList<ExecSpace>;
 

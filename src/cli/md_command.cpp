@@ -234,9 +234,9 @@ int run_md(const MdOptions& o) {
       fmt::print(
           "Cluster pairs: clusters of {}, {:.2f} j-clusters per i-cluster, masks select {:.1f}% "
           "of their atom pairs, {:.1f}% of the i-cluster slots are padding, {:.3f} slots "
-          "(ghosts' included) per atom\n",
+          "(ghosts' included) per atom, {:.2f} non-empty mask rows per atom\n",
           st.cluster_size, st.cluster_pairs_per_icluster, 100 * st.cluster_mask_fill,
-          100 * st.cluster_padding, st.cluster_slots_per_atom);
+          100 * st.cluster_padding, st.cluster_slots_per_atom, st.cluster_rows_per_atom);
   } else {
     fmt::print("{} atoms, {} steps, {:.4g} atom-steps/s, final etotal {:.8g}\n", st.atoms, st.steps,
                st.atom_steps_per_s, st.last.etotal);
@@ -298,7 +298,8 @@ int run_md(const MdOptions& o) {
                       {"pairs_per_icluster", st.cluster_pairs_per_icluster},
                       {"mask_fill", st.cluster_mask_fill},
                       {"padding", st.cluster_padding},
-                      {"slots_per_atom", st.cluster_slots_per_atom}};
+                      {"slots_per_atom", st.cluster_slots_per_atom},
+                      {"rows_per_atom", st.cluster_rows_per_atom}};
     j["remap"] = {{"strategy", rs.report.strategy},
                   {"reorder", md::to_string(p.reorder)},
                   {"extra_bytes", rs.report.extra_bytes},

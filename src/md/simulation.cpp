@@ -301,6 +301,7 @@ class Simulation final : public MdEngine {
       st.cluster_mask_fill = double(clist_.atom_pairs) /
                              std::max(1.0, double(clist_.cluster_pairs) * clist_.m * clist_.m);
       st.cluster_slots_per_atom = double(clist_.n_clusters) * clist_.m / double(atoms_.n);
+      st.cluster_rows_per_atom = double(clist_.atom_rows) / double(atoms_.n);
       st.cluster_padding =
           double(clist_.padding) / std::max(1.0, double(clist_.n_iclusters) * clist_.m);
     } else {

@@ -50,6 +50,7 @@ struct RunStats {
   double cluster_mask_fill = 0;
   double cluster_padding = 0;
   double cluster_slots_per_atom = 0;  // all clusters' slots (ghosts' included) per local atom
+  double cluster_rows_per_atom = 0;   // non-empty mask rows (j-clusters with pairs) per atom
   std::int64_t migrations = 0;        // atoms moved to another MPI rank so far (decomposed runs)
   std::string transfer;               // how ghosts travel between ranks (decomposed runs)
   ThermoSample last;

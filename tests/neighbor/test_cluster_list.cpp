@@ -87,7 +87,9 @@ void check_clusters(const Case& c, std::uint64_t seed, int initial_max_pairs = 0
     return std::sqrt(r2);
   };
   std::set<std::pair<int, int>> listed;
-  std::int64_t bits = 0, pairs = 0;
+  std::int64_t bits = 0, pairs = 0, rows = 0;
+  // Each i atom slot's non-empty rows in row order, packed as the GPU's per-atom form.
+  std::vector<std::vector<std::uint32_t>> packed(std::size_t(n_ic) * M);
   int longest = 0;
   for (int ic = 0; ic < n_ic; ++ic) {
     longest = std::max(longest, cnt(ic));
@@ -98,7 +100,16 @@ void check_clusters(const Case& c, std::uint64_t seed, int initial_max_pairs = 0
       ASSERT_TRUE(js.insert(jc).second) << "j-cluster listed twice";
       ASSERT_LT(jc, list.n_clusters);
       bool any = false;
-      for (int ii = 0; ii < M; ++ii)
+      for (int ii = 0; ii < M; ++ii) {
+        std::uint32_t row = 0;
+        for (int jj = 0; jj < M; ++jj) {
+          const int b0 = ii * M + jj;
+          row |= ((mask(e * list.words + b0 / 32) >> (b0 % 32)) & 1u) << jj;
+        }
+        if (row != 0) {
+          ++rows;
+          packed[std::size_t(ic) * M + ii].push_back((std::uint32_t(jc) << 8) | row);
+        }
         for (int jj = 0; jj < M; ++jj) {
           const int b = ii * M + jj;
           if (!((mask(e * list.words + b / 32) >> (b % 32)) & 1u)) continue;
@@ -113,6 +124,7 @@ void check_clusters(const Case& c, std::uint64_t seed, int initial_max_pairs = 0
           ASSERT_TRUE(listed.insert({i, j}).second) << "pair listed twice: " << i << " " << j;
           ASSERT_LT(dist(i, j), rlist + eps);
         }
+      }
       EXPECT_TRUE(any) << "cluster pair with an empty mask";
       ++pairs;
     }
@@ -120,6 +132,18 @@ void check_clusters(const Case& c, std::uint64_t seed, int initial_max_pairs = 0
   EXPECT_EQ(longest, list.max_count);
   EXPECT_EQ(pairs, list.cluster_pairs);
   EXPECT_EQ(neighbor::count_cluster_atom_pairs(list), bits);
+  EXPECT_EQ(list.atom_rows, rows);
+  if (list.packed) {  // the GPU's per-atom rows: the same rows, in the same order
+    ASSERT_LE(M, 8);
+    auto entry = on_host(list.entry);
+    auto entries = on_host(list.entries);
+    for (std::int64_t sl = 0; sl < std::int64_t(n_ic) * M; ++sl) {
+      const auto& want = packed[std::size_t(sl)];
+      ASSERT_EQ(entries(sl), static_cast<int>(want.size())) << "slot " << sl;
+      for (std::size_t k = 0; k < want.size(); ++k)
+        ASSERT_EQ(entry(sl * list.max_pairs + std::int64_t(k)), want[k]) << "slot " << sl;
+    }
+  }
   int missing = 0, expected = 0;
   for (int i = 0; i < c.n; ++i)
     for (int j = 0; j < c.n; ++j) {
