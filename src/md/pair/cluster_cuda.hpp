@@ -63,9 +63,21 @@ struct CudaClusterLanes {
           bits = e & kRowBits;
           ++k;
         }
-        const int jj = __ffs(static_cast<int>(bits)) - 1;
+        // Up to two pairs of the entry per pass (the second where the row has one left): the
+        // move to the next entry, which the warp runs whenever any thread needs it, is paid
+        // once per two pairs, and both positions are in flight before the first is evaluated.
+        const int j0 = __ffs(static_cast<int>(bits)) - 1;
         bits &= bits - 1u;
-        pair(xj[jj]);
+        const Vec4<C> p0 = xj[j0];
+        const bool two = bits != 0u;
+        Vec4<C> p1 = p0;
+        if (two) {
+          const int j1 = __ffs(static_cast<int>(bits)) - 1;
+          bits &= bits - 1u;
+          p1 = xj[j1];
+        }
+        pair(p0);
+        if (two) pair(p1);
       }
     } else {
       const std::int64_t row = std::int64_t(ic) * a.cap;
