@@ -66,6 +66,8 @@ struct CudaClusterLanes {
         // Up to two pairs of the entry per pass (the second where the row has one left): the
         // move to the next entry, which the warp runs whenever any thread needs it, is paid
         // once per two pairs, and both positions are in flight before the first is evaluated.
+        // (Two per pass: 4M atoms 1.664 -> 1.732e9 atom-steps/s in double; four per pass fell
+        // back to 1.503e9, registers and divergence: docs/benchmarks.md, session 13.)
         const int j0 = __ffs(static_cast<int>(bits)) - 1;
         bits &= bits - 1u;
         const Vec4<C> p0 = xj[j0];
