@@ -32,6 +32,14 @@ KOKKOS_INLINE_FUNCTION constexpr int cluster_mask_words(int m) {
 template <class T, class Space>
 int default_cluster_size();
 
+// Where entry k of i atom slot s of a packed list lies (`slots` i atom slots in all): in groups of
+// four per slot (one 16-byte load), group g of every slot before group g + 1, so the threads of a
+// warp, a slot each, read and write neighbouring groups.
+KOKKOS_INLINE_FUNCTION constexpr std::int64_t packed_entry_index(const std::int64_t s, const int k,
+                                                                 const std::int64_t slots) {
+  return (std::int64_t(k / 4) * slots + s) * 4 + (k & 3);
+}
+
 template <class Space>
 struct BasicClusterList {
   int m = 8;            // atoms per cluster (valid_cluster_size)
@@ -55,9 +63,10 @@ struct BasicClusterList {
   // until count_cluster_atom_pairs, cluster_builder.hpp, counts them).
   // The GPU's per-atom form of the same rows (CUDA builds; clusters of at most 8 atoms and fewer
   // than 2^24 clusters, else `packed` is false): i atom slot s's non-empty mask rows, in row
-  // order, each packed as (j-cluster << 8 | the row's M bits) at entry(s * max_pairs + k),
-  // k < entries(s). The force kernel walks these: one 32-bit word per j-cluster an atom has
-  // pairs with, four read at once, no empty rows (cluster_cuda.hpp). max_pairs is a multiple of 4.
+  // order, each packed as (j-cluster << 8 | the row's M bits) at
+  // entry(packed_entry_index(s, k, n_iclusters * m)), k < entries(s). The force kernel walks
+  // these: one 32-bit word per j-cluster an atom has pairs with, four read at once, no empty rows
+  // (cluster_cuda.hpp). max_pairs is a multiple of 4.
   bool packed = false;
   Kokkos::View<std::uint32_t*, Space> entry;
   Kokkos::View<int*, Space> entries;

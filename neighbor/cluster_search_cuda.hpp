@@ -82,7 +82,8 @@ struct ClusterSearchWarps {
     const std::int64_t row = std::int64_t(ic) * d.cap;
     // Packed lists: lane ii < M appends its atom's non-empty rows (cluster_list.hpp).
     const bool appends = d.packed && lane < M;
-    const std::int64_t erow = (std::int64_t(ic) * M + (lane < M ? lane : 0)) * d.cap;
+    const std::int64_t eslot = std::int64_t(ic) * M + (lane < M ? lane : 0);
+    const std::int64_t nslots = std::int64_t(d.n_ic) * M;
     int ecnt = 0;
     const int span_x = 2 * d.rx + 1, ncols = span_x * (2 * d.ry + 1);
     int cnt = 0;
@@ -160,7 +161,8 @@ struct ClusterSearchWarps {
                 for (int w = 0; w < W; ++w)
                   if ((lane * M) / 32 == w) bits = (words[w] >> ((lane * M) % 32)) & kRowBits;
                 if (bits != 0u)
-                  d.entry(erow + ecnt++) = (static_cast<std::uint32_t>(cc) << 8) | bits;
+                  d.entry(packed_entry_index(eslot, ecnt++, nslots)) =
+                      (static_cast<std::uint32_t>(cc) << 8) | bits;
               }
             }
             ++cnt;

@@ -141,7 +141,10 @@ void check_clusters(const Case& c, std::uint64_t seed, int initial_max_pairs = 0
       const auto& want = packed[std::size_t(sl)];
       ASSERT_EQ(entries(sl), static_cast<int>(want.size())) << "slot " << sl;
       for (std::size_t k = 0; k < want.size(); ++k)
-        ASSERT_EQ(entry(sl * list.max_pairs + std::int64_t(k)), want[k]) << "slot " << sl;
+        ASSERT_EQ(
+            entry(neighbor::packed_entry_index(sl, static_cast<int>(k), std::int64_t(n_ic) * M)),
+            want[k])
+            << "slot " << sl;
     }
   }
   int missing = 0, expected = 0;

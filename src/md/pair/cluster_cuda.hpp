@@ -47,8 +47,9 @@ struct CudaClusterLanes {
     if (a.packed) {
       // The atom's own non-empty rows (cluster_list.hpp), four 32-bit entries per load: each
       // entry is a j-cluster and this atom's mask row against it.
-      const uint4* __restrict__ const e4 =
-          reinterpret_cast<const uint4*>(a.entry.data() + slot * std::int64_t(a.cap));
+      // Group g of this slot's entries: uint4 g * slots + slot (neighbor::packed_entry_index).
+      const std::int64_t slots = std::int64_t(a.n_iclusters) * M;
+      const uint4* __restrict__ const e4 = reinterpret_cast<const uint4*>(a.entry.data()) + slot;
       const int n = a.entries(slot);
       uint4 q = make_uint4(0, 0, 0, 0);
       const Vec4<C>* xj = xc;
@@ -56,7 +57,7 @@ struct CudaClusterLanes {
       for (int k = 0;;) {
         if (bits == 0u) {  // on to the next j-cluster
           if (k >= n) break;
-          if ((k & 3) == 0) q = __ldg(e4 + k / 4);
+          if ((k & 3) == 0) q = __ldg(e4 + std::int64_t(k / 4) * slots);
           const int u = k & 3;
           const std::uint32_t e = u == 0 ? q.x : (u == 1 ? q.y : (u == 2 ? q.z : q.w));
           xj = xc + std::int64_t(e >> 8) * M;
