@@ -32,22 +32,11 @@ if ! command -v lmp >/dev/null; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cat >"$work/bench.lmp" <<EOF
-units lj
-atom_style atomic
-lattice fcc 0.8442
-region cell block 0 20 0 20 0 20
-create_box 1 cell
-create_atoms 1 box
-mass 1 1.0
-velocity all create 1.44 87287 loop geom
-pair_style lj/cut 2.5
-pair_coeff 1 1 1.0 1.0 2.5
-neighbor 0.3 bin
-neigh_modify delay 0 every 20 check no
-fix integrate all nve
-run $steps
-EOF
+source "$repo/tools/lj-deck.sh"
+{
+  lj_deck 20
+  printf '%s\n' "fix integrate all nve" "run $steps"
+} >"$work/bench.lmp"
 lmp_rate() {  # ranks -> atom-steps/s from the "Loop time" line
   local log=$work/lmp.log
   if [[ $1 == 1 ]]; then

@@ -36,6 +36,7 @@ read -r -a sizes <<<"${SIZES:-20 40 80 100 160}"
 read -r -a lists <<<"${LISTS:-full cluster}"
 read -r -a precs <<<"${PRECISIONS:-double single}"
 read -r -a extra_lists <<<"${EXTRA_LISTS:-cluster}"
+source "$repo/tools/lj-deck.sh"
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -79,24 +80,10 @@ PY
 run_exa() {  # cells round
   local cells=$1 r=$2 steps
   steps=$(steps_for "$cells")
-  cat >"$work/in.lj" <<EOF
-units lj
-atom_style atomic
-lattice fcc 0.8442
-region box block 0 $cells 0 $cells 0 $cells
-create_box 1 box
-create_atoms 1 box
-mass 1 1.0
-velocity all create 1.44 87287 loop geom
-pair_style lj/cut 2.5
-pair_coeff 1 1 1.0 1.0 2.5
-neighbor 0.3 bin
-neigh_modify delay 0 every 20 check no
-newton off
-fix 1 all nve
-thermo 100
-run $steps
-EOF
+  {
+    lj_deck "$cells"
+    printf '%s\n' "newton off" "fix 1 all nve" "thermo 100" "run $steps"
+  } >"$work/in.lj"
   local line
   line=$(cd "$work" && "$exa" -il in.lj --comm-type SERIAL --neigh-type 2D \
     --force-iteration NEIGH_FULL 2>&1 | grep 'PERFORMANCE$' || true)

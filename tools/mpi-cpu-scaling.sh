@@ -28,23 +28,11 @@ if ! command -v lmp >/dev/null; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cat >"$work/in.lmp" <<EOF2
-units lj
-atom_style atomic
-lattice fcc 0.8442
-region cell block 0 $cells 0 $cells 0 $cells
-create_box 1 cell
-create_atoms 1 box
-mass 1 1.0
-velocity all create 1.44 87287 loop geom
-pair_style lj/cut 2.5
-pair_coeff 1 1 1.0 1.0 2.5
-neighbor 0.3 bin
-neigh_modify delay 0 every 20 check no
-fix integrate all nve
-thermo 50
-run $steps
-EOF2
+source "$repo/tools/lj-deck.sh"
+{
+  lj_deck "$cells"
+  printf '%s\n' "fix integrate all nve" "thermo 50" "run $steps"
+} >"$work/in.lmp"
 mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none)
 lmp_rate() {  # ranks -> atom-steps/s from the "Loop time" line
   (cd "$work" && OMP_NUM_THREADS=1 "${mpi[@]}" -np "$1" lmp -in in.lmp -screen none \
