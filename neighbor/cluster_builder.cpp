@@ -48,6 +48,35 @@ struct ClusterSearch {
   int M, W, nx, ny, rx, ry, cap, n_ic, per_team;
   T sx, sy, sz, rlist, rsq;
 
+  // The smallest gap along x or y between a column and one `a` columns away (width s).
+  KOKKOS_INLINE_FUNCTION static T column_gap(const int a, const T s) {
+    return (a < -1 ? -a - 1 : (a > 1 ? a - 1 : 0)) * s;
+  }
+  // The first cluster in [lo, hi) whose box key Q (2: bottom z, 5: top z) is above v (Above) or
+  // at least v; the keys do not decrease along a column segment (clusters in z order).
+  template <int Q, bool Above>
+  KOKKOS_INLINE_FUNCTION int bound(int lo, int hi, const T v) const {
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      const T key = bb(mid, Q);
+      if (Above ? key <= v : key < v)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    return lo;
+  }
+  // The squared distance between cluster c's bounding box and the box [ilo, ihi].
+  KOKKOS_INLINE_FUNCTION T box_gap_sq(const int c, const T* ilo, const T* ihi) const {
+    T d2 = 0;
+    for (int d = 0; d < 3; ++d) {
+      const T lo = bb(c, d), hi = bb(c, 3 + d);
+      const T gap = lo > ihi[d] ? lo - ihi[d] : (ilo[d] > hi ? ilo[d] - hi : T(0));
+      d2 += gap * gap;
+    }
+    return d2;
+  }
+
   // Row ii of the mask of (ic, c): bit jj for the pairs within the list cutoff.
   KOKKOS_INLINE_FUNCTION std::uint64_t row_bits(const int ic, const int ii, const int c) const {
     const std::int64_t si = std::int64_t(ic) * M + ii;
@@ -83,32 +112,19 @@ struct ClusterSearch {
     for (int b = -ry; b <= ry; ++b) {
       const int by = cy + b;
       if (by < 0 || by >= ny) continue;
-      const T gy = (b < -1 ? -b - 1 : (b > 1 ? b - 1 : 0)) * sy;
+      const T gy = column_gap(b, sy);
       for (int a = -rx; a <= rx; ++a) {
         const int bx = cx + a;
         if (bx < 0 || bx >= nx) continue;
-        const T gx = (a < -1 ? -a - 1 : (a > 1 ? a - 1 : 0)) * sx;
+        const T gx = column_gap(a, sx);
         if (gx * gx + gy * gy >= rsq) continue;
         for (int s = 0; s < 3; ++s) {
           const int q = 3 * (bx + nx * by) + s;
-          int lo = first(q);
-          const int end = lo + nclu(q);
-          for (int hi = end; lo < hi;) {  // first cluster whose top reaches zfrom
-            const int mid = (lo + hi) / 2;
-            if (bb(mid, 5) < zfrom)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
-          for (int c = lo; c < end; ++c) {
+          const int end = first(q) + nclu(q);
+          // From the first cluster whose top reaches zfrom to the first that starts beyond zto.
+          for (int c = bound<5, false>(first(q), end, zfrom); c < end; ++c) {
             if (bb(c, 2) > zto) break;
-            T d2 = 0;
-            for (int d = 0; d < 3; ++d) {
-              const T gap = bb(c, d) > ihi[d] ? bb(c, d) - ihi[d]
-                                              : (ilo[d] > bb(c, 3 + d) ? ilo[d] - bb(c, 3 + d) : 0);
-              d2 += gap * gap;
-            }
-            if (d2 > rsq) continue;
+            if (box_gap_sq(c, ilo, ihi) > rsq) continue;
             std::uint64_t piece[4] = {0, 0, 0, 0};
             bool any = false;
             for (int p = 0; p < pieces; ++p) {
@@ -140,6 +156,11 @@ struct ClusterSearch {
     Kokkos::single(Kokkos::PerThread(team), [&]() { count(ic) = cnt; });
   }
 };
+
+// Row capacities are multiples of 4: the packed rows are read four entries at a time.
+constexpr int round_up_4(const int n) {
+  return (n + 3) / 4 * 4;
+}
 
 // Runs the search: on CUDA the warp search (cluster_search_cuda.hpp), elsewhere the portable one.
 template <class T, class Space>
@@ -199,7 +220,7 @@ void ClusterListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>
     const double w = 2.0 * grid_.size[0], r = rlist_;
     const double v = w * w * w + 6 * w * w * r + 3 * 3.14159265 * w * r * r + 4.18879 * r * r * r;
     const double per_cluster = box.volume() / std::max(1, n_ic);
-    list.max_pairs = (static_cast<int>(1.25 * v / std::max(per_cluster, 1e-9)) + 8 + 3) / 4 * 4;
+    list.max_pairs = round_up_4(static_cast<int>(1.25 * v / std::max(per_cluster, 1e-9)) + 8);
   }
   // The per-atom packed rows: the GPU's force kernel reads them (cluster_list.hpp).
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
@@ -268,7 +289,7 @@ void ClusterListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>
     list.max_count = maxc;
     list.cluster_pairs = total;
     if (maxc <= list.max_pairs) break;
-    list.max_pairs = (maxc + maxc / 8 + 4 + 3) / 4 * 4;  // grow and search again: never drop a pair
+    list.max_pairs = round_up_4(maxc + maxc / 8 + 4);  // grow and search again: never drop a pair
     ++regrows_;
   }
   list.atom_pairs = -1;  // counted on request (count_cluster_atom_pairs)

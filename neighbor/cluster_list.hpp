@@ -59,8 +59,6 @@ struct BasicClusterList {
   Kokkos::View<int*, Space> count;
   Kokkos::View<int*, Space> cj;
   Kokkos::View<std::uint32_t*, Space> mask;
-  // What the last build found (host): cluster pairs, and the atom pairs their masks select (-1
-  // until count_cluster_atom_pairs, cluster_builder.hpp, counts them).
   // The GPU's per-atom form of the same rows (CUDA builds; clusters of at most 8 atoms and fewer
   // than 2^24 clusters, else `packed` is false): i atom slot s's non-empty mask rows, in row
   // order, each packed as (j-cluster << 8 | the row's M bits) at
@@ -70,6 +68,8 @@ struct BasicClusterList {
   bool packed = false;
   Kokkos::View<std::uint32_t*, Space> entry;
   Kokkos::View<int*, Space> entries;
+  // What the last build found (host): cluster pairs, and the atom pairs their masks select (-1
+  // until count_cluster_atom_pairs, cluster_builder.hpp, counts them).
   std::int64_t cluster_pairs = 0;
   std::int64_t atom_pairs = -1;
   std::int64_t atom_rows = -1;  // non-empty mask rows: the packed entries (counted with the pairs)

@@ -42,21 +42,6 @@ struct ClusterSearchWarps {
     });
   }
 
-  // The first index in [lo, hi) whose box key Q (2: bottom z, 5: top z) is above v (Above) or
-  // at least v; keys do not decrease along a column segment.
-  template <int Q, bool Above>
-  KOKKOS_INLINE_FUNCTION int bound(int lo, int hi, const T v) const {
-    while (lo < hi) {
-      const int mid = (lo + hi) / 2;
-      const T key = d.bb(mid, Q);
-      if (Above ? key <= v : key < v)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    return lo;
-  }
-
   KOKKOS_INLINE_FUNCTION void search(const int ic, const int lane) const {
 #ifdef __CUDA_ARCH__
     constexpr unsigned kAll = 0xffffffffu;
@@ -94,15 +79,14 @@ struct ClusterSearchWarps {
       if (ci < ncols) {
         const int a = ci % span_x - d.rx, b = ci / span_x - d.ry;
         const int bx = cx + a, by = cy + b;
-        const T gx = (a < -1 ? -a - 1 : (a > 1 ? a - 1 : 0)) * d.sx;
-        const T gy = (b < -1 ? -b - 1 : (b > 1 ? b - 1 : 0)) * d.sy;
+        const T gx = S::column_gap(a, d.sx), gy = S::column_gap(b, d.sy);
         if (bx >= 0 && bx < d.nx && by >= 0 && by < d.ny && gx * gx + gy * gy < d.rsq) {
           for (int s = 0; s < 3; ++s) {
             const int q = 3 * (bx + d.nx * by) + s;
             const int lo = d.first(q), end = lo + d.nclu(q);
-            const int from = bound<5, false>(lo, end, zfrom);
+            const int from = d.template bound<5, false>(lo, end, zfrom);
             start[s] = from;
-            len[s] = bound<2, true>(from, end, zto) - from;
+            len[s] = d.template bound<2, true>(from, end, zto) - from;
           }
         }
       }
@@ -123,15 +107,7 @@ struct ClusterSearchWarps {
           }
           const int c = __shfl_sync(kAll, start[s], o) + (t - __shfl_sync(kAll, excl, o));
           bool near = false;  // the bounding-box cull, a candidate per lane
-          if (t < total) {
-            T d2 = 0;
-            for (int k = 0; k < 3; ++k) {
-              const T lo = d.bb(c, k), hi = d.bb(c, 3 + k);
-              const T gap = lo > ihi[k] ? lo - ihi[k] : (ilo[k] > hi ? ilo[k] - hi : T(0));
-              d2 += gap * gap;
-            }
-            near = d2 <= d.rsq;
-          }
+          if (t < total) near = d.box_gap_sq(c, ilo, ihi) <= d.rsq;
           // The survivors' masks, one after another, by the whole warp: lane l holds the pairs
           // (ii, jj) of bits l, l + 32, ... and a ballot per 32 bits assembles the mask.
           for (unsigned todo = __ballot_sync(kAll, near); todo != 0u; todo &= todo - 1u) {
