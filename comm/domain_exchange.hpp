@@ -84,9 +84,12 @@ class DomainExchange {
     Kokkos::View<int*> list;   // xall entries sent
     std::int64_t nsend = 0, nrecv = 0;
     std::int64_t first = 0;  // where the received ghosts go in xall
-    std::uint64_t uses = 0;  // exchanges so far: the peer window's slot alternates with it
+    std::uint64_t uses = 0;  // exchanges received so far: the peer window's slot alternates
+                             // with it, its flag counts them
   };
-  void exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
+  void exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);  // send, then receive
+  void send_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
+  void receive_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
   // Kept capacity for the per-atom arrays a migration writes (two sets, used in turn).
   struct AtomBuffers {
     std::int64_t cap = 0;

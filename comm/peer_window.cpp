@@ -23,6 +23,8 @@ std::uint64_t host_hash() {
   return std::hash<std::string>{}(name);
 }
 
+constexpr std::size_t kFlagBytes = 256;  // the flag word, alone in its 256 bytes
+
 #ifdef KOKKOS_ENABLE_CUDA
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw Error(fmt::format("{}: {}", what, cudaGetErrorString(e)));
@@ -53,7 +55,10 @@ PeerWindowInfo PeerWindow::reserve(std::size_t slot_bytes) {
     slot_bytes_ = ((slot_bytes + slot_bytes / 4 + 4096) + 255) / 256 * 256;
     retired_ = local_;
     local_ = nullptr;
-    check(cudaMalloc(&local_, 2 * slot_bytes_), "cudaMalloc (peer window)");
+    check(cudaMalloc(&local_, 2 * slot_bytes_ + kFlagBytes), "cudaMalloc (peer window)");
+    // The flag starts at 0 (exchange numbers written are >= 1), set before the writer maps it.
+    check(cudaMemset(flag(), 0, kFlagBytes), "cudaMemset (peer window flag)");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (peer window)");
     ++generation_;
   }
   cudaIpcMemHandle_t h;
@@ -70,6 +75,10 @@ PeerWindowInfo PeerWindow::reserve(std::size_t slot_bytes) {
 
 void* PeerWindow::slot(std::uint64_t use) const {
   return static_cast<char*>(local_) + (use % 2) * slot_bytes_;
+}
+
+std::uint64_t* PeerWindow::flag() const {
+  return reinterpret_cast<std::uint64_t*>(static_cast<char*>(local_) + 2 * slot_bytes_);
 }
 
 std::string PeerWindow::open_remote(const PeerWindowInfo& info) {
@@ -97,6 +106,10 @@ std::string PeerWindow::open_remote(const PeerWindowInfo& info) {
 
 void* PeerWindow::remote_slot(std::uint64_t use) const {
   return static_cast<char*>(remote_) + (use % 2) * remote_slot_bytes_;
+}
+
+std::uint64_t* PeerWindow::remote_flag() const {
+  return reinterpret_cast<std::uint64_t*>(static_cast<char*>(remote_) + 2 * remote_slot_bytes_);
 }
 
 void PeerWindow::release_remote() {

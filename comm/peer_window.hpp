@@ -3,7 +3,10 @@
 // CUDA IPC (cudaIpcGetMemHandle / cudaIpcOpenMemHandle) and peer access: the device-to-device
 // path a GPU-aware MPI takes between ranks of one node, for an MPI library that is not
 // GPU-aware (issue 17: the device machines' Open MPI 4.1). The window holds two slots, used in
-// turn, so a writer one exchange ahead never overwrites what the reader has not copied yet.
+// turn, so a writer one exchange ahead never overwrites what the reader has not copied yet,
+// and a flag word after them: the writer's kernels store the number of the exchange whose slot
+// they filled (release, system scope) and the reader's kernels wait for it (acquire), so the
+// step's ghost update needs no host round-trip (domain_exchange.cpp says why the slots stay safe).
 // Only in CUDA builds; elsewhere available() is false and nothing else may be called.
 #include <Kokkos_Macros.hpp>  // the backend macros only (the deck reader asks available())
 
@@ -41,11 +44,13 @@ class PeerWindow {
   // replaced its mapping) and what the writer needs to open them.
   PeerWindowInfo reserve(std::size_t slot_bytes);
   void* slot(std::uint64_t use) const;  // this rank's slot for exchange number `use`
+  std::uint64_t* flag() const;          // written by the partner, read here
 
   // The writer's side: maps the partner's window (again only when its generation changed).
   // Returns "" or why it could not (then nothing is mapped).
   std::string open_remote(const PeerWindowInfo& info);
   void* remote_slot(std::uint64_t use) const;
+  std::uint64_t* remote_flag() const;
   std::size_t remote_slot_bytes() const {
     return remote_slot_bytes_;
   }

@@ -40,6 +40,10 @@ std::vector<Open>& fences() {
   static std::vector<Open> f;
   return f;
 }
+std::vector<Open>& regions() {
+  static std::vector<Open> r;
+  return r;
+}
 std::vector<Open>& open_regions() {
   static std::vector<Open> o;
   return o;
@@ -85,8 +89,14 @@ void kokkosp_finalize_library() {
   std::vector<std::pair<std::string, Entry>> rows(table().begin(), table().end());
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return a.second.ms > b.second.ms; });
-  const char* path = std::getenv("KP_TIMER_OUT");
-  FILE* f = path ? std::fopen(path, "w") : stderr;
+  // KP_TIMER_OUT=times-%r.txt: %r becomes the MPI rank (Open MPI's or Slurm's), one file each.
+  std::string path = std::getenv("KP_TIMER_OUT") ? std::getenv("KP_TIMER_OUT") : "";
+  if (const auto at = path.find("%r"); at != std::string::npos) {
+    const char* r = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (!r) r = std::getenv("SLURM_PROCID");
+    path.replace(at, 2, r ? r : "0");
+  }
+  FILE* f = path.empty() ? stderr : std::fopen(path.c_str(), "w");
   if (!f) f = stderr;
   std::fprintf(f, "%12s %12s %12s  %s\n", "calls", "total_ms", "mean_us", "name");
   for (const auto& [name, e] : rows)
@@ -121,6 +131,19 @@ void kokkosp_begin_deep_copy(SpaceHandle dst, const char* dst_name, const void*,
 }
 void kokkosp_end_deep_copy() {
   end();
+}
+
+// Profiling regions (Kokkos::Profiling::ScopedRegion): wall time, no extra synchronisation.
+void kokkosp_push_profile_region(const char* name) {
+  regions().push_back({std::string("region ") + name, Clock::now()});
+}
+void kokkosp_pop_profile_region() {
+  if (regions().empty()) return;
+  const Open o = regions().back();
+  regions().pop_back();
+  Entry& e = table()[o.name];
+  ++e.calls;
+  e.ms += std::chrono::duration<double, std::milli>(Clock::now() - o.start).count();
 }
 
 // Fences: wall time only (no extra synchronisation), nested apart from the kernels.

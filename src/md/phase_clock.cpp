@@ -45,7 +45,11 @@ void* PhaseClock::event() {
 }
 
 int PhaseClock::begin(double* acc, double* also) {
-  if (pending_.size() >= kMaxPending) settle();
+  // Only between phases: settling inside an open one read its stop event before it was
+  // recorded (an error, or a stale time from the event's last use: a negative phase) and
+  // dropped the entry its end() was about to write (issue 17's 1,000-step MPI runs hit it).
+  if (open_ == 0 && pending_.size() >= kMaxPending) settle();
+  ++open_;
   Pending p;
   p.start = event();
   p.stop = event();
@@ -61,6 +65,7 @@ int PhaseClock::begin(double* acc, double* also) {
 }
 
 void PhaseClock::end(const int k) {
+  --open_;
 #ifdef KOKKOS_ENABLE_CUDA
   check(cudaEventRecord(static_cast<cudaEvent_t>(pending_[k].stop),
                         Kokkos::DefaultExecutionSpace().cuda_stream()),
@@ -74,6 +79,7 @@ void PhaseClock::end(const int k) {
 void PhaseClock::settle() {
 #ifdef KOKKOS_ENABLE_CUDA
   if (pending_.empty()) return;
+  if (open_ != 0) throw Error("phase timer: settle() inside an open phase");
   // Events complete in stream order: the stop recorded last is the last to complete.
   check(cudaEventSynchronize(static_cast<cudaEvent_t>(last_stop_)), "cudaEventSynchronize");
   for (const Pending& p : pending_) {

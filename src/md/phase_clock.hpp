@@ -43,7 +43,8 @@ class PhaseClock {
     }
     end(k);
   }
-  // Adds every recorded phase's time (waits for the last one to finish on the device).
+  // Adds every recorded phase's time (waits for the last one to finish on the device). Only
+  // between phases, never inside time()'s f.
   void settle();
 
  private:
@@ -63,6 +64,7 @@ class PhaseClock {
   void* event();
 
   std::vector<Pending> pending_;
+  int open_ = 0;               // phases begun and not yet ended (they nest)
   void* last_stop_ = nullptr;  // the stop event recorded last (phases nest: not pending_.back())
   std::vector<void*> free_;    // events to reuse
   std::vector<void*> all_;     // every event made, destroyed with the clock

@@ -1,6 +1,7 @@
 #include "md/simulation.hpp"
 
 #include <fmt/format.h>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -488,7 +489,10 @@ class Simulation final : public MdEngine {
   // Force-kernel positions: local atoms (converted to C) followed by their periodic ghosts.
   void pack_gather_positions() {
     if (domain_) {  // ghosts from the ranks' exchange: their positions through the send lists
-      timed(split_.exchange, [&] { domain_->forward(atoms_.x, atoms_.n, xg_); });
+      timed(split_.exchange, [&] {
+        Kokkos::Profiling::ScopedRegion r("mdremap::ghost_forward");
+        domain_->forward(atoms_.x, atoms_.n, xg_);
+      });
       return;
     }
     const size_t need = atoms_.n + ghosts_.nghost;
@@ -563,25 +567,37 @@ class Simulation final : public MdEngine {
   // sorted if due, the ghost shell exchanged, the list built over the sub-box.
   void rebuild_decomposed() {
     neighbor::wrap_positions<S>(atoms_.x, box_s_);
-    clock_.time(&split_.exchange_rebuild, &split_.exchange_migrate,
-                [&] { domain_->migrate(atoms_); });
+    Kokkos::Profiling::ScopedRegion region("mdremap::rebuild_decomposed");
+    clock_.time(&split_.exchange_rebuild, &split_.exchange_migrate, [&] {
+      Kokkos::Profiling::ScopedRegion r("mdremap::migrate");
+      domain_->migrate(atoms_);
+    });
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     ghosts_.nlocal = atoms_.n;
-    timed(split_.exchange_rebuild,
-          [&] { ghosts_.nghost = domain_->borders(atoms_.x, atoms_.id, atoms_.n, xg_); });
+    timed(split_.exchange_rebuild, [&] {
+      Kokkos::Profiling::ScopedRegion r("mdremap::borders");
+      ghosts_.nghost = domain_->borders(atoms_.x, atoms_.id, atoms_.n, xg_);
+    });
     ghosts_.images = false;
     // Storage and force precision agree: the local positions are the head of the force
     // kernel's array (as pack_gather_positions keeps them on one process).
     if constexpr (std::is_same_v<S, C>)
       atoms_.x = Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));
-    builder_->build(xg_, ghosts_, domain_->sub_box(), list_);
-    if (p_.row_order == neighbor::RowOrder::Id) neighbor::order_rows_by_key(list_, domain_->ids());
+    {
+      Kokkos::Profiling::ScopedRegion r("mdremap::list_build");
+      builder_->build(xg_, ghosts_, domain_->sub_box(), list_);
+      if (p_.row_order == neighbor::RowOrder::Id)
+        neighbor::order_rows_by_key(list_, domain_->ids());
+    }
     hold_positions();
     Kokkos::deep_copy(ExecSpace(), xhold_,
                       Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
-    remap_ms_ += fenced_ms([&] { force_->plan(list_, ghosts_); });
+    remap_ms_ += fenced_ms([&] {
+      Kokkos::Profiling::ScopedRegion r("mdremap::remap_plan");
+      force_->plan(list_, ghosts_);
+    });
     ++builds_;
     last_build_step_ = step_;
   }
