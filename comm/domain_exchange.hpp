@@ -120,7 +120,9 @@ class DomainExchange {
   Kokkos::View<std::int64_t*> ids_;                   // atom id of each xall entry (borders)
   Kokkos::View<Vec4<C>*> send_;                       // packed positions of a swap
   Kokkos::View<std::int64_t*> send_ids_;              // packed ids of a swap (borders)
-  Kokkos::View<int*> dest_;  // where each atom goes along an axis (migrate)
+  Kokkos::View<int*> dest_;             // where each atom goes along an axis (migrate)
+  Kokkos::View<int*> slot_;             // its place among the atoms going there (migrate)
+  Kokkos::View<unsigned char*> marks_;  // which face shells an entry is in (borders)
   Kokkos::View<double*> out_lo_, out_hi_, in_lo_, in_hi_;  // migrating atoms (migrate)
   AtomBuffers spare_[2];
   // Pinned host staging of every message MPI may not take from device memory (ghost
