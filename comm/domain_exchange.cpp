@@ -64,24 +64,35 @@ KOKKOS_INLINE_FUNCTION void pack_atom(Kokkos::View<double*> buf, std::int64_t k,
   b[11] = static_cast<double>(a.id(i));
 }
 
-// One migration axis on the device: where each atom goes along d (dest) and its slot among the
-// atoms going there (slot), by one scan; returns how many go where. The copies wait for the
-// counts (the buffers are sized by them) and run apart, in pack_leaving: as the scan's final
-// pass they ran at about a third of the copy bandwidth (0.65 ms for 4M atoms, issue 17).
+// The scans below run over chunks of kChunk entries, not entries: Kokkos' scan over 4M entries
+// took 0.25-0.73 ms on an H100 (issue 17's profile), a 32x shorter one a few microseconds, and
+// the chunk's own entries are a thread's 32 contiguous bytes of marks.
+constexpr std::int64_t kChunk = 32;
+
+// One migration axis on the device: where each atom goes along d (dest: a pass), then its slot
+// among the atoms going there (slot: a scan over chunks); returns how many go where. The copies
+// wait for the counts (the buffers are sized by them) and run apart, in pack_leaving.
 template <class S>
 Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine,
-                  Kokkos::View<int*> dest, Kokkos::View<int*> slot) {
+                  Kokkos::View<unsigned char*> dest, Kokkos::View<int*> slot) {
   auto x = a.x;
+  const std::int64_t n = a.n;
+  Kokkos::parallel_for(
+      "Comm::migrate_mark", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        dest(i) = static_cast<unsigned char>(destination(t, x(i), d, mine));
+      });
   Dest3 total;
   Kokkos::parallel_scan(
-      "Comm::migrate_split", Kokkos::RangePolicy<Exec>(0, a.n),
-      KOKKOS_LAMBDA(const std::int64_t i, Dest3& acc, const bool final) {
-        const int k = destination(t, x(i), d, mine);
-        if (final) {
-          dest(i) = k;
-          slot(i) = static_cast<int>(acc.at(k));
+      "Comm::migrate_split", Kokkos::RangePolicy<Exec>(0, (n + kChunk - 1) / kChunk),
+      KOKKOS_LAMBDA(const std::int64_t c, Dest3& acc, const bool final) {
+        const std::int64_t end = c * kChunk + kChunk < n ? c * kChunk + kChunk : n;
+        Dest3 own;
+        for (std::int64_t i = c * kChunk; i < end; ++i) {
+          const int k = dest(i);
+          if (final) slot(i) = static_cast<int>(acc.at(k) + own.at(k));
+          own.add(k);
         }
-        acc.add(k);
+        acc += own;
       },
       total);
   return total;
@@ -90,7 +101,7 @@ Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine,
 // The staying atoms compacted into `b` in their order, the leaving ones packed into `below` and
 // `above`, each at the slot split_atoms gave it.
 template <class S>
-void pack_leaving(const AtomArrays<S>& a, Kokkos::View<const int*> dest,
+void pack_leaving(const AtomArrays<S>& a, Kokkos::View<const unsigned char*> dest,
                   Kokkos::View<const int*> slot, AtomArrays<S>& b, Kokkos::View<double*> below,
                   Kokkos::View<double*> above) {
   Kokkos::parallel_for(
@@ -185,8 +196,7 @@ struct ShellCounts {
 
 // The entries of xall[0, range) within the ghost shells of the two faces along d: below
 // `lo_bound` (the lo face's shell, into lo_list) and at or above `hi_bound` (hi_list). A pass
-// marks them (a byte each), a scan over the marks lists them: a scan reading the positions
-// themselves read them twice and ran at a fifth of the bandwidth (0.38 ms for 4M, issue 17).
+// marks them (a byte each), a scan over chunks of marks lists them in order.
 template <class C>
 ShellCounts select_shells(Kokkos::View<const Vec4<C>*> xall, std::int64_t range, int d,
                           double lo_bound, double hi_bound, Kokkos::View<int*>& lo_list,
@@ -197,8 +207,7 @@ ShellCounts select_shells(Kokkos::View<const Vec4<C>*> xall, std::int64_t range,
                                  range + range / 8 + 16);
   if (marks.extent(0) < static_cast<size_t>(range))
     marks = Kokkos::View<unsigned char*>(
-        Kokkos::view_alloc("comm_shell_marks", Kokkos::WithoutInitializing),
-        range + range / 8 + 16);
+        Kokkos::view_alloc("comm_marks", Kokkos::WithoutInitializing), range + range / 8 + 16);
   auto lo_out = lo_list, hi_out = hi_list;
   auto mark = marks;
   Kokkos::parallel_for(
@@ -209,13 +218,18 @@ ShellCounts select_shells(Kokkos::View<const Vec4<C>*> xall, std::int64_t range,
       });
   ShellCounts count;
   Kokkos::parallel_scan(
-      "Comm::border_select", Kokkos::RangePolicy<Exec>(0, range),
-      KOKKOS_LAMBDA(const std::int64_t i, ShellCounts& acc, const bool final) {
-        const unsigned m = mark(i);
-        if (final && (m & 1u)) lo_out(acc.lo) = static_cast<int>(i);
-        if (final && (m & 2u)) hi_out(acc.hi) = static_cast<int>(i);
-        acc.lo += m & 1u;
-        acc.hi += m >> 1;
+      "Comm::border_select", Kokkos::RangePolicy<Exec>(0, (range + kChunk - 1) / kChunk),
+      KOKKOS_LAMBDA(const std::int64_t c, ShellCounts& acc, const bool final) {
+        const std::int64_t end = c * kChunk + kChunk < range ? c * kChunk + kChunk : range;
+        ShellCounts own;
+        for (std::int64_t i = c * kChunk; i < end; ++i) {
+          const unsigned m = mark(i);
+          if (final && (m & 1u)) lo_out(acc.lo + own.lo) = static_cast<int>(i);
+          if (final && (m & 2u)) hi_out(acc.hi + own.hi) = static_cast<int>(i);
+          own.lo += m & 1u;
+          own.hi += m >> 1;
+        }
+        acc += own;
       },
       count);
   return count;
@@ -411,9 +425,10 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
   // Persistent scratch (a rebuild allocated it afresh: allocations are device-wide waits).
   for (int d = 0; d < 3; ++d) {
     if (grid_.p[d] == 1) continue;  // nobody to move to along d
-    grow<int>(dest_, 0, a.n);
+    grow<unsigned char>(marks_, 0, a.n);
     grow<int>(slot_, 0, a.n);
-    auto dest = dest_, slot = slot_;
+    auto dest = marks_;
+    auto slot = slot_;
     const Dest3 c = split_atoms<S>(a, owner_, d, sub_.coord[d], dest, slot);
     if (c.n[3] > 0)
       throw Error(fmt::format(
@@ -457,11 +472,13 @@ std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x,
                                     nlocal + nlocal / 4 + 16);
     convert_locals<S, C>(x, xall, nlocal);
   }
-  if (ids_.extent(0) < static_cast<size_t>(nlocal))
-    ids_ = Kokkos::View<std::int64_t*>(Kokkos::view_alloc("comm_ids", Kokkos::WithoutInitializing),
-                                       nlocal + nlocal / 4 + 16);
-  Kokkos::deep_copy(Kokkos::subview(ids_, std::make_pair(std::int64_t(0), nlocal)),
-                    Kokkos::subview(id, std::make_pair(std::int64_t(0), nlocal)));
+  if (keep_ids_) {
+    if (ids_.extent(0) < static_cast<size_t>(nlocal))
+      ids_ = Kokkos::View<std::int64_t*>(
+          Kokkos::view_alloc("comm_ids", Kokkos::WithoutInitializing), nlocal + nlocal / 4 + 16);
+    Kokkos::deep_copy(Kokkos::subview(ids_, std::make_pair(std::int64_t(0), nlocal)),
+                      Kokkos::subview(id, std::make_pair(std::int64_t(0), nlocal)));
+  }
   std::int64_t n = nlocal;
   for (int d = 0; d < 3; ++d) {
     // Both swaps of an axis send from what was here before it: locals and earlier ghosts.
@@ -476,15 +493,21 @@ std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x,
       s.nrecv = sendrecv_count(s.nsend, s.dest, s.source, 10 + 2 * d + k);
       s.first = n;
       grow<Vec4<C>>(xall, n, n + s.nrecv);
-      grow<std::int64_t>(ids_, n, n + s.nrecv);
+      if (keep_ids_) grow<std::int64_t>(ids_, n, n + s.nrecv);
       if (peer_) link_peer(s, 2 * d + k);
       exchange_swap(s, 2 * d + k, xall);
-      exchange_ids(s);
+      if (keep_ids_) exchange_ids(s);
       n += s.nrecv;
     }
   }
   nghost_ = n - nlocal;
   return nghost_;
+}
+
+template <class S, class C>
+Kokkos::View<const std::int64_t*> DomainExchange<S, C>::ids() const {
+  if (!keep_ids_) throw Error("DomainExchange::ids(): the ghosts' ids were not kept (keep_ids)");
+  return ids_;
 }
 
 template <class S, class C>

@@ -59,8 +59,11 @@ class DomainExchange {
   // them (ids()). Returns the ghost count.
   std::int64_t borders(Kokkos::View<const Vec4<S>*> x, Kokkos::View<const std::int64_t*> id,
                        std::int64_t nlocal, Kokkos::View<Vec4<C>*>& xall);
-  // The atom id of every xall entry of the last borders(): local atoms, then ghosts.
-  Kokkos::View<const std::int64_t*> ids() const { return ids_; }
+  // The atom id of every xall entry of the last borders(): local atoms, then ghosts. Only after
+  // keep_ids(true) (the ids travel with the ghosts then: a message and two host copies per swap
+  // at every list build, which only neighbor.row_order=id needs).
+  void keep_ids(bool on) { keep_ids_ = on; }
+  Kokkos::View<const std::int64_t*> ids() const;
   // Per step: xall[0, nlocal) from x (skipped where x is its head), then the ghosts' positions
   // through the send lists of the last borders().
   void forward(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal, Kokkos::View<Vec4<C>*> xall);
@@ -114,15 +117,17 @@ class DomainExchange {
   double mpi_seconds_ = 0;
   bool direct_;        // MPI may read and write the device buffers (host memory or GPU-aware MPI)
   bool peer_ = false;  // ghosts written into the partner's GPU memory (CUDA IPC)
+  bool keep_ids_ = false;
   Transfer want_;
   std::string peer_problem_;
   std::vector<std::unique_ptr<PeerWindow>> windows_;  // per swap: where its partner writes
   Kokkos::View<std::int64_t*> ids_;                   // atom id of each xall entry (borders)
   Kokkos::View<Vec4<C>*> send_;                       // packed positions of a swap
   Kokkos::View<std::int64_t*> send_ids_;              // packed ids of a swap (borders)
-  Kokkos::View<int*> dest_;             // where each atom goes along an axis (migrate)
-  Kokkos::View<int*> slot_;             // its place among the atoms going there (migrate)
-  Kokkos::View<unsigned char*> marks_;  // which face shells an entry is in (borders)
+  // A byte per entry: where each atom goes along an axis (migrate), which face shells an entry
+  // is in (borders); and an atom's place among the atoms going where it goes (migrate).
+  Kokkos::View<unsigned char*> marks_;
+  Kokkos::View<int*> slot_;
   Kokkos::View<double*> out_lo_, out_hi_, in_lo_, in_hi_;  // migrating atoms (migrate)
   AtomBuffers spare_[2];
   // Pinned host staging of every message MPI may not take from device memory (ghost

@@ -141,6 +141,7 @@ class Simulation final : public MdEngine {
     if (p.exchange_ghosts) {
       domain_ = std::make_unique<comm::DomainExchange<S, C>>(p.grid, comm::rank(), box_d_, rlist,
                                                              p.transfer);
+      domain_->keep_ids(p_.row_order == neighbor::RowOrder::Id);
       for (std::int64_t i = 0; i < natoms_; ++i) {
         double w[3];
         for (int d = 0; d < 3; ++d) {
