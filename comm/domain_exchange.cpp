@@ -269,39 +269,96 @@ inline void pack_ids(Kokkos::View<const std::int64_t*> ids, Kokkos::View<const i
       KOKKOS_LAMBDA(const std::int64_t k) { out(at + k) = ids(list(k)); });
 }
 
-// Stores `number` in a partner's flag once every earlier kernel of the stream has finished
-// (its writes into the partner's window among them): one thread, a system-scope release.
-inline void publish_exchange(std::uint64_t* flag, std::uint64_t number) {
+// The peer-window exchange of a swap, two kernels a swap (four before: a pack, a one-thread
+// publish, a one-thread wait and a copy; the step's ghost update was then the largest part of
+// the 4-GPU overhead, issue 17). Teams of kTeam threads.
+constexpr int kTeam = 256;
+using Team = Kokkos::TeamPolicy<Exec>::member_type;
+
+KOKKOS_INLINE_FUNCTION int teams_for(std::int64_t n) {
+  return n > 0 ? static_cast<int>((n + kTeam - 1) / kTeam) : 1;
+}
+
+// The positions of a swap's list, shifted along d, packed into the partner's window `out`; the
+// last team to finish stores `number` in the partner's flag (system-scope release) once every
+// team's writes are visible system-wide (each writer fences, then its team counts itself in
+// `done`, which the last one resets for the next exchange).
+template <class C>
+void peer_send(Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> list, std::int64_t n,
+               int d, C shift, Vec4<C>* out, Kokkos::View<unsigned> done, std::uint64_t* flag,
+               std::uint64_t number) {
+  const int league = teams_for(n);
   Kokkos::parallel_for(
-      "Comm::peer_publish", Kokkos::RangePolicy<Exec>(0, 1), KOKKOS_LAMBDA(const int) {
+      "Comm::peer_send", Kokkos::TeamPolicy<Exec>(league, kTeam), KOKKOS_LAMBDA(const Team& t) {
+        const std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank();
+        if (k < n) {
+          Vec4<C> p = xall(list(k));
+          if (d == 0) p.x += shift;
+          if (d == 1) p.y += shift;
+          if (d == 2) p.z += shift;
+          out[k] = p;
+        }
 #ifdef __CUDA_ARCH__
         __threadfence_system();
-        asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(flag), "l"(number) : "memory");
+        t.team_barrier();
+        if (t.team_rank() == 0 && atomicAdd(done.data(), 1u) + 1 == unsigned(league)) {
+          done() = 0;
+          __threadfence_system();
+          asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(flag), "l"(number) : "memory");
+        }
 #else
-        __atomic_store_n(flag, number, __ATOMIC_RELEASE);
+        t.team_barrier();
+        if (t.team_rank() == 0 &&
+            Kokkos::atomic_fetch_add(done.data(), 1u) + 1 == static_cast<unsigned>(league)) {
+          done() = 0;
+          __atomic_store_n(flag, number, __ATOMIC_RELEASE);
+        }
 #endif
       });
 }
 
-// Holds the stream until this rank's flag reaches `number` (the partner's publish_exchange):
-// one thread spinning on a system-scope acquire. A partner that never writes it (it died and
-// its launcher did not end this rank) stops the device after about a minute instead of
-// hanging it: the next synchronisation then fails with a CUDA error.
-inline void await_exchange(const std::uint64_t* flag, std::uint64_t number) {
+// Every team waits until this rank's flag reaches `number` (the partner's peer_send: one thread
+// a team spinning on a system-scope acquire), then copies its part of the arrivals from the
+// window into place (through L2: the window's lines may sit stale in L1 from its last use). It
+// runs even when nothing arrives (one team): see receive_swap. A partner that never writes the
+// flag (it died and its launcher did not end this rank) stops the device after about a minute
+// instead of hanging it: the next synchronisation then fails with a CUDA error.
+template <class C>
+void peer_receive(const std::uint64_t* flag, std::uint64_t number, const Vec4<C>* in,
+                  Kokkos::View<Vec4<C>*> recv, std::int64_t n) {
   Kokkos::parallel_for(
-      "Comm::peer_await", Kokkos::RangePolicy<Exec>(0, 1), KOKKOS_LAMBDA(const int) {
+      "Comm::peer_receive", Kokkos::TeamPolicy<Exec>(teams_for(n), kTeam),
+      KOKKOS_LAMBDA(const Team& t) {
 #ifdef __CUDA_ARCH__
-        const long long start = clock64();
-        for (;;) {
-          std::uint64_t seen;
-          asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(seen) : "l"(flag) : "memory");
-          if (seen >= number) break;
-          if (clock64() - start > (1ll << 37)) __trap();
-          __nanosleep(100);
+        if (t.team_rank() == 0) {
+          const long long start = clock64();
+          for (;;) {
+            std::uint64_t seen;
+            asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(seen) : "l"(flag) : "memory");
+            if (seen >= number) break;
+            if (clock64() - start > (1ll << 37)) __trap();
+            __nanosleep(64);
+          }
+        }
+        t.team_barrier();
+        const std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank();
+        if (k < n) {
+          if constexpr (sizeof(C) == 8) {
+            const double2* q = reinterpret_cast<const double2*>(in + k);
+            const double2 a = __ldcg(q), b = __ldcg(q + 1);
+            recv(k) = Vec4<C>{C(a.x), C(a.y), C(b.x), C(b.y)};
+          } else {
+            const float4 a = __ldcg(reinterpret_cast<const float4*>(in + k));
+            recv(k) = Vec4<C>{C(a.x), C(a.y), C(a.z), C(a.w)};
+          }
         }
 #else
-        while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < number) {
-        }
+        if (t.team_rank() == 0)
+          while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < number) {
+          }
+        t.team_barrier();
+        const std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank();
+        if (k < n) recv(k) = in[k];
 #endif
       });
 }
@@ -335,6 +392,7 @@ DomainExchange<S, C>::DomainExchange(const RankGrid& grid, int rank, const Box<d
       s.source = to_hi ? sub_.lo_rank[d] : sub_.hi_rank[d];
       const bool edge = to_hi ? sub_.coord[d] == grid.p[d] - 1 : sub_.coord[d] == 0;
       s.shift = edge ? (to_hi ? -C(len[d]) : C(len[d])) : C(0);
+      s.done = Kokkos::View<unsigned>("comm_swap_done");
       swaps_.push_back(s);
       windows_.push_back(std::make_unique<PeerWindow>());
     }
@@ -543,9 +601,8 @@ void DomainExchange<S, C>::send_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> 
   }
   if (peer_) {
     const PeerWindow& w = *windows_[index];
-    Kokkos::View<Vec4<C>*> out(static_cast<Vec4<C>*>(w.remote_slot(s.uses)), s.nsend);
-    pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, out, 0);
-    publish_exchange(w.remote_flag(), s.uses + 1);
+    peer_send<C>(xall, s.list, s.nsend, s.dim, s.shift,
+                 static_cast<Vec4<C>*>(w.remote_slot(s.uses)), s.done, w.remote_flag(), s.uses + 1);
     return;
   }
   const int tag = 20 + 2 * s.dim + (s.to_hi ? 1 : 0);
@@ -567,10 +624,8 @@ void DomainExchange<S, C>::receive_swap(Swap& s, int index, Kokkos::View<Vec4<C>
   if (!peer_ || (s.dest == rank_ && s.source == rank_)) return;
   const PeerWindow& w = *windows_[index];
   const std::uint64_t use = s.uses++;
-  await_exchange(w.flag(), use + 1);
   const auto recv = Kokkos::subview(xall, std::make_pair(s.first, s.first + s.nrecv));
-  Kokkos::View<const Vec4<C>*> in(static_cast<const Vec4<C>*>(w.slot(use)), s.nrecv);
-  Kokkos::deep_copy(Exec(), recv, in);
+  peer_receive<C>(w.flag(), use + 1, static_cast<const Vec4<C>*>(w.slot(use)), recv, s.nrecv);
 }
 
 template <class S, class C>

@@ -86,9 +86,10 @@ class DomainExchange {
     C shift = 0;               // added along dim to the sent positions (periodic image)
     Kokkos::View<int*> list;   // xall entries sent
     std::int64_t nsend = 0, nrecv = 0;
-    std::int64_t first = 0;  // where the received ghosts go in xall
-    std::uint64_t uses = 0;  // exchanges received so far: the peer window's slot alternates
-                             // with it, its flag counts them
+    std::int64_t first = 0;       // where the received ghosts go in xall
+    Kokkos::View<unsigned> done;  // teams of the peer send finished (reset by the last)
+    std::uint64_t uses = 0;       // exchanges received so far: the peer window's slot alternates
+                                  // with it, its flag counts them
   };
   void exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);  // send, then receive
   void send_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
