@@ -317,12 +317,29 @@ void peer_send(Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> list,
       });
 }
 
+// A window entry read through L2 (its lines may sit stale in L1 from the slot's last use).
+template <class C>
+KOKKOS_INLINE_FUNCTION Vec4<C> load_through_l2(const Vec4<C>* p) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(C) == 8) {
+    const double2* q = reinterpret_cast<const double2*>(p);
+    const double2 a = __ldcg(q), b = __ldcg(q + 1);
+    return Vec4<C>{C(a.x), C(a.y), C(b.x), C(b.y)};
+  } else {
+    const float4 a = __ldcg(reinterpret_cast<const float4*>(p));
+    return Vec4<C>{C(a.x), C(a.y), C(a.z), C(a.w)};
+  }
+#else
+  return *p;
+#endif
+}
+
 // Every team waits until this rank's flag reaches `number` (the partner's peer_send: one thread
 // a team spinning on a system-scope acquire), then copies its part of the arrivals from the
-// window into place (through L2: the window's lines may sit stale in L1 from its last use). It
-// runs even when nothing arrives (one team): see receive_swap. A partner that never writes the
-// flag (it died and its launcher did not end this rank) stops the device after about a minute
-// instead of hanging it: the next synchronisation then fails with a CUDA error.
+// window into place (through L2). It runs even when nothing arrives (one team): see
+// receive_swap. A partner that never writes the flag (it died and its launcher did not end this
+// rank) stops the device after about a minute instead of hanging it: the next synchronisation
+// then fails with a CUDA error.
 template <class C>
 void peer_receive(const std::uint64_t* flag, std::uint64_t number, const Vec4<C>* in,
                   Kokkos::View<Vec4<C>*> recv, std::int64_t n) {
@@ -342,16 +359,7 @@ void peer_receive(const std::uint64_t* flag, std::uint64_t number, const Vec4<C>
         }
         t.team_barrier();
         const std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank();
-        if (k < n) {
-          if constexpr (sizeof(C) == 8) {
-            const double2* q = reinterpret_cast<const double2*>(in + k);
-            const double2 a = __ldcg(q), b = __ldcg(q + 1);
-            recv(k) = Vec4<C>{C(a.x), C(a.y), C(b.x), C(b.y)};
-          } else {
-            const float4 a = __ldcg(reinterpret_cast<const float4*>(in + k));
-            recv(k) = Vec4<C>{C(a.x), C(a.y), C(a.z), C(a.w)};
-          }
-        }
+        if (k < n) recv(k) = load_through_l2(in + k);
 #else
         if (t.team_rank() == 0)
           while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < number) {
