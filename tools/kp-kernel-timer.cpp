@@ -5,8 +5,11 @@
 //
 //   KOKKOS_TOOLS_LIBS=$PWD/.bundle/lib/libkp-kernel-timer.so KP_TIMER_OUT=times.txt mdremap ...
 //
-// It writes one line per name at exit: calls, total ms, mean us, sorted by total; fences are
-// timed without the extra synchronisation, allocations counted (their "ms" column is MB).
+// It writes one line per name at exit: calls, total ms, mean us, sorted by total; fences and
+// profiling regions (Kokkos::Profiling::ScopedRegion: the decomposed rebuild's migrate, borders,
+// list_build, remap_plan and the step's ghost_forward) are timed without the extra
+// synchronisation, allocations counted (their "ms" column is MB). Under mpirun, KP_TIMER_OUT
+// with %r writes a file per rank (KP_TIMER_OUT=times-%r.txt).
 #include <cuda_runtime.h>
 
 #include <algorithm>
