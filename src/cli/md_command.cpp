@@ -221,7 +221,7 @@ int run_md(const MdOptions& o) {
           "Ranks' exchange (ms per step, rank 0, part of neighbor): {:.4g}; of it migrations "
           "and new ghost shells at list builds {:.4g} (migrations {:.4g}), in MPI for ghost "
           "positions at every step and in the new shells (waits for the partners included; "
-          "overlaps the list builds' part) {:.4g}\n",
+          "overlaps the list builds' part; none with CUDA IPC, which waits on the GPU) {:.4g}\n",
           sp.exchange * per_step, sp.exchange_rebuild * per_step, sp.exchange_migrate * per_step,
           sp.exchange_mpi * per_step);
     fmt::print(
