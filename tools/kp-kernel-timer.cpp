@@ -68,14 +68,19 @@ void begin(const std::string& name, std::uint64_t* id) {
   if (id) *id = open_regions().size() - 1;
 }
 
-void end() {
-  if (sync()) cudaDeviceSynchronize();
-  if (open_regions().empty()) return;
-  const Open o = open_regions().back();
-  open_regions().pop_back();
+// The innermost open entry of `stack` closed: its time added to its name's row.
+void close(std::vector<Open>& stack) {
+  if (stack.empty()) return;
+  const Open o = stack.back();
+  stack.pop_back();
   Entry& e = table()[o.name];
   ++e.calls;
   e.ms += std::chrono::duration<double, std::milli>(Clock::now() - o.start).count();
+}
+
+void end() {
+  if (sync()) cudaDeviceSynchronize();
+  close(open_regions());
 }
 
 }  // namespace
@@ -141,12 +146,7 @@ void kokkosp_push_profile_region(const char* name) {
   regions().push_back({std::string("region ") + name, Clock::now()});
 }
 void kokkosp_pop_profile_region() {
-  if (regions().empty()) return;
-  const Open o = regions().back();
-  regions().pop_back();
-  Entry& e = table()[o.name];
-  ++e.calls;
-  e.ms += std::chrono::duration<double, std::milli>(Clock::now() - o.start).count();
+  close(regions());
 }
 
 // Fences: wall time only (no extra synchronisation), nested apart from the kernels.
@@ -155,12 +155,7 @@ void kokkosp_begin_fence(const char* name, std::uint32_t, std::uint64_t* id) {
   if (id) *id = fences().size() - 1;
 }
 void kokkosp_end_fence(std::uint64_t) {
-  if (fences().empty()) return;
-  const Open o = fences().back();
-  fences().pop_back();
-  Entry& e = table()[o.name];
-  ++e.calls;
-  e.ms += std::chrono::duration<double, std::milli>(Clock::now() - o.start).count();
+  close(fences());
 }
 // Allocations: counted by label (total ms column: megabytes).
 void kokkosp_allocate_data(SpaceHandle space, const char* label, const void*, std::uint64_t size) {
