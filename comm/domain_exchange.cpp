@@ -337,9 +337,10 @@ KOKKOS_INLINE_FUNCTION Vec4<C> load_through_l2(const Vec4<C>* p) {
 // Every team waits until this rank's flag reaches `number` (the partner's peer_send: one thread
 // a team spinning on a system-scope acquire), then copies its part of the arrivals from the
 // window into place (through L2). It runs even when nothing arrives (one team): see
-// receive_swap. A partner that never writes the flag (it died and its launcher did not end this
-// rank) stops the device after about a minute instead of hanging it: the next synchronisation
-// then fails with a CUDA error.
+// receive_swap. A partner that never writes the flag (it hangs, and its launcher does not end
+// this rank) stops the device after 2^42 cycles (over half an hour at an H100's clock, so that
+// a partner busy writing a large output between two steps is still waited for) instead of
+// hanging it: the next synchronisation then fails with a CUDA error.
 template <class C>
 void peer_receive(const std::uint64_t* flag, std::uint64_t number, const Vec4<C>* in,
                   Kokkos::View<Vec4<C>*> recv, std::int64_t n) {
@@ -353,7 +354,7 @@ void peer_receive(const std::uint64_t* flag, std::uint64_t number, const Vec4<C>
             std::uint64_t seen;
             asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(seen) : "l"(flag) : "memory");
             if (seen >= number) break;
-            if (clock64() - start > (1ll << 37)) __trap();
+            if (clock64() - start > (1ll << 42)) __trap();
             __nanosleep(64);
           }
         }
