@@ -16,12 +16,16 @@ VerletListBuilder<T, Space>::VerletListBuilder(double list_cutoff, bool half, bo
       kernel_(pick_list_kernel<T, Space>(kernel, half, column_major)) {}
 
 // `store` with room for `need` entries: kept while it has, else replaced with 1/16 to spare
-// (the count breathes from one build to the next). Contents are not kept.
+// (the count breathes from one build to the next). Contents are not kept. `held`, the view of
+// it handed out last, is dropped first, so that the old storage is freed before the new one is
+// made where nobody else holds it (a 4M-atom list is 1.7 GB).
 template <class T, class Space>
 Kokkos::View<int*, Space> VerletListBuilder<T, Space>::grown(Kokkos::View<int*, Space>& store,
+                                                             Kokkos::View<int*, Space>& held,
                                                              const char* label, std::int64_t need) {
   if (store.extent(0) < static_cast<size_t>(need)) {
-    store = Kokkos::View<int*, Space>();  // the old one freed before the new one is made
+    held = Kokkos::View<int*, Space>();
+    store = Kokkos::View<int*, Space>();
     store = Kokkos::View<int*, Space>(
         Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), need + need / 16 + 64);
   }
@@ -52,8 +56,8 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
   // The list over kept storage: a decomposed run's atom count changes at every migration, and
   // a fresh 1.7 GB list at each build (4M atoms) cost an allocation and a free, each a
   // device-wide wait (issue 17's profile: 2.3 ms of a 4-GPU build's 12.5 in the free alone).
-  list.counts =
-      Kokkos::subview(grown(count_store_, "counts", n), std::make_pair(std::int64_t(0), n));
+  list.counts = Kokkos::subview(grown(count_store_, list.counts, "counts", n),
+                                std::make_pair(std::int64_t(0), n));
   if (list.maxneigh == 0) {
     const double rho = n / box.volume();
     const double expect = 4.18879020479 * rlist_ * rlist_ * rlist_ * rho * (half_ ? 0.5 : 1.0);
@@ -77,7 +81,8 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
   for (;;) {
     const int maxneigh = list.maxneigh;
     const std::int64_t entries = std::int64_t(maxneigh) * n;
-    list.neighbors = Kokkos::subview(grown(neighbor_store_, "neighbors", entries),
+    a.nbrs = decltype(a.nbrs)();  // a regrow's last list: held only by the list and the store
+    list.neighbors = Kokkos::subview(grown(neighbor_store_, list.neighbors, "neighbors", entries),
                                      std::make_pair(std::int64_t(0), entries));
     list.stride_j = column_major_ ? n : 1;
     list.stride_i = column_major_ ? 1 : maxneigh;

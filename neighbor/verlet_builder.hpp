@@ -37,7 +37,8 @@ class VerletListBuilder {
   int regrows_ = 0;
   BuildKernel last_kernel_ = BuildKernel::Auto;
   Kokkos::View<int*, Space> neighbor_store_, count_store_;  // the lists' kept storage
-  static Kokkos::View<int*, Space> grown(Kokkos::View<int*, Space>& store, const char* label,
+  static Kokkos::View<int*, Space> grown(Kokkos::View<int*, Space>& store,
+                                         Kokkos::View<int*, Space>& held, const char* label,
                                          std::int64_t need);
 };
 

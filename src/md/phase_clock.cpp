@@ -49,7 +49,6 @@ int PhaseClock::begin(double* acc, double* also) {
   // recorded (an error, or a stale time from the event's last use: a negative phase) and
   // dropped the entry its end() was about to write (issue 17's 1,000-step MPI runs hit it).
   if (open_ == 0 && pending_.size() >= kMaxPending) settle();
-  ++open_;
   Pending p;
   p.start = event();
   p.stop = event();
@@ -61,16 +60,19 @@ int PhaseClock::begin(double* acc, double* also) {
         "cudaEventRecord");
 #endif
   pending_.push_back(p);
+  ++open_;  // only once begun: a begin that throws leaves nothing open
   return static_cast<int>(pending_.size()) - 1;
 }
 
 void PhaseClock::end(const int k) {
   --open_;
 #ifdef KOKKOS_ENABLE_CUDA
-  check(cudaEventRecord(static_cast<cudaEvent_t>(pending_[k].stop),
-                        Kokkos::DefaultExecutionSpace().cuda_stream()),
-        "cudaEventRecord");
-  last_stop_ = pending_[k].stop;
+  Pending& p = pending_[k];
+  const cudaError_t e = cudaEventRecord(static_cast<cudaEvent_t>(p.stop),
+                                        Kokkos::DefaultExecutionSpace().cuda_stream());
+  if (e != cudaSuccess) p.acc = nullptr;  // never timed: settle() skips it
+  check(e, "cudaEventRecord");
+  last_stop_ = p.stop;
 #else
   (void)k;
 #endif
@@ -83,14 +85,15 @@ void PhaseClock::settle() {
   // Events complete in stream order: the stop recorded last is the last to complete.
   check(cudaEventSynchronize(static_cast<cudaEvent_t>(last_stop_)), "cudaEventSynchronize");
   for (const Pending& p : pending_) {
+    free_.push_back(p.start);
+    free_.push_back(p.stop);
+    if (!p.acc) continue;
     float ms = 0;
     check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(p.start),
                                static_cast<cudaEvent_t>(p.stop)),
           "cudaEventElapsedTime");
     *p.acc += 1e-3 * ms;
     if (p.also) *p.also += 1e-3 * ms;
-    free_.push_back(p.start);
-    free_.push_back(p.stop);
   }
   pending_.clear();
 #endif

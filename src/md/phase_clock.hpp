@@ -38,7 +38,12 @@ class PhaseClock {
     try {
       f();
     } catch (...) {
-      end(k);  // a phase that throws is still closed: settle() reads only recorded events
+      // A phase that throws is still closed (settle() reads only recorded events); the error
+      // that ended it is the one passed on, not one from closing it.
+      try {
+        end(k);
+      } catch (...) {
+      }
       throw;
     }
     end(k);
