@@ -68,6 +68,13 @@ KOKKOS_INLINE_FUNCTION void pack_atom(Kokkos::View<double*> buf, std::int64_t k,
 // took 0.25-0.73 ms on an H100 (issue 17's profile), a 32x shorter one a few microseconds, and
 // the chunk's own entries are a thread's 32 contiguous bytes of marks.
 constexpr std::int64_t kChunk = 32;
+inline std::int64_t chunks(std::int64_t n) {
+  return (n + kChunk - 1) / kChunk;
+}
+// One past the last entry of chunk c of n entries.
+KOKKOS_INLINE_FUNCTION std::int64_t chunk_end(std::int64_t c, std::int64_t n) {
+  return c * kChunk + kChunk < n ? c * kChunk + kChunk : n;
+}
 
 // One migration axis on the device: where each atom goes along d (dest: a pass), then its slot
 // among the atoms going there (slot: a scan over chunks); returns how many go where. The copies
@@ -83,11 +90,10 @@ Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine,
       });
   Dest3 total;
   Kokkos::parallel_scan(
-      "Comm::migrate_split", Kokkos::RangePolicy<Exec>(0, (n + kChunk - 1) / kChunk),
+      "Comm::migrate_split", Kokkos::RangePolicy<Exec>(0, chunks(n)),
       KOKKOS_LAMBDA(const std::int64_t c, Dest3& acc, const bool final) {
-        const std::int64_t end = c * kChunk + kChunk < n ? c * kChunk + kChunk : n;
         Dest3 own;
-        for (std::int64_t i = c * kChunk; i < end; ++i) {
+        for (std::int64_t i = c * kChunk; i < chunk_end(c, n); ++i) {
           const int k = dest(i);
           if (final) slot(i) = static_cast<int>(acc.at(k) + own.at(k));
           own.add(k);
@@ -218,11 +224,10 @@ ShellCounts select_shells(Kokkos::View<const Vec4<C>*> xall, std::int64_t range,
       });
   ShellCounts count;
   Kokkos::parallel_scan(
-      "Comm::border_select", Kokkos::RangePolicy<Exec>(0, (range + kChunk - 1) / kChunk),
+      "Comm::border_select", Kokkos::RangePolicy<Exec>(0, chunks(range)),
       KOKKOS_LAMBDA(const std::int64_t c, ShellCounts& acc, const bool final) {
-        const std::int64_t end = c * kChunk + kChunk < range ? c * kChunk + kChunk : range;
         ShellCounts own;
-        for (std::int64_t i = c * kChunk; i < end; ++i) {
+        for (std::int64_t i = c * kChunk; i < chunk_end(c, range); ++i) {
           const unsigned m = mark(i);
           if (final && (m & 1u)) lo_out(acc.lo + own.lo) = static_cast<int>(i);
           if (final && (m & 2u)) hi_out(acc.hi + own.hi) = static_cast<int>(i);
@@ -235,17 +240,25 @@ ShellCounts select_shells(Kokkos::View<const Vec4<C>*> xall, std::int64_t range,
   return count;
 }
 
+// Entry k of a swap's list: its position shifted by `shift` along d (the periodic image).
+template <class C>
+KOKKOS_INLINE_FUNCTION Vec4<C> shifted_entry(const Kokkos::View<const Vec4<C>*>& xall,
+                                             const Kokkos::View<const int*>& list, std::int64_t k,
+                                             int d, C shift) {
+  Vec4<C> p = xall(list(k));
+  if (d == 0) p.x += shift;
+  if (d == 1) p.y += shift;
+  if (d == 2) p.z += shift;
+  return p;
+}
+
 // Positions of a swap's list, shifted along d, into `out` from entry `at` on.
 template <class C>
 void pack_positions(Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> list,
                     std::int64_t n, int d, C shift, Kokkos::View<Vec4<C>*> out, std::int64_t at) {
   Kokkos::parallel_for(
       "Comm::forward_pack", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t k) {
-        Vec4<C> p = xall(list(k));
-        if (d == 0) p.x += shift;
-        if (d == 1) p.y += shift;
-        if (d == 2) p.z += shift;
-        out(at + k) = p;
+        out(at + k) = shifted_entry(xall, list, k, d, shift);
       });
 }
 
@@ -279,6 +292,46 @@ KOKKOS_INLINE_FUNCTION int teams_for(std::int64_t n) {
   return n > 0 ? static_cast<int>((n + kTeam - 1) / kTeam) : 1;
 }
 
+// The flag protocol's steps, as CUDA instructions on the GPU (system scope: the flag and the
+// window are another GPU's memory) and as host atomics elsewhere.
+KOKKOS_INLINE_FUNCTION void fence_system() {
+#ifdef __CUDA_ARCH__
+  __threadfence_system();
+#endif
+}
+KOKKOS_INLINE_FUNCTION unsigned count_in(unsigned* done) {
+#ifdef __CUDA_ARCH__
+  return atomicAdd(done, 1u);
+#else
+  return Kokkos::atomic_fetch_add(done, 1u);
+#endif
+}
+// Stores `number` in the flag once this thread's earlier writes are visible system-wide.
+KOKKOS_INLINE_FUNCTION void publish(std::uint64_t* flag, std::uint64_t number) {
+#ifdef __CUDA_ARCH__
+  __threadfence_system();
+  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(flag), "l"(number) : "memory");
+#else
+  __atomic_store_n(flag, number, __ATOMIC_RELEASE);
+#endif
+}
+// Spins until the flag reaches `number`; on the GPU a trap after 2^42 cycles (peer_receive).
+KOKKOS_INLINE_FUNCTION void await_flag(const std::uint64_t* flag, std::uint64_t number) {
+#ifdef __CUDA_ARCH__
+  const long long start = clock64();
+  for (;;) {
+    std::uint64_t seen;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(seen) : "l"(flag) : "memory");
+    if (seen >= number) return;
+    if (clock64() - start > (1ll << 42)) __trap();
+    __nanosleep(64);
+  }
+#else
+  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < number) {
+  }
+#endif
+}
+
 // The positions of a swap's list, shifted along d, packed into the partner's window `out`; the
 // last team to finish stores `number` in the partner's flag (system-scope release) once every
 // team's writes are visible system-wide (each writer fences, then its team counts itself in
@@ -291,29 +344,13 @@ void peer_send(Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> list,
   Kokkos::parallel_for(
       "Comm::peer_send", Kokkos::TeamPolicy<Exec>(league, kTeam), KOKKOS_LAMBDA(const Team& t) {
         const std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank();
-        if (k < n) {
-          Vec4<C> p = xall(list(k));
-          if (d == 0) p.x += shift;
-          if (d == 1) p.y += shift;
-          if (d == 2) p.z += shift;
-          out[k] = p;
-        }
-#ifdef __CUDA_ARCH__
-        __threadfence_system();
+        if (k < n) out[k] = shifted_entry(xall, list, k, d, shift);
+        fence_system();
         t.team_barrier();
-        if (t.team_rank() == 0 && atomicAdd(done.data(), 1u) + 1 == unsigned(league)) {
+        if (t.team_rank() == 0 && count_in(done.data()) + 1 == unsigned(league)) {
           done() = 0;
-          __threadfence_system();
-          asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(flag), "l"(number) : "memory");
+          publish(flag, number);
         }
-#else
-        t.team_barrier();
-        if (t.team_rank() == 0 &&
-            Kokkos::atomic_fetch_add(done.data(), 1u) + 1 == static_cast<unsigned>(league)) {
-          done() = 0;
-          __atomic_store_n(flag, number, __ATOMIC_RELEASE);
-        }
-#endif
       });
 }
 
@@ -347,28 +384,10 @@ void peer_receive(const std::uint64_t* flag, std::uint64_t number, const Vec4<C>
   Kokkos::parallel_for(
       "Comm::peer_receive", Kokkos::TeamPolicy<Exec>(teams_for(n), kTeam),
       KOKKOS_LAMBDA(const Team& t) {
-#ifdef __CUDA_ARCH__
-        if (t.team_rank() == 0) {
-          const long long start = clock64();
-          for (;;) {
-            std::uint64_t seen;
-            asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(seen) : "l"(flag) : "memory");
-            if (seen >= number) break;
-            if (clock64() - start > (1ll << 42)) __trap();
-            __nanosleep(64);
-          }
-        }
+        if (t.team_rank() == 0) await_flag(flag, number);
         t.team_barrier();
         const std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank();
         if (k < n) recv(k) = load_through_l2(in + k);
-#else
-        if (t.team_rank() == 0)
-          while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < number) {
-          }
-        t.team_barrier();
-        const std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank();
-        if (k < n) recv(k) = in[k];
-#endif
       });
 }
 
