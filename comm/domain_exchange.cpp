@@ -153,17 +153,18 @@ inline unsigned char* pinned(PinnedBytes& b, std::size_t bytes) {
 
 // Sends `send` (count entries of T) to `dest` and receives `recv` from `source` through MPI:
 // straight from device memory where MPI may read it, else staged through pinned host buffers.
-// `mpi_seconds`, where given, adds the time spent inside MPI.
+// `mpi_seconds`, where given, adds the time spent inside MPI. `space`: the instance that wrote
+// `send` and reads `recv` (only it is waited for: the default instance may be busy with forces).
 template <class T>
-void exchange_buffers(Kokkos::View<T*> send, std::int64_t nsend, int dest, Kokkos::View<T*> recv,
-                      std::int64_t nrecv, int source, int tag, bool direct, PinnedBytes& out,
-                      PinnedBytes& in, double* mpi_seconds = nullptr) {
+void exchange_buffers(const Exec& space, Kokkos::View<T*> send, std::int64_t nsend, int dest,
+                      Kokkos::View<T*> recv, std::int64_t nrecv, int source, int tag, bool direct,
+                      PinnedBytes& out, PinnedBytes& in, double* mpi_seconds = nullptr) {
   Kokkos::Timer wait;
   auto waited = [&] {
     if (mpi_seconds) *mpi_seconds += wait.seconds();
   };
   if (direct) {
-    Exec().fence("Comm::before_send");
+    space.fence("Comm::before_send");
     wait.reset();
     comm::sendrecv(send.data(), nsend * sizeof(T), dest, recv.data(), nrecv * sizeof(T), source,
                    tag);
@@ -173,11 +174,13 @@ void exchange_buffers(Kokkos::View<T*> send, std::int64_t nsend, int dest, Kokko
   using Host = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   Host hs(reinterpret_cast<T*>(pinned(out, nsend * sizeof(T) + 1)), nsend);
   Host hr(reinterpret_cast<T*>(pinned(in, nrecv * sizeof(T) + 1)), nrecv);
-  Kokkos::deep_copy(hs, Kokkos::subview(send, std::make_pair(std::int64_t(0), nsend)));
+  Kokkos::deep_copy(space, hs, Kokkos::subview(send, std::make_pair(std::int64_t(0), nsend)));
+  space.fence("Comm::staged");
   wait.reset();
   comm::sendrecv(hs.data(), nsend * sizeof(T), dest, hr.data(), nrecv * sizeof(T), source, tag);
   waited();
-  Kokkos::deep_copy(Kokkos::subview(recv, std::make_pair(std::int64_t(0), nrecv)), hr);
+  Kokkos::deep_copy(space, Kokkos::subview(recv, std::make_pair(std::int64_t(0), nrecv)), hr);
+  space.fence("Comm::unstaged");  // hr is reused by the next message
 }
 
 // Local positions converted to the force precision (C), head of xall.
@@ -254,10 +257,12 @@ KOKKOS_INLINE_FUNCTION Vec4<C> shifted_entry(const Kokkos::View<const Vec4<C>*>&
 
 // Positions of a swap's list, shifted along d, into `out` from entry `at` on.
 template <class C>
-void pack_positions(Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> list,
-                    std::int64_t n, int d, C shift, Kokkos::View<Vec4<C>*> out, std::int64_t at) {
+void pack_positions(const Exec& space, Kokkos::View<const Vec4<C>*> xall,
+                    Kokkos::View<const int*> list, std::int64_t n, int d, C shift,
+                    Kokkos::View<Vec4<C>*> out, std::int64_t at) {
   Kokkos::parallel_for(
-      "Comm::forward_pack", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t k) {
+      "Comm::forward_pack", Kokkos::RangePolicy<Exec>(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t k) {
         out(at + k) = shifted_entry(xall, list, k, d, shift);
       });
 }
@@ -337,12 +342,13 @@ KOKKOS_INLINE_FUNCTION void await_flag(const std::uint64_t* flag, std::uint64_t 
 // team's writes are visible system-wide (each writer fences, then its team counts itself in
 // `done`, which the last one resets for the next exchange).
 template <class C>
-void peer_send(Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> list, std::int64_t n,
-               int d, C shift, Vec4<C>* out, Kokkos::View<unsigned> done, std::uint64_t* flag,
-               std::uint64_t number) {
+void peer_send(const Exec& space, Kokkos::View<const Vec4<C>*> xall, Kokkos::View<const int*> list,
+               std::int64_t n, int d, C shift, Vec4<C>* out, Kokkos::View<unsigned> done,
+               std::uint64_t* flag, std::uint64_t number) {
   const int league = teams_for(n);
   Kokkos::parallel_for(
-      "Comm::peer_send", Kokkos::TeamPolicy<Exec>(league, kTeam), KOKKOS_LAMBDA(const Team& t) {
+      "Comm::peer_send", Kokkos::TeamPolicy<Exec>(space, league, kTeam),
+      KOKKOS_LAMBDA(const Team& t) {
         const std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank();
         if (k < n) out[k] = shifted_entry(xall, list, k, d, shift);
         fence_system();
@@ -377,17 +383,23 @@ KOKKOS_INLINE_FUNCTION Vec4<C> load_through_l2(const Vec4<C>* p) {
 // receive_swap. A partner that never writes the flag (it hangs, and its launcher does not end
 // this rank) stops the device after 2^42 cycles (over half an hour at an H100's clock, so that
 // a partner busy writing a large output between two steps is still waited for) instead of
-// hanging it: the next synchronisation then fails with a CUDA error.
+// hanging it: the next synchronisation then fails with a CUDA error. At most kReceiveTeams
+// teams, each copying every kReceiveTeams-th block of entries: while they wait they hold room on
+// the multiprocessors that the overlapped forces could use (a swap's 70,000 ghosts would be 274
+// teams), and the copy itself is short.
+constexpr int kReceiveTeams = 64;
 template <class C>
-void peer_receive(const std::uint64_t* flag, std::uint64_t number, const Vec4<C>* in,
-                  Kokkos::View<Vec4<C>*> recv, std::int64_t n) {
+void peer_receive(const Exec& space, const std::uint64_t* flag, std::uint64_t number,
+                  const Vec4<C>* in, Kokkos::View<Vec4<C>*> recv, std::int64_t n) {
+  const int league = std::min(teams_for(n), kReceiveTeams);
   Kokkos::parallel_for(
-      "Comm::peer_receive", Kokkos::TeamPolicy<Exec>(teams_for(n), kTeam),
+      "Comm::peer_receive", Kokkos::TeamPolicy<Exec>(space, league, kTeam),
       KOKKOS_LAMBDA(const Team& t) {
         if (t.team_rank() == 0) await_flag(flag, number);
         t.team_barrier();
-        const std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank();
-        if (k < n) recv(k) = load_through_l2(in + k);
+        for (std::int64_t k = std::int64_t(t.league_rank()) * kTeam + t.team_rank(); k < n;
+             k += std::int64_t(league) * kTeam)
+          recv(k) = load_through_l2(in + k);
       });
 }
 
@@ -508,6 +520,7 @@ AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::i
 
 template <class S, class C>
 void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
+  forward_join();
   // Persistent scratch (a rebuild allocated it afresh: allocations are device-wide waits).
   for (int d = 0; d < 3; ++d) {
     if (grid_.p[d] == 1) continue;  // nobody to move to along d
@@ -536,10 +549,12 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     grow<double>(in_hi_, 0, kAtomDoubles * from_hi + 1);
     grow<double>(in_lo_, 0, kAtomDoubles * from_lo + 1);
     auto in_hi = in_hi_, in_lo = in_lo_;
-    exchange_buffers<double>(below, kAtomDoubles * nlo, lo_rank, in_hi, kAtomDoubles * from_hi,
-                             hi_rank, 100 + 2 * d, direct_, stage_out_, stage_in_);
-    exchange_buffers<double>(above, kAtomDoubles * nhi, hi_rank, in_lo, kAtomDoubles * from_lo,
-                             lo_rank, 101 + 2 * d, direct_, stage_out_, stage_in_);
+    exchange_buffers<double>(Exec(), below, kAtomDoubles * nlo, lo_rank, in_hi,
+                             kAtomDoubles * from_hi, hi_rank, 100 + 2 * d, direct_, stage_out_,
+                             stage_in_);
+    exchange_buffers<double>(Exec(), above, kAtomDoubles * nhi, hi_rank, in_lo,
+                             kAtomDoubles * from_lo, lo_rank, 101 + 2 * d, direct_, stage_out_,
+                             stage_in_);
     unpack_arrivals<S>(in_hi, from_hi, b, c.n[0]);
     unpack_arrivals<S>(in_lo, from_lo, b, c.n[0] + from_hi);
     migrated_ += nlo + nhi;
@@ -551,6 +566,7 @@ template <class S, class C>
 std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x,
                                            Kokkos::View<const std::int64_t*> id,
                                            std::int64_t nlocal, Kokkos::View<Vec4<C>*>& xall) {
+  forward_join();
   const bool aliased = static_cast<const void*>(x.data()) == static_cast<const void*>(xall.data());
   if (!aliased || xall.extent(0) < static_cast<size_t>(nlocal)) {
     if (xall.extent(0) < static_cast<size_t>(nlocal))
@@ -597,47 +613,140 @@ Kokkos::View<const std::int64_t*> DomainExchange<S, C>::ids() const {
 }
 
 template <class S, class C>
-void DomainExchange<S, C>::forward(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal,
-                                   Kokkos::View<Vec4<C>*> xall) {
+void DomainExchange<S, C>::locals(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal,
+                                  Kokkos::View<Vec4<C>*> xall) {
+  forward_join();
   if (static_cast<const void*>(x.data()) != static_cast<const void*>(xall.data()))
     convert_locals<S, C>(x, xall, nlocal);
+}
+
+template <class S, class C>
+std::int64_t DomainExchange<S, C>::near_faces(Kokkos::View<const Vec4<C>*> xall, std::int64_t n,
+                                              Kokkos::View<unsigned char*>& skip,
+                                              Kokkos::View<int*>& near) const {
+  if (skip.extent(0) < static_cast<size_t>(n))
+    skip = Kokkos::View<unsigned char*>(
+        Kokkos::view_alloc("comm_near_faces", Kokkos::WithoutInitializing), n + n / 8 + 64);
+  if (near.extent(0) < static_cast<size_t>(n))
+    near = Kokkos::View<int*>(Kokkos::view_alloc("comm_near_list", Kokkos::WithoutInitializing),
+                              n + n / 8 + 64);
+  // A ghost is outside the sub-box, so an atom farther than rlist from every face has none in
+  // its row. The margin covers positions rounded to the force precision (a float's 1e-7 of the
+  // box length) with room to spare; a few atoms more in the near set cost nothing but time.
+  double lo[3], hi[3];
+  for (int d = 0; d < 3; ++d) {
+    const double margin = 1e-3 * rlist_ + 1e-5 * box_.len[d];
+    lo[d] = sub_.lo[d] + rlist_ + margin;
+    hi[d] = sub_.hi[d] - rlist_ - margin;
+  }
+  const double lx = lo[0], ly = lo[1], lz = lo[2], hx = hi[0], hy = hi[1], hz = hi[2];
+  auto mark = skip;
+  auto out = near;
+  Kokkos::parallel_for(
+      "Comm::near_faces_mark", Kokkos::RangePolicy<Exec>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const Vec4<C> p = xall(i);
+        const double x = p.x, y = p.y, z = p.z;
+        mark(i) = static_cast<unsigned char>(
+            !(x >= lx && x < hx && y >= ly && y < hy && z >= lz && z < hz));
+      });
+  std::int64_t count = 0;
+  Kokkos::parallel_scan(
+      "Comm::near_faces_list", Kokkos::RangePolicy<Exec>(0, chunks(n)),
+      KOKKOS_LAMBDA(const std::int64_t c, std::int64_t& acc, const bool final) {
+        std::int64_t own = 0;
+        for (std::int64_t i = c * kChunk; i < chunk_end(c, n); ++i) {
+          const unsigned m = mark(i);
+          if (final && m) out(acc + own) = static_cast<int>(i);
+          own += m;
+        }
+        acc += own;
+      },
+      count);
+  return count;
+}
+
+template <class S, class C>
+void DomainExchange<S, C>::overlap(bool on) {
+  forward_join();
+  side_ = on ? std::make_unique<SideStream>() : nullptr;
+}
+
+template <class S, class C>
+void DomainExchange<S, C>::forward(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal,
+                                   Kokkos::View<Vec4<C>*> xall) {
+  forward_begin(x, nlocal, xall);
+  forward_join();
+}
+
+template <class S, class C>
+void DomainExchange<S, C>::forward_begin(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal,
+                                         Kokkos::View<Vec4<C>*> xall) {
+  forward_join();
+  if (static_cast<const void*>(x.data()) != static_cast<const void*>(xall.data()))
+    convert_locals<S, C>(x, xall, nlocal);
+  if (side_) side_->after_default();
+  in_flight_ = xall;
+  pending_run_ = pending_join_ = true;
+}
+
+template <class S, class C>
+void DomainExchange<S, C>::forward_run() {
+  if (!pending_run_) return;
+  pending_run_ = false;
+  const Exec space = side_ ? side_->space() : Exec();
+  if (side_) side_->mark_start();
   // Both swaps of an axis send from what was here before it (the arrivals go beyond): both are
   // sent before either is waited for.
   for (std::size_t k = 0; k < swaps_.size(); k += 2) {
-    send_swap(swaps_[k], int(k), xall);
-    send_swap(swaps_[k + 1], int(k + 1), xall);
-    receive_swap(swaps_[k], int(k), xall);
-    receive_swap(swaps_[k + 1], int(k + 1), xall);
+    send_swap(space, swaps_[k], int(k), in_flight_);
+    send_swap(space, swaps_[k + 1], int(k + 1), in_flight_);
+    receive_swap(space, swaps_[k], int(k), in_flight_);
+    receive_swap(space, swaps_[k + 1], int(k + 1), in_flight_);
   }
+  if (side_) side_->mark_stop();
+  in_flight_ = Kokkos::View<Vec4<C>*>();
+}
+
+// The default instance's next work waits for the ghost update (stream order; no host wait).
+// Every exchange of this rank, the list builds' on the default instance and the steps' on the
+// side stream, thus stays one chain in stream order: what receive_swap's slot reuse needs.
+template <class S, class C>
+void DomainExchange<S, C>::forward_join() {
+  forward_run();
+  if (!pending_join_) return;
+  pending_join_ = false;
+  if (side_) side_->join_default();
 }
 
 template <class S, class C>
 void DomainExchange<S, C>::exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall) {
-  send_swap(s, index, xall);
-  receive_swap(s, index, xall);
+  send_swap(Exec(), s, index, xall);
+  receive_swap(Exec(), s, index, xall);
 }
 
 // The ghost positions a swap sends. Peer windows: packed straight into the partner's window
 // (the slot of this exchange), then the exchange's number stored in the partner's flag, both
 // queued on the stream (no host wait); else packed and exchanged through MPI here.
 template <class S, class C>
-void DomainExchange<S, C>::send_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall) {
+void DomainExchange<S, C>::send_swap(const Exec& space, Swap& s, int index,
+                                     Kokkos::View<Vec4<C>*> xall) {
   if (s.dest == rank_ && s.source == rank_) {
     // This rank is its own neighbour along the axis: the periodic images straight into place.
-    pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, xall, s.first);
+    pack_positions<C>(space, xall, s.list, s.nsend, s.dim, s.shift, xall, s.first);
     return;
   }
   if (peer_) {
     const PeerWindow& w = *windows_[index];
-    peer_send<C>(xall, s.list, s.nsend, s.dim, s.shift,
+    peer_send<C>(space, xall, s.list, s.nsend, s.dim, s.shift,
                  static_cast<Vec4<C>*>(w.remote_slot(s.uses)), s.done, w.remote_flag(), s.uses + 1);
     return;
   }
   const int tag = 20 + 2 * s.dim + (s.to_hi ? 1 : 0);
   const auto recv = Kokkos::subview(xall, std::make_pair(s.first, s.first + s.nrecv));
   grow<Vec4<C>>(send_, 0, s.nsend + 1);
-  pack_positions<C>(xall, s.list, s.nsend, s.dim, s.shift, send_, 0);
-  exchange_buffers<Vec4<C>>(send_, s.nsend, s.dest, recv, s.nrecv, s.source, tag, direct_,
+  pack_positions<C>(space, xall, s.list, s.nsend, s.dim, s.shift, send_, 0);
+  exchange_buffers<Vec4<C>>(space, send_, s.nsend, s.dest, recv, s.nrecv, s.source, tag, direct_,
                             stage_out_, stage_in_, &mpi_seconds_);
 }
 
@@ -648,12 +757,14 @@ void DomainExchange<S, C>::send_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> 
 // of the other direction along this axis, which this rank signals only after this copy (one
 // stream each; the wait runs even when nothing arrives, so the chain never breaks).
 template <class S, class C>
-void DomainExchange<S, C>::receive_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall) {
+void DomainExchange<S, C>::receive_swap(const Exec& space, Swap& s, int index,
+                                        Kokkos::View<Vec4<C>*> xall) {
   if (!peer_ || (s.dest == rank_ && s.source == rank_)) return;
   const PeerWindow& w = *windows_[index];
   const std::uint64_t use = s.uses++;
   const auto recv = Kokkos::subview(xall, std::make_pair(s.first, s.first + s.nrecv));
-  peer_receive<C>(w.flag(), use + 1, static_cast<const Vec4<C>*>(w.slot(use)), recv, s.nrecv);
+  peer_receive<C>(space, w.flag(), use + 1, static_cast<const Vec4<C>*>(w.slot(use)), recv,
+                  s.nrecv);
 }
 
 template <class S, class C>
@@ -664,9 +775,10 @@ void DomainExchange<S, C>::exchange_ids(const Swap& s) {
   }
   grow<std::int64_t>(send_ids_, 0, s.nsend + 1);
   pack_ids(ids_, s.list, s.nsend, send_ids_, 0);
-  exchange_buffers<std::int64_t>(
-      send_ids_, s.nsend, s.dest, Kokkos::subview(ids_, std::make_pair(s.first, s.first + s.nrecv)),
-      s.nrecv, s.source, 30 + 2 * s.dim + (s.to_hi ? 1 : 0), direct_, stage_out_, stage_in_);
+  exchange_buffers<std::int64_t>(Exec(), send_ids_, s.nsend, s.dest,
+                                 Kokkos::subview(ids_, std::make_pair(s.first, s.first + s.nrecv)),
+                                 s.nrecv, s.source, 30 + 2 * s.dim + (s.to_hi ? 1 : 0), direct_,
+                                 stage_out_, stage_in_);
 }
 
 template class DomainExchange<double, double>;

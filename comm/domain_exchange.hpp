@@ -20,6 +20,7 @@
 
 #include "comm/peer_window.hpp"
 #include "comm/rank_grid.hpp"
+#include "comm/side_stream.hpp"
 #include "comm/transfer.hpp"
 #include "mdremap/atoms.hpp"
 
@@ -67,6 +68,31 @@ class DomainExchange {
   // Per step: xall[0, nlocal) from x (skipped where x is its head), then the ghosts' positions
   // through the send lists of the last borders().
   void forward(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal, Kokkos::View<Vec4<C>*> xall);
+  // forward() in three parts, for work that overlaps the ghosts' travel: forward_begin()
+  // converts the locals on the default instance and marks the point the ghost update waits for
+  // (everything launched there so far); forward_run() queues the update, on the side stream
+  // where overlap(true) made one (host staging exchanges its messages here, the host waiting in
+  // MPI while the GPU runs what was launched before); forward_join() runs it if not yet run and
+  // makes the default instance's next work wait for it (no host wait). Between begin and join
+  // the default instance may run anything that does not read the ghosts. migrate(), borders()
+  // and the next forward_begin() join first themselves.
+  void forward_begin(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal,
+                     Kokkos::View<Vec4<C>*> xall);
+  void forward_run();
+  void forward_join();
+  // xall[0, nlocal) from x only (skipped where x is its head): what the displacement check reads.
+  void locals(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal, Kokkos::View<Vec4<C>*> xall);
+  // The local atoms xall[0, n) whose neighbour rows may hold ghosts: within the ghost shell's
+  // width (cutoff + skin, and a rounding margin) of a face of the sub-box, where every ghost
+  // lies beyond. skip[i] = 1 for them, 0 for the rest; `near` lists them in order. Returns how
+  // many. Call after a list build, with the positions it was built from.
+  std::int64_t near_faces(Kokkos::View<const Vec4<C>*> xall, std::int64_t n,
+                          Kokkos::View<unsigned char*>& skip, Kokkos::View<int*>& near) const;
+  // The ghost update on a stream of its own (comm/side_stream.hpp) from now on, or not.
+  void overlap(bool on);
+  bool overlapped() const { return side_ != nullptr; }
+  // Seconds the ghost updates of forward_begin() ran on the side stream so far (waits for it).
+  double overlapped_seconds() { return side_ ? side_->seconds() : 0.0; }
 
   std::int64_t nghost() const { return nghost_; }
   std::int64_t migrated() const { return migrated_; }  // atoms sent away so far
@@ -91,9 +117,10 @@ class DomainExchange {
     std::uint64_t uses = 0;       // exchanges received so far: the peer window's slot alternates
                                   // with it, its flag counts them
   };
-  void exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);  // send, then receive
-  void send_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
-  void receive_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
+  // send, then receive, on the default instance (borders)
+  void exchange_swap(Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
+  void send_swap(const ExecSpace& space, Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
+  void receive_swap(const ExecSpace& space, Swap& s, int index, Kokkos::View<Vec4<C>*> xall);
   // Kept capacity for the per-atom arrays a migration writes (two sets, used in turn).
   struct AtomBuffers {
     std::int64_t cap = 0;
@@ -119,6 +146,10 @@ class DomainExchange {
   bool direct_;        // MPI may read and write the device buffers (host memory or GPU-aware MPI)
   bool peer_ = false;  // ghosts written into the partner's GPU memory (CUDA IPC)
   bool keep_ids_ = false;
+  std::unique_ptr<SideStream> side_;  // the ghost update's stream (overlap(true))
+  bool pending_run_ = false;          // a forward_begin() whose update is not yet queued
+  bool pending_join_ = false;         // a forward_begin() not yet joined
+  Kokkos::View<Vec4<C>*> in_flight_;  // its xall
   Transfer want_;
   std::string peer_problem_;
   std::vector<std::unique_ptr<PeerWindow>> windows_;  // per swap: where its partner writes

@@ -11,7 +11,8 @@
 #    x, then y, then z: 100x100x100 fcc cells per GPU), double and single, WEAK_STEPS [1000]
 #    steps; on several GPUs with the ghosts sent by CUDA IPC (transfer auto) and staged through
 #    host memory (transfer host). Also 2,048,000 atoms per GPU in double (the LAMMPS KOKKOS
-#    anchor's size).
+#    anchor's size). SEQUENTIAL=1 adds transfer "seq": CUDA IPC with parallel.overlap=off (the
+#    step's ghost update before the forces instead of beside them).
 # 2. Strong scaling, 16,384,000 atoms (160^3 cells), double and single, STRONG_STEPS [500].
 # Then: thermo of 1,000 NVE steps at 4M atoms with neighbor.row_order=id on 1 GPU against N
 # GPUs (both transfers): step 0 within 1e-12, the rest within 1e-9; the MPI test cases with
@@ -64,8 +65,10 @@ strong_steps=${STRONG_STEPS:-500}
 run() {  # tag n prec steps cells transfer
   local tag=$1 n=$2 prec=$3 steps=$4 c=$5 tr=$6
   local f="$out/${tag}_n${n}_${prec}_${tr}_r$r"
+  local set=(--set "parallel.transfer=$tr")
+  [[ $tr == seq ]] && set=(--set parallel.transfer=auto --set parallel.overlap=off)
   "${mpi[@]}" -np "$n" "$bin" md "$deck" --precision "$prec" --steps "$steps" --quiet \
-    --set "system.lattice.cells=$c" --set "parallel.transfer=$tr" --summary "$f.json" \
+    --set "system.lattice.cells=$c" "${set[@]}" --summary "$f.json" \
     >"$f.log" 2>&1 || echo "FAIL $tag n=$n $prec $tr round $r (exit $?)"
 }
 # Which GPU each rank uses: compute processes sampled while the first 2-GPU run goes.
@@ -74,6 +77,7 @@ for ((r = 1; r <= rounds; ++r)); do
   for n in $gpus; do
     trs=auto
     ((n > 1)) && trs="auto host"
+    ((n > 1)) && [[ ${SEQUENTIAL:-0} == 1 ]] && trs+=" seq"
     for tr in $trs; do
       if ((n > 1 && sampled == 0)); then
         (sleep 3 && nvidia-smi --query-compute-apps=pid,gpu_bus_id,used_memory --format=csv) \
@@ -131,7 +135,7 @@ def med(js, key):
 def split(js):
     if not js:
         return "n/a"
-    keys = ("force", "neighbor", "exchange", "exchange_rebuild", "exchange_migrate", "exchange_mpi", "integrate", "other")
+    keys = ("force", "neighbor", "exchange", "exchange_rebuild", "exchange_migrate", "exchange_mpi", "integrate", "other", "exchange_overlapped")
     m = {k: statistics.median([j["time_split_ms_per_step"].get(k, 0.0) for j in js]) for k in keys}
     return " / ".join(f"{m[k]:.3f}" for k in keys)
 
@@ -139,7 +143,7 @@ for tag, title, per_gpu in (("weak4m", "Weak scaling, 4,000,000 atoms per GPU", 
                             ("weak2m", "Weak scaling, 2,048,000 atoms per GPU", True),
                             ("strong16m", "Strong scaling, 16,384,000 atoms", False)):
     print(f"\n{title}\n")
-    print("| precision | GPUs | transfer | atoms | atom-steps/s | per GPU | steps/s | efficiency | ms/step force / neighbor / exchange / of it at list builds / of those migrations / in MPI / integrate / other (rank 0) | transfer used |")
+    print("| precision | GPUs | transfer | atoms | atom-steps/s | per GPU | steps/s | efficiency | ms/step force / neighbor / exchange / of it at list builds / of those migrations / in MPI / integrate / other / beside the forces (rank 0) | transfer used |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for prec in ("double", "single"):
         base = runs(tag, 1, prec, "auto")
@@ -147,7 +151,7 @@ for tag, title, per_gpu in (("weak4m", "Weak scaling, 4,000,000 atoms per GPU", 
             continue
         b = med(base, "atom_steps_per_s")
         for n in gpus:
-            for tr in (("auto",) if n == 1 else ("auto", "host")):
+            for tr in (("auto",) if n == 1 else ("auto", "seq", "host")):
                 js = runs(tag, n, prec, tr)
                 if not js:
                     continue

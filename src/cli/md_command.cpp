@@ -224,6 +224,11 @@ int run_md(const MdOptions& o) {
           "overlaps the list builds' part; none with CUDA IPC, which waits on the GPU) {:.4g}\n",
           sp.exchange * per_step, sp.exchange_rebuild * per_step, sp.exchange_migrate * per_step,
           sp.exchange_mpi * per_step);
+    if (sp.exchange_overlapped > 0)
+      fmt::print(
+          "Ghost updates beside the forces (parallel.overlap; ms per step on their own stream, "
+          "not part of the phases above; a wait for late ghosts counts in force): {:.4g}\n",
+          sp.exchange_overlapped * per_step);
     fmt::print(
         "Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {} "
         "dangerous, {} regrows, {} sorts\n",
@@ -287,7 +292,8 @@ int run_md(const MdOptions& o) {
                                    {"exchange", sp.exchange * per_step},
                                    {"exchange_mpi", sp.exchange_mpi * per_step},
                                    {"exchange_rebuild", sp.exchange_rebuild * per_step},
-                                   {"exchange_migrate", sp.exchange_migrate * per_step}};
+                                   {"exchange_migrate", sp.exchange_migrate * per_step},
+                                   {"exchange_overlapped", sp.exchange_overlapped * per_step}};
     j["rebuild_ms_each"] = st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0;
     j["force_atom_steps_per_s"] = sp.force > 0 ? double(st.atoms) * st.steps / sp.force : 0.0;
     j["neighbors"] = {{"mean", st.mean_neighbors},  {"max", st.max_neighbors},

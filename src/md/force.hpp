@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "md/params.hpp"
+#include "mdremap/error.hpp"
 #include "mdremap/remap/chunk_pipeline.hpp"
 #include "mdremap/remap/options.hpp"
 #include "mdremap/remap/report.hpp"
@@ -79,6 +80,18 @@ class PairForce : public ForceProbe {
   // Forces on the local atoms into f (overwritten); xall holds local atoms then ghosts. Energy
   // and virial only when `ev` (thermo steps).
   virtual ForceResult compute(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev) = 0;
+  // Whether compute_part() serves this engine: a full list through a strategy that reads the
+  // positions in place (gather), so some atoms' forces can run before the rest of xall (the
+  // ghosts) is written.
+  virtual bool runs_parts() { return false; }
+  // The forces of the atoms `sel` selects (remap::ThreadSelection: atom i is thread i) into f.
+  // The parts of an evaluation give compute()'s forces bit for bit (each atom's sum is the
+  // same) and their energies and virials add up to its; `last`: the part that completes it.
+  virtual ForceResult compute_part(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev,
+                                   const remap::ThreadSelection& sel, bool last) {
+    (void)xall, (void)f, (void)ev, (void)sel, (void)last;
+    throw Error("this force engine runs all of its atoms at once");
+  }
   virtual std::string name() const = 0;  // the remap strategy's
   virtual RemapStats stats(bool with_transactions) const = 0;
 };

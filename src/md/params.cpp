@@ -351,6 +351,11 @@ void read_parallel(io::DeckSection par, MdParams& p) {
     par.fail("transfer",
              "peer writes into the other ranks' GPU memory (CUDA IPC): this is not a "
              "CUDA build (use auto or host)");
+  p.overlap = io::one_of(par, "overlap", "auto", {"auto", "on", "off"});
+  if (p.overlap == "on" && !p.exchange_ghosts)
+    par.fail("overlap",
+             "on overlaps the ghosts' exchange with forces: this run of one rank has no exchange "
+             "(more MPI ranks, or parallel.ghosts=exchange)");
   if (p.exchange_ghosts && p.list == neighbor::ListKind::Half)
     par.fail("ghosts",
              "exchanged ghosts are read through full lists: neighbor.list=half cannot "
@@ -480,6 +485,11 @@ MdParams read_md_params(io::Deck& deck) {
 
   auto rm = root.section("remap");
   p.remap = one_of(rm, "mode", "gather", remap::strategy_names());
+  if (p.overlap == "on" && p.remap != "gather")
+    rm.fail("mode", fmt::format("parallel.overlap=on runs part of the forces before the ghosts "
+                                "arrive, which only gather does ({} runs them all at once): use "
+                                "gather, or parallel.overlap auto or off",
+                                p.remap));
   p.reorder = one_of_choice(rm, "reorder", Reorder::None);
   p.gather_path = one_of_choice(rm, "gather_path", GatherPathSetting::ReadOnly);
   p.remap_chunks = rm.get<int>("chunks", p.remap_chunks);

@@ -112,6 +112,9 @@ struct MdParams {
   // on one with parallel.ghosts=exchange (the MPI code path, testable without mpirun).
   bool exchange_ghosts = false;
   comm::Transfer transfer = comm::Transfer::Auto;  // parallel.transfer (comm/transfer.hpp)
+  // parallel.overlap: the ghosts' positions travel while the forces of the atoms away from the
+  // sub-domain faces run (on, off; auto = on for a GPU backend where remap.mode is gather).
+  std::string overlap = "auto";
   // remap layer (served by remap/)
   std::string remap = "gather";
   Reorder reorder = Reorder::None;

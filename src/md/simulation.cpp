@@ -215,6 +215,17 @@ class Simulation final : public MdEngine {
     ps.mode = p.remap;
     ps.auto_path = p.gather_path == GatherPathSetting::Auto;
     force_ = make_pair_force<C, S>(ps);
+    // parallel.overlap: the per-step ghost update on a stream of its own beside the forces of
+    // the atoms that need no ghosts (issue 17); only a strategy that reads the positions in
+    // place can run the forces in two parts (the deck reader refuses `on` with another).
+    if (domain_) {
+      overlap_ =
+          force_->runs_parts() && (p.overlap == "on" || (p.overlap == "auto" && !kHostBackend));
+      if (p.overlap == "on" && !overlap_)
+        throw Error("parallel.overlap=on: the force engine (remap " + force_->name() +
+                    ") runs all of its atoms at once");
+      domain_->overlap(overlap_);
+    }
   }
 
   ThermoSample setup() override {
@@ -246,6 +257,7 @@ class Simulation final : public MdEngine {
     clock_.settle();  // phases timed before this run (set-up, restarts) count where they were
     split_ = TimeSplit{};
     const double mpi0 = domain_ ? domain_->mpi_seconds() : 0.0;
+    const double hidden0 = domain_ ? domain_->overlapped_seconds() : 0.0;
     Kokkos::fence();
     Kokkos::Timer loop;
     // A step nobody looks at defers its final kick into the next step's initial integrate (one
@@ -286,6 +298,7 @@ class Simulation final : public MdEngine {
     st.atom_steps_per_s = st.loop_seconds > 0 ? double(natoms_) * nsteps / st.loop_seconds : 0;
     if (domain_) {
       split_.exchange_mpi = domain_->mpi_seconds() - mpi0;
+      split_.exchange_overlapped = domain_->overlapped_seconds() - hidden0;
       split_.exchange += split_.exchange_rebuild;
     }
     st.split = split_;
@@ -492,7 +505,12 @@ class Simulation final : public MdEngine {
     if (domain_) {  // ghosts from the ranks' exchange: their positions through the send lists
       timed(split_.exchange, [&] {
         Kokkos::Profiling::ScopedRegion r("mdremap::ghost_forward");
-        domain_->forward(atoms_.x, atoms_.n, xg_);
+        if (overlap_) {  // joined in compute_forces, after the forces of the atoms away from faces
+          domain_->forward_begin(atoms_.x, atoms_.n, xg_);
+          ghosts_in_flight_ = true;
+        } else {
+          domain_->forward(atoms_.x, atoms_.n, xg_);
+        }
       });
       return;
     }
@@ -582,6 +600,7 @@ class Simulation final : public MdEngine {
       ghosts_.nghost = domain_->borders(atoms_.x, atoms_.id, atoms_.n, xg_);
     });
     ghosts_.images = false;
+    ghosts_in_flight_ = false;  // borders() wrote them (and joined any update still travelling)
     // Storage and force precision agree: the local positions are the head of the force
     // kernel's array (as pack_gather_positions keeps them on one process).
     if constexpr (std::is_same_v<S, C>)
@@ -591,6 +610,7 @@ class Simulation final : public MdEngine {
       builder_->build(xg_, ghosts_, domain_->sub_box(), list_);
       if (p_.row_order == neighbor::RowOrder::Id)
         neighbor::order_rows_by_key(list_, domain_->ids());
+      if (overlap_) nnear_ = domain_->near_faces(local_positions(), atoms_.n, near_skip_, near_);
     }
     hold_positions();
     Kokkos::deep_copy(ExecSpace(), xhold_,
@@ -636,7 +656,12 @@ class Simulation final : public MdEngine {
     const double half_skin_sq = 0.25 * p_.skin * p_.skin;
     bool need = false;
     if (step_ % p_.every == 0) {
-      pack_gather_positions();
+      // The check reads the local atoms only: a decomposed run refreshes its ghosts after it,
+      // and only if the list stays (a build replaces them).
+      if (domain_)
+        domain_->locals(atoms_.x, atoms_.n, xg_);
+      else
+        pack_gather_positions();
       const double d2 = displacement_check();
       check_atoms(d2);
       if (p_.check) {
@@ -702,10 +727,32 @@ class Simulation final : public MdEngine {
 
   ForceResult compute_forces(bool ev) {
     ForceResult r;
-    clock_.time(&split_.force, &force_s_, [&] { r = force_->compute(xg_, atoms_.f, ev); });
+    clock_.time(&split_.force, &force_s_, [&] {
+      r = ghosts_in_flight_ ? forces_beside_exchange(ev) : force_->compute(xg_, atoms_.f, ev);
+    });
     ++force_evals_;
     if (ev) have_ev_ = true;
     return r;
+  }
+
+  // parallel.overlap: the atoms away from the sub-domain faces (their rows hold no ghosts) while
+  // the ghost update runs on its own stream, then, once it has arrived, the atoms near the faces
+  // (listed at the build). Each atom's force is summed as compute() sums it.
+  ForceResult forces_beside_exchange(bool ev) {
+    // A thermo step's part waits for its sums on the host: the update is queued before it.
+    if (ev) domain_->forward_run();
+    remap::ThreadSelection far;
+    far.count = atoms_.n;
+    far.skip = near_skip_.data();
+    const ForceResult a = force_->compute_part(xg_, atoms_.f, ev, far, false);
+    domain_->forward_run();  // after that launch: a host-staged exchange runs beside it
+    domain_->forward_join();
+    ghosts_in_flight_ = false;
+    remap::ThreadSelection near;
+    near.count = nnear_;
+    near.map = near_.data();
+    const ForceResult b = force_->compute_part(xg_, atoms_.f, ev, near, true);
+    return ForceResult{a.e_pair + b.e_pair, a.virial + b.virial};
   }
 
   // Snapshots of a run over several ranks are gathered onto rank 0.
@@ -714,7 +761,10 @@ class Simulation final : public MdEngine {
     if (!domain_) return "";
     return fmt::format(", {} MPI rank{} (grid {}, ghosts exchanged{})", comm::size(),
                        comm::size() > 1 ? "s" : "", p_.grid.text(),
-                       comm::size() > 1 && !kHostBackend ? " by " + domain_->transfer() : "");
+                       (comm::size() > 1 && !kHostBackend ? " by " + domain_->transfer() : "") +
+                           (overlap_ ? ", the step's update beside the forces of the atoms away "
+                                       "from the faces"
+                                     : ""));
   }
   std::string reorder_note() const {
     return p_.reorder == Reorder::None ? "" : ", reorder " + to_string(p_.reorder);
@@ -782,6 +832,11 @@ class Simulation final : public MdEngine {
   std::int64_t id_sum_ = 0;  // sum of the atom ids, for check_conserved
   // The ranks' domain decomposition (p_.exchange_ghosts), else null: one process, periodic images.
   std::unique_ptr<comm::DomainExchange<S, C>> domain_;
+  bool overlap_ = false;                    // parallel.overlap in effect
+  bool ghosts_in_flight_ = false;           // a forward_begin() that the next forces join
+  Kokkos::View<unsigned char*> near_skip_;  // 1: a local atom near a face (its row may hold ghosts)
+  Kokkos::View<int*> near_;                 // those atoms, listed
+  std::int64_t nnear_ = 0;
   AtomArrays<S> atoms_;
   Kokkos::View<Vec4<C>*> xg_, xhold_, xhold_store_;
   Box<S> box_s_;

@@ -28,6 +28,9 @@ struct TimeSplit {
   double exchange_mpi = 0;  // part of `exchange`: in MPI for ghost positions (waits included)
   double exchange_rebuild = 0;  // part of `exchange`: migrations and new ghost shells (builds)
   double exchange_migrate = 0;  // part of `exchange_rebuild`: the migrations
+  // parallel.overlap: the ghost updates' time on their own stream, beside the forces (not part
+  // of any phase above; a wait for late ghosts shows in `force`)
+  double exchange_overlapped = 0;
 };
 
 struct RunStats {

@@ -5,7 +5,8 @@
 #   test_mpi.sh MDREMAP SOURCE_DIR CASE [NP]
 #
 # thermo NP     step 0 within 1e-12 relative (list rows as built), 1,000 NVE steps within 1e-9
-#               (neighbor.row_order=id: forces summed in the same order at any rank count)
+#               (neighbor.row_order=id: forces summed in the same order at any rank count), with
+#               the ghost update beside the forces (parallel.overlap=on) and after them (off)
 # migration NP  a hot fluid whose atoms cross several sub-boxes: atoms conserved (the engine
 #               counts them and sums their ids over the ranks), more than two migrations per
 #               atom, thermo within 1e-9 of the one-process run
@@ -65,6 +66,16 @@ thermo)
   mpi "$np" "$bin" md "$melt" "${ordered[@]}" --thermo-csv np.csv --summary s.json >/dev/null ||
     bad "-np $np run"
   grep -q "\"ranks\": $np" s.json || bad "summary does not say $np ranks"
+  # The forces of the atoms away from the faces while the ghosts travel, then the rest: each
+  # atom's force summed as before, so the same trajectory; and the update after them.
+  for ov in on off; do
+    mpi "$np" "$bin" md "$melt" "${ordered[@]}" --set parallel.overlap=$ov --thermo-csv ov_$ov.csv \
+      --summary ov_$ov.json >/dev/null || bad "-np $np run, overlap $ov"
+    $compare ref.csv ov_$ov.csv --step0 1e-12 --rest 1e-9 --label "-np $np, overlap $ov:" || fail=1
+  done
+  grep -q "beside the forces of the atoms away from the faces" ov_on.json ||
+    bad "overlap on: the engine line does not say so"
+  if grep -q "beside the forces" ov_off.json; then bad "overlap off: the engine line says on"; fi
   # The exchange's share of the time split: inside the neighbour phase, its parts inside it.
   python3 - s.json "$np" <<'PY' || bad "summary's time split of the exchange"
 import json, sys
@@ -190,6 +201,10 @@ exchange1)
     --summary s.json >/dev/null || bad "exchange run"
   grep -q '"ghosts_exchanged": true' s.json || bad "summary does not say ghosts were exchanged"
   $compare ref.csv ex.csv --step0 1e-12 --rest 1e-12 --label "exchange on one rank:" || fail=1
+  "$bin" md "$melt" "${ordered[@]}" --set parallel.ghosts=exchange --set parallel.overlap=on \
+    --thermo-csv ov.csv >/dev/null || bad "exchange run, overlap on"
+  $compare ref.csv ov.csv --step0 1e-12 --rest 1e-12 --label "exchange on one rank, overlap:" ||
+    fail=1
   ;;
 deck)
   cat >procs.yaml <<'YAML'
@@ -214,6 +229,19 @@ YAML
   "$bin" md procs.yaml --set parallel.transfer=sometimes 2>err.txt >/dev/null
   rc=$?
   [[ $rc -eq 2 ]] && grep -q "parallel\.transfer" err.txt || bad "transfer=sometimes: exit $rc, $(cat err.txt)"
+  "$bin" md procs.yaml --set "parallel.processors=[1,1,1]" --set parallel.overlap=on 2>err.txt \
+    >/dev/null
+  rc=$?
+  [[ $rc -eq 2 ]] && grep -q "parallel\.overlap: on overlaps .* this run of one rank has no exchange" err.txt ||
+    bad "overlap=on without an exchange: exit $rc, $(cat err.txt)"
+  "$bin" md procs.yaml --set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange \
+    --set parallel.overlap=on --set remap.mode=dup 2>err.txt >/dev/null
+  rc=$?
+  [[ $rc -eq 2 ]] && grep -q "remap\.mode: parallel\.overlap=on runs part of the forces .*(dup runs" err.txt ||
+    bad "overlap=on with remap dup: exit $rc, $(cat err.txt)"
+  "$bin" md procs.yaml --set parallel.overlap=sometimes 2>err.txt >/dev/null
+  rc=$?
+  [[ $rc -eq 2 ]] && grep -q "parallel\.overlap" err.txt || bad "overlap=sometimes: exit $rc, $(cat err.txt)"
   # CUDA IPC needs GPU memory: refused by a CPU build, taken by a CUDA one.
   peer=(--set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange --set parallel.transfer=peer)
   "$bin" md procs.yaml "${peer[@]}" --steps 5 -q >/dev/null 2>err.txt

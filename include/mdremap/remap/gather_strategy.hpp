@@ -49,30 +49,54 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   }
   template <class Body, class Sums>
   void compute_only(const Body& body, bool ev, Sums& sums) {
+    ++this->executions_;
+    run(body, ev, sums, nullptr);
+  }
+  // A part of the threads (ThreadSelection, strategy.hpp): the data is read in place, so the
+  // rest may run later, after more of it is written. Counts as an execution with the part that
+  // completes it (`last`).
+  static constexpr bool kRunsSelections = true;
+  template <class Body, class Sums>
+  void compute_selected(const Body& body, bool ev, Sums& sums, const ThreadSelection& sel,
+                        bool last) {
+    if (last) ++this->executions_;
+    run(body, ev, sums, &sel);
+  }
+
+ private:
+  template <class Body, class Access, class Sums>
+  static void launch(const char* label, const Body& body, const Access& acc, std::int64_t threads,
+                     bool ev, Sums& sums, const ThreadSelection* sel) {
+    const ExecSpace exec;
+    if (sel)
+      launch_selected(label, exec, body, acc, *sel, ev, sums);
+    else
+      launch_range(label, exec, body, acc, 0, threads, ev, sums);
+  }
+  template <class Body, class Sums>
+  void run(const Body& body, bool ev, Sums& sums, const ThreadSelection* sel) {
     check_layout<Body>(pv_, kName);
     constexpr PatternLayout L = body_layout_v<Body>;
-    ++this->executions_;
-    const ExecSpace exec;
     switch (this->opt_.path) {
       case GatherPath::Global:
-        launch_range("Remap::gather", exec, body,
-                     GatherAccess<T, GatherPath::Global, L>::of(pv_, this->data_), 0, pv_.threads,
-                     ev, sums);
+        launch("Remap::gather", body, GatherAccess<T, GatherPath::Global, L>::of(pv_, this->data_),
+               pv_.threads, ev, sums, sel);
         break;
       case GatherPath::ReadOnly:
-        launch_range("Remap::gather", exec, body,
-                     GatherAccess<T, GatherPath::ReadOnly, L>::of(pv_, this->data_), 0, pv_.threads,
-                     ev, sums);
+        launch("Remap::gather", body,
+               GatherAccess<T, GatherPath::ReadOnly, L>::of(pv_, this->data_), pv_.threads, ev,
+               sums, sel);
         break;
       case GatherPath::Texture: {
         const TextureHandle h = tex_.bind(this->data_.data(), this->data_.extent(0));
-        launch_range("Remap::gather_texture", exec, body,
-                     TextureGatherAccess<T, L>::of(pv_, h, tex_.shift()), 0, pv_.threads, ev, sums);
+        launch("Remap::gather_texture", body, TextureGatherAccess<T, L>::of(pv_, h, tex_.shift()),
+               pv_.threads, ev, sums, sel);
         break;
       }
     }
   }
 
+ public:
  private:
   using ExecSpace = Kokkos::DefaultExecutionSpace;
   PatternView pv_;

@@ -120,6 +120,37 @@ void compute_only(RemapStrategy<T>& s, const Body& body, bool ev, Sums& sums) {
   });
 }
 
+namespace detail {
+template <class S, class = void>
+struct RunsSelections : std::false_type {};
+template <class S>
+struct RunsSelections<S, std::void_t<decltype(S::kRunsSelections)>>
+    : std::bool_constant<S::kRunsSelections> {};
+}  // namespace detail
+
+// Whether s runs a part of its threads at a time (execute_selected): the strategies that read
+// the data in place with no remapped copy to bring up to date (gather).
+template <class T>
+bool runs_selections(RemapStrategy<T>& s) {
+  bool r = false;
+  visit(s, [&](auto& c) { r = detail::RunsSelections<std::decay_t<decltype(c)>>::value; });
+  return r;
+}
+// The compute over a part of the threads (ThreadSelection); `last`: the part that completes an
+// execution. Refused by a strategy that does not run selections.
+template <class T, class Body, class Sums>
+void execute_selected(RemapStrategy<T>& s, const Body& body, bool ev, Sums& sums,
+                      const ThreadSelection& sel, bool last) {
+  visit(s, [&](auto& c) {
+    using S = std::decay_t<decltype(c)>;
+    if constexpr (detail::RunsSelections<S>::value && detail::serves_v<S, Body>)
+      c.compute_selected(body, ev, sums, sel, last);
+    else
+      throw Error("remap: " + c.name() +
+                  " runs all of its threads at once (a part of them: gather only)");
+  });
+}
+
 }  // namespace mdremap::remap
 
 #include "mdremap/remap/auto_strategy.hpp"

@@ -141,6 +141,23 @@ class PairDriver final : public PairForce<C, A> {
     return r;
   }
 
+  bool runs_parts() override {
+    return !half_ && remap::runs_selections(*s_);
+  }
+  ForceResult compute_part(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev,
+                           const remap::ThreadSelection& sel, bool last) override {
+    if (half_) throw Error("a half list's forces run over all atoms at once");
+    x_ = xall;
+    f_ = f;
+    s_->set_data(xall, true);
+    remap::Sums2 sums;
+    remap::execute_selected(*s_, FullBody<P, C, A>{xall, f, pot_}, ev, sums, sel, last);
+    ForceResult r;
+    r.e_pair = sums.s0;
+    r.virial = sums.s1;
+    return r;
+  }
+
   RemapStats stats(bool with_transactions) const override {
     RemapStats st;
     st.report = s_->report();
