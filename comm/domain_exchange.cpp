@@ -620,19 +620,26 @@ void DomainExchange<S, C>::locals(Kokkos::View<const Vec4<S>*> x, std::int64_t n
     convert_locals<S, C>(x, xall, nlocal);
 }
 
+// Counts of an in-place partition: near atoms, and the misplaced ones on either side.
+struct SplitCounts {
+  std::int64_t near = 0, early = 0, late = 0;
+  KOKKOS_INLINE_FUNCTION SplitCounts& operator+=(const SplitCounts& o) {
+    near += o.near;
+    early += o.early;
+    late += o.late;
+    return *this;
+  }
+};
+
 template <class S, class C>
-std::int64_t DomainExchange<S, C>::near_faces(Kokkos::View<const Vec4<C>*> xall, std::int64_t n,
-                                              Kokkos::View<unsigned char*>& skip,
-                                              Kokkos::View<int*>& near) const {
-  if (skip.extent(0) < static_cast<size_t>(n))
-    skip = Kokkos::View<unsigned char*>(
-        Kokkos::view_alloc("comm_near_faces", Kokkos::WithoutInitializing), n + n / 8 + 64);
-  if (near.extent(0) < static_cast<size_t>(n))
-    near = Kokkos::View<int*>(Kokkos::view_alloc("comm_near_list", Kokkos::WithoutInitializing),
-                              n + n / 8 + 64);
+std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
+  forward_join();
+  const std::int64_t n = a.n;
+  grow<unsigned char>(marks_, 0, n);
+  grow<int>(misplaced_, 0, n);
   // A ghost is outside the sub-box, so an atom farther than rlist from every face has none in
   // its row. The margin covers positions rounded to the force precision (a float's 1e-7 of the
-  // box length) with room to spare; a few atoms more in the near set cost nothing but time.
+  // box length) with room to spare; an atom more among the near ones costs nothing but time.
   double lo[3], hi[3];
   for (int d = 0; d < 3; ++d) {
     const double margin = 1e-3 * rlist_ + 1e-5 * box_.len[d];
@@ -640,30 +647,67 @@ std::int64_t DomainExchange<S, C>::near_faces(Kokkos::View<const Vec4<C>*> xall,
     hi[d] = sub_.hi[d] - rlist_ - margin;
   }
   const double lx = lo[0], ly = lo[1], lz = lo[2], hx = hi[0], hy = hi[1], hz = hi[2];
-  auto mark = skip;
-  auto out = near;
-  Kokkos::parallel_for(
+  auto mark = marks_;
+  auto x = a.x;
+  SplitCounts total;
+  Kokkos::parallel_reduce(
       "Comm::near_faces_mark", Kokkos::RangePolicy<Exec>(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const Vec4<C> p = xall(i);
-        const double x = p.x, y = p.y, z = p.z;
-        mark(i) = static_cast<unsigned char>(
-            !(x >= lx && x < hx && y >= ly && y < hy && z >= lz && z < hz));
-      });
-  std::int64_t count = 0;
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) {
+        const Vec4<S> p = x(i);
+        const double px = p.x, py = p.y, pz = p.z;
+        const bool near = !(px >= lx && px < hx && py >= ly && py < hy && pz >= lz && pz < hz);
+        mark(i) = near;
+        acc += near;
+      },
+      total.near);
+  const std::int64_t first = n - total.near;  // the split: near atoms belong in [first, n)
+  // The near atoms before the split and the far ones after it, in order: listed from both ends
+  // of one array (the two counts are equal), then swapped pairwise.
+  auto out = misplaced_;
+  SplitCounts wrong;
   Kokkos::parallel_scan(
-      "Comm::near_faces_list", Kokkos::RangePolicy<Exec>(0, chunks(n)),
-      KOKKOS_LAMBDA(const std::int64_t c, std::int64_t& acc, const bool final) {
-        std::int64_t own = 0;
+      "Comm::near_faces_misplaced", Kokkos::RangePolicy<Exec>(0, chunks(n)),
+      KOKKOS_LAMBDA(const std::int64_t c, SplitCounts& acc, const bool final) {
+        SplitCounts own;
         for (std::int64_t i = c * kChunk; i < chunk_end(c, n); ++i) {
-          const unsigned m = mark(i);
-          if (final && m) out(acc + own) = static_cast<int>(i);
-          own += m;
+          const bool near = mark(i);
+          if (i < first && near) {
+            if (final) out(acc.early + own.early) = static_cast<int>(i);
+            ++own.early;
+          } else if (i >= first && !near) {
+            if (final) out(n - 1 - (acc.late + own.late)) = static_cast<int>(i);
+            ++own.late;
+          }
         }
         acc += own;
       },
-      count);
-  return count;
+      wrong);
+  if (wrong.early != wrong.late)
+    throw Error(fmt::format("near_faces_last: {} near atoms before the split, {} far ones after",
+                            wrong.early, wrong.late));
+  auto v = a.v, f = a.f;
+  auto type = a.type;
+  auto id = a.id;
+  Kokkos::parallel_for(
+      "Comm::near_faces_swap", Kokkos::RangePolicy<Exec>(0, wrong.early),
+      KOKKOS_LAMBDA(const std::int64_t k) {
+        const std::int64_t i = out(k), j = out(n - 1 - k);
+        const Vec4<S> xi = x(i);
+        x(i) = x(j);
+        x(j) = xi;
+        for (int d = 0; d < 3; ++d) {
+          const S vi = v(i, d), fi = f(i, d);
+          v(i, d) = v(j, d), f(i, d) = f(j, d);
+          v(j, d) = vi, f(j, d) = fi;
+        }
+        const int ti = type(i);
+        type(i) = type(j);
+        type(j) = ti;
+        const std::int64_t ii = id(i);
+        id(i) = id(j);
+        id(j) = ii;
+      });
+  return first;
 }
 
 template <class S, class C>

@@ -82,12 +82,13 @@ class DomainExchange {
   void forward_join();
   // xall[0, nlocal) from x only (skipped where x is its head): what the displacement check reads.
   void locals(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal, Kokkos::View<Vec4<C>*> xall);
-  // The local atoms xall[0, n) whose neighbour rows may hold ghosts: within the ghost shell's
+  // Puts the atoms whose neighbour rows may hold ghosts last: those within the ghost shell's
   // width (cutoff + skin, and a rounding margin) of a face of the sub-box, where every ghost
-  // lies beyond. skip[i] = 1 for them, 0 for the rest; `near` lists them in order. Returns how
-  // many. Call after a list build, with the positions it was built from.
-  std::int64_t near_faces(Kokkos::View<const Vec4<C>*> xall, std::int64_t n,
-                          Kokkos::View<unsigned char*>& skip, Kokkos::View<int*>& near) const;
+  // lies beyond. In place, by swapping the atoms on the wrong side of the split (few after the
+  // first build: those that crossed the shell's inner edge, and migrations' arrivals, which come
+  // last and are near a face anyway), so the rest keep their order. Returns how many atoms come
+  // first (none near a face). Call before the ghost shell and the list build.
+  std::int64_t near_faces_last(AtomArrays<S>& a);
   // The ghost update on a stream of its own (comm/side_stream.hpp) from now on, or not.
   void overlap(bool on);
   bool overlapped() const { return side_ != nullptr; }
@@ -160,6 +161,7 @@ class DomainExchange {
   // is in (borders); and an atom's place among the atoms going where it goes (migrate).
   Kokkos::View<unsigned char*> marks_;
   Kokkos::View<int*> slot_;
+  Kokkos::View<int*> misplaced_;  // near_faces_last: atoms on the wrong side, both sides listed
   Kokkos::View<double*> out_lo_, out_hi_, in_lo_, in_hi_;  // migrating atoms (migrate)
   AtomBuffers spare_[2];
   // Pinned host staging of every message MPI may not take from device memory (ghost

@@ -326,7 +326,9 @@ int run_md(const MdOptions& o) {
                 {"grid", p.grid.p},
                 {"ghosts_exchanged", p.exchange_ghosts},
                 {"migrations", st.migrations},
-                {"transfer", st.transfer}};
+                {"transfer", st.transfer},
+                {"overlap", st.near_face_atoms >= 0},
+                {"near_face_atoms", st.near_face_atoms}};
     j["build"] = build_info();
     write_summary(*summary, j);
   }

@@ -329,6 +329,7 @@ class Simulation final : public MdEngine {
       st.max_neighbors = static_cast<int>(comm::max(st.max_neighbors));
       st.atoms = comm::sum(atoms_.n);
       st.migrations = comm::sum(domain_->migrated());
+      st.near_face_atoms = overlap_ ? comm::sum(atoms_.n - nfar_) : -1;
       st.transfer = domain_->transfer();
       check_conserved();
     }
@@ -594,6 +595,9 @@ class Simulation final : public MdEngine {
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
+    // parallel.overlap: the atoms near a face last, the forces of the others run beside the
+    // ghost update.
+    if (overlap_) nfar_ = domain_->near_faces_last(atoms_);
     ghosts_.nlocal = atoms_.n;
     timed(split_.exchange_rebuild, [&] {
       Kokkos::Profiling::ScopedRegion r("mdremap::borders");
@@ -610,7 +614,6 @@ class Simulation final : public MdEngine {
       builder_->build(xg_, ghosts_, domain_->sub_box(), list_);
       if (p_.row_order == neighbor::RowOrder::Id)
         neighbor::order_rows_by_key(list_, domain_->ids());
-      if (overlap_) nnear_ = domain_->near_faces(local_positions(), atoms_.n, near_skip_, near_);
     }
     hold_positions();
     Kokkos::deep_copy(ExecSpace(), xhold_,
@@ -735,22 +738,21 @@ class Simulation final : public MdEngine {
     return r;
   }
 
-  // parallel.overlap: the atoms away from the sub-domain faces (their rows hold no ghosts) while
-  // the ghost update runs on its own stream, then, once it has arrived, the atoms near the faces
-  // (listed at the build). Each atom's force is summed as compute() sums it.
+  // parallel.overlap: the atoms away from the sub-domain faces (their rows hold no ghosts: the
+  // first nfar_, near_faces_last) while the ghost update runs on its own stream, then, once it
+  // has arrived, the atoms near the faces. Each atom's force is summed as compute() sums it.
   ForceResult forces_beside_exchange(bool ev) {
     // A thermo step's part waits for its sums on the host: the update is queued before it.
     if (ev) domain_->forward_run();
     remap::ThreadSelection far;
-    far.count = atoms_.n;
-    far.skip = near_skip_.data();
+    far.count = nfar_;
     const ForceResult a = force_->compute_part(xg_, atoms_.f, ev, far, false);
     domain_->forward_run();  // after that launch: a host-staged exchange runs beside it
     domain_->forward_join();
     ghosts_in_flight_ = false;
     remap::ThreadSelection near;
-    near.count = nnear_;
-    near.map = near_.data();
+    near.first = nfar_;
+    near.count = atoms_.n - nfar_;
     const ForceResult b = force_->compute_part(xg_, atoms_.f, ev, near, true);
     return ForceResult{a.e_pair + b.e_pair, a.virial + b.virial};
   }
@@ -832,11 +834,9 @@ class Simulation final : public MdEngine {
   std::int64_t id_sum_ = 0;  // sum of the atom ids, for check_conserved
   // The ranks' domain decomposition (p_.exchange_ghosts), else null: one process, periodic images.
   std::unique_ptr<comm::DomainExchange<S, C>> domain_;
-  bool overlap_ = false;                    // parallel.overlap in effect
-  bool ghosts_in_flight_ = false;           // a forward_begin() that the next forces join
-  Kokkos::View<unsigned char*> near_skip_;  // 1: a local atom near a face (its row may hold ghosts)
-  Kokkos::View<int*> near_;                 // those atoms, listed
-  std::int64_t nnear_ = 0;
+  bool overlap_ = false;           // parallel.overlap in effect
+  bool ghosts_in_flight_ = false;  // a forward_begin() that the next forces join
+  std::int64_t nfar_ = 0;          // atoms before those near a face (near_faces_last)
   AtomArrays<S> atoms_;
   Kokkos::View<Vec4<C>*> xg_, xhold_, xhold_store_;
   Box<S> box_s_;

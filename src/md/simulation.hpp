@@ -56,6 +56,9 @@ struct RunStats {
   double cluster_rows_per_atom = 0;   // non-empty mask rows (j-clusters with pairs) per atom
   std::int64_t migrations = 0;        // atoms moved to another MPI rank so far (decomposed runs)
   std::string transfer;               // how ghosts travel between ranks (decomposed runs)
+  // parallel.overlap: the atoms near a sub-box face at the last build, over all ranks (their
+  // forces wait for the ghosts); -1 without it
+  std::int64_t near_face_atoms = -1;
   ThermoSample last;
 };
 

@@ -75,6 +75,11 @@ thermo)
   done
   grep -q "beside the forces of the atoms away from the faces" ov_on.json ||
     bad "overlap on: the engine line does not say so"
+  python3 -c "
+import json, sys
+m = json.load(open('ov_on.json'))['mpi']
+print(f'overlap on: {m[\"near_face_atoms\"]} of 4000 atoms near a sub-box face')
+sys.exit(0 if m['overlap'] and 0 < m['near_face_atoms'] <= 4000 else 1)" || bad "overlap on: near-face atoms"
   if grep -q "beside the forces" ov_off.json; then bad "overlap off: the engine line says on"; fi
   # The exchange's share of the time split: inside the neighbour phase, its parts inside it.
   python3 - s.json "$np" <<'PY' || bad "summary's time split of the exchange"
@@ -201,9 +206,13 @@ exchange1)
     --summary s.json >/dev/null || bad "exchange run"
   grep -q '"ghosts_exchanged": true' s.json || bad "summary does not say ghosts were exchanged"
   $compare ref.csv ex.csv --step0 1e-12 --rest 1e-12 --label "exchange on one rank:" || fail=1
-  "$bin" md "$melt" "${ordered[@]}" --set parallel.ghosts=exchange --set parallel.overlap=on \
-    --thermo-csv ov.csv >/dev/null || bad "exchange run, overlap on"
-  $compare ref.csv ov.csv --step0 1e-12 --rest 1e-12 --label "exchange on one rank, overlap:" ||
+  # With overlap the atoms near a face are put last at every build: rows summed in id order
+  # keep each atom's force independent of that order.
+  "$bin" md "$melt" "${ordered[@]}" --set neighbor.row_order=id --thermo-csv ref_id.csv \
+    >/dev/null || bad "reference run, row_order=id"
+  "$bin" md "$melt" "${ordered[@]}" --set neighbor.row_order=id --set parallel.ghosts=exchange \
+    --set parallel.overlap=on --thermo-csv ov.csv >/dev/null || bad "exchange run, overlap on"
+  $compare ref_id.csv ov.csv --step0 1e-12 --rest 1e-12 --label "exchange on one rank, overlap:" ||
     fail=1
   ;;
 deck)

@@ -151,11 +151,13 @@ void launch_range(const char* label, const Exec& exec, const Body& body, const A
 
 // Part of a range kernel's threads, for an app that runs some of them now and the rest once
 // more of its data is ready (MD: the atoms away from the sub-domain faces while the ghosts'
-// positions travel, then the atoms near them). Thread t = map ? map[i] : i for i < count,
-// skipped where skip[t] != 0. Only strategies that read the data in place run selections
-// (runs_selections() in registry.hpp): a copying strategy would copy data not yet written.
+// positions travel, then the atoms near them). Thread t = map ? map[i] : first + i for
+// i < count, skipped where skip[t] != 0. Only strategies that read the data in place run
+// selections (runs_selections() in registry.hpp): a copying strategy would copy data not yet
+// written.
 struct ThreadSelection {
   std::int64_t count = 0;
+  std::int64_t first = 0;
   const int* map = nullptr;
   const unsigned char* skip = nullptr;
 };
@@ -167,7 +169,7 @@ struct SelectedCompute {
   Access acc;
   ThreadSelection sel;
   KOKKOS_INLINE_FUNCTION std::int64_t thread(const int i) const {
-    const std::int64_t t = sel.map ? sel.map[i] : i;
+    const std::int64_t t = sel.map ? sel.map[i] : sel.first + i;
     return sel.skip && sel.skip[t] ? -1 : t;
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
@@ -186,6 +188,10 @@ template <class Exec, class Body, class Access, class Sums>
 void launch_selected(const char* label, const Exec& exec, const Body& body, const Access& acc,
                      const ThreadSelection& sel, bool ev, Sums& sums) {
   if (sel.count <= 0) return;
+  if (!sel.map && !sel.skip) {  // a range of threads: the whole kernel's launch, offset
+    launch_range(label, exec, body, acc, sel.first, sel.first + sel.count, ev, sums);
+    return;
+  }
   if (sel.count > std::numeric_limits<int>::max())
     throw Error(std::string(label) + ": more than 2^31 - 1 threads in one launch");
   const int n = static_cast<int>(sel.count);
