@@ -92,6 +92,9 @@ class DomainExchange {
   // The ghost update on a stream of its own (comm/side_stream.hpp) from now on, or not.
   void overlap(bool on);
   bool overlapped() const { return side_ != nullptr; }
+  // Where the ghost update runs (the side stream, else the default instance): work launched
+  // there after forward_run() sees the ghosts, and forward_join() makes the default wait for it.
+  ExecSpace side_space() const { return side_ ? side_->space() : ExecSpace(); }
   // Seconds the ghost updates of forward_begin() ran on the side stream so far (waits for it).
   double overlapped_seconds() { return side_ ? side_->seconds() : 0.0; }
 

@@ -67,11 +67,10 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   template <class Body, class Access, class Sums>
   static void launch(const char* label, const Body& body, const Access& acc, std::int64_t threads,
                      bool ev, Sums& sums, const ThreadSelection* sel) {
-    const ExecSpace exec;
     if (sel)
-      launch_selected(label, exec, body, acc, *sel, ev, sums);
+      launch_selected(label, sel->space, body, acc, *sel, ev, sums);
     else
-      launch_range(label, exec, body, acc, 0, threads, ev, sums);
+      launch_range(label, ExecSpace(), body, acc, 0, threads, ev, sums);
   }
   template <class Body, class Sums>
   void run(const Body& body, bool ev, Sums& sums, const ThreadSelection* sel) {

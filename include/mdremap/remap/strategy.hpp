@@ -155,11 +155,13 @@ void launch_range(const char* label, const Exec& exec, const Body& body, const A
 // i < count, skipped where skip[t] != 0. Only strategies that read the data in place run
 // selections (runs_selections() in registry.hpp): a copying strategy would copy data not yet
 // written.
+// `space`: the instance it runs on (a stream of its own lets a part run beside another).
 struct ThreadSelection {
   std::int64_t count = 0;
   std::int64_t first = 0;
   const int* map = nullptr;
   const unsigned char* skip = nullptr;
+  Kokkos::DefaultExecutionSpace space{};
 };
 
 template <class Body, class Access>
@@ -167,10 +169,12 @@ struct SelectedCompute {
   using Sums = body_sums_t<Body>;
   Body body;
   Access acc;
-  ThreadSelection sel;
+  std::int64_t first = 0;  // ThreadSelection's, without its instance (host-only)
+  const int* map = nullptr;
+  const unsigned char* skip = nullptr;
   KOKKOS_INLINE_FUNCTION std::int64_t thread(const int i) const {
-    const std::int64_t t = sel.map ? sel.map[i] : sel.first + i;
-    return sel.skip && sel.skip[t] ? -1 : t;
+    const std::int64_t t = map ? map[i] : first + i;
+    return skip && skip[t] ? -1 : t;
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
     const std::int64_t t = thread(i);
@@ -195,7 +199,7 @@ void launch_selected(const char* label, const Exec& exec, const Body& body, cons
   if (sel.count > std::numeric_limits<int>::max())
     throw Error(std::string(label) + ": more than 2^31 - 1 threads in one launch");
   const int n = static_cast<int>(sel.count);
-  SelectedCompute<Body, Access> k{body, acc, sel};
+  SelectedCompute<Body, Access> k{body, acc, sel.first, sel.map, sel.skip};
   if (ev) {
     Sums s;
     Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(exec, 0, n), k,
