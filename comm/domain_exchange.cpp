@@ -620,13 +620,12 @@ void DomainExchange<S, C>::locals(Kokkos::View<const Vec4<S>*> x, std::int64_t n
     convert_locals<S, C>(x, xall, nlocal);
 }
 
-// Counts of an in-place partition: near atoms, and the misplaced ones on either side.
+// Atoms before a stable partition's split so far: the far ones, and the near ones among them.
 struct SplitCounts {
-  std::int64_t near = 0, early = 0, late = 0;
+  std::int64_t far = 0, early = 0;
   KOKKOS_INLINE_FUNCTION SplitCounts& operator+=(const SplitCounts& o) {
-    near += o.near;
+    far += o.far;
     early += o.early;
-    late += o.late;
     return *this;
   }
 };
@@ -636,7 +635,7 @@ std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
   forward_join();
   const std::int64_t n = a.n;
   grow<unsigned char>(marks_, 0, n);
-  grow<int>(misplaced_, 0, n);
+  grow<int>(slot_, 0, n);
   // A ghost is outside the sub-box, so an atom farther than rlist from every face has none in
   // its row. The margin covers positions rounded to the force precision (a float's 1e-7 of the
   // box length) with room to spare; an atom more among the near ones costs nothing but time.
@@ -648,65 +647,50 @@ std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
   }
   const double lx = lo[0], ly = lo[1], lz = lo[2], hx = hi[0], hy = hi[1], hz = hi[2];
   auto mark = marks_;
+  auto slot = slot_;
   auto x = a.x;
-  SplitCounts total;
+  std::int64_t near = 0;
   Kokkos::parallel_reduce(
       "Comm::near_faces_mark", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) {
         const Vec4<S> p = x(i);
         const double px = p.x, py = p.y, pz = p.z;
-        const bool near = !(px >= lx && px < hx && py >= ly && py < hy && pz >= lz && pz < hz);
-        mark(i) = near;
-        acc += near;
+        const bool is_near = !(px >= lx && px < hx && py >= ly && py < hy && pz >= lz && pz < hz);
+        mark(i) = is_near;
+        acc += is_near;
       },
-      total.near);
-  const std::int64_t first = n - total.near;  // the split: near atoms belong in [first, n)
-  // The near atoms before the split and the far ones after it, in order: listed from both ends
-  // of one array (the two counts are equal), then swapped pairwise.
-  auto out = misplaced_;
-  SplitCounts wrong;
+      near);
+  const std::int64_t first = n - near;  // the split: near atoms go to [first, n)
+  // Stable: the far atoms in their order, then the near ones in theirs (an atom's slot from the
+  // far atoms before it), so both parts keep the spatial order the atoms had (swapping the
+  // misplaced ones instead scattered far atoms among the others: a slower force kernel).
+  SplitCounts count;
   Kokkos::parallel_scan(
-      "Comm::near_faces_misplaced", Kokkos::RangePolicy<Exec>(0, chunks(n)),
+      "Comm::near_faces_slots", Kokkos::RangePolicy<Exec>(0, chunks(n)),
       KOKKOS_LAMBDA(const std::int64_t c, SplitCounts& acc, const bool final) {
         SplitCounts own;
         for (std::int64_t i = c * kChunk; i < chunk_end(c, n); ++i) {
-          const bool near = mark(i);
-          if (i < first && near) {
-            if (final) out(acc.early + own.early) = static_cast<int>(i);
-            ++own.early;
-          } else if (i >= first && !near) {
-            if (final) out(n - 1 - (acc.late + own.late)) = static_cast<int>(i);
-            ++own.late;
-          }
+          const bool is_near = mark(i);
+          const std::int64_t far_before = acc.far + own.far;
+          if (final) slot(i) = static_cast<int>(is_near ? first + (i - far_before) : far_before);
+          own.far += !is_near;
+          own.early += is_near && i < first;
         }
         acc += own;
       },
-      wrong);
-  if (wrong.early != wrong.late)
-    throw Error(fmt::format("near_faces_last: {} near atoms before the split, {} far ones after",
-                            wrong.early, wrong.late));
-  auto v = a.v, f = a.f;
-  auto type = a.type;
-  auto id = a.id;
+      count);
+  if (count.early == 0) return first;  // in place already (no atom crossed the shell's edge)
+  AtomArrays<S> b = arrays_beside(a, n);
   Kokkos::parallel_for(
-      "Comm::near_faces_swap", Kokkos::RangePolicy<Exec>(0, wrong.early),
-      KOKKOS_LAMBDA(const std::int64_t k) {
-        const std::int64_t i = out(k), j = out(n - 1 - k);
-        const Vec4<S> xi = x(i);
-        x(i) = x(j);
-        x(j) = xi;
-        for (int d = 0; d < 3; ++d) {
-          const S vi = v(i, d), fi = f(i, d);
-          v(i, d) = v(j, d), f(i, d) = f(j, d);
-          v(j, d) = vi, f(j, d) = fi;
-        }
-        const int ti = type(i);
-        type(i) = type(j);
-        type(j) = ti;
-        const std::int64_t ii = id(i);
-        id(i) = id(j);
-        id(j) = ii;
+      "Comm::near_faces_order", Kokkos::RangePolicy<Exec>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::int64_t at = slot(i);
+        b.x(at) = a.x(i);
+        for (int e = 0; e < 3; ++e) b.v(at, e) = a.v(i, e), b.f(at, e) = a.f(i, e);
+        b.type(at) = a.type(i);
+        b.id(at) = a.id(i);
       });
+  a = b;
   return first;
 }
 

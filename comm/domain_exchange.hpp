@@ -84,10 +84,9 @@ class DomainExchange {
   void locals(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal, Kokkos::View<Vec4<C>*> xall);
   // Puts the atoms whose neighbour rows may hold ghosts last: those within the ghost shell's
   // width (cutoff + skin, and a rounding margin) of a face of the sub-box, where every ghost
-  // lies beyond. In place, by swapping the atoms on the wrong side of the split (few after the
-  // first build: those that crossed the shell's inner edge, and migrations' arrivals, which come
-  // last and are near a face anyway), so the rest keep their order. Returns how many atoms come
-  // first (none near a face). Call before the ghost shell and the list build.
+  // lies beyond. A stable partition into the spare arrays (`a` replaced; none when already in
+  // place): both parts keep their order. Returns how many atoms come first (none near a face).
+  // Call before the ghost shell and the list build.
   std::int64_t near_faces_last(AtomArrays<S>& a);
   // The ghost update on a stream of its own (comm/side_stream.hpp) from now on, or not.
   void overlap(bool on);
@@ -164,7 +163,6 @@ class DomainExchange {
   // is in (borders); and an atom's place among the atoms going where it goes (migrate).
   Kokkos::View<unsigned char*> marks_;
   Kokkos::View<int*> slot_;
-  Kokkos::View<int*> misplaced_;  // near_faces_last: atoms on the wrong side, both sides listed
   Kokkos::View<double*> out_lo_, out_hi_, in_lo_, in_hi_;  // migrating atoms (migrate)
   AtomBuffers spare_[2];
   // Pinned host staging of every message MPI may not take from device memory (ghost
