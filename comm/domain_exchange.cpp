@@ -422,8 +422,18 @@ DomainExchange<S, C>::DomainExchange(const RankGrid& grid, int rank, const Box<d
   if (transfer == Transfer::Peer && !peer_)  // the deck reader refuses it first (params.cpp)
     throw Error("parallel.transfer=peer: this build has no GPU memory to share");
   // Two swaps per axis: the lo-face shell to the rank below, then the hi-face shell above. A
-  // shell crossing the box edge is the periodic image: shifted by a box length.
+  // shell crossing the box edge is the periodic image: shifted by a box length. The axes this
+  // rank alone spans come first (their swaps are its own periodic images, made from the local
+  // atoms alone; later axes forward them, so corners are still covered): a step's update makes
+  // them before the forces start, and only atoms near a face between ranks wait for ghosts
+  // (near_faces_last; 6.6% of the atoms instead of 9.8% on a 2x2x1 grid of 4M-atom cubes).
+  std::vector<int> axes;
   for (int d = 0; d < 3; ++d)
+    if (grid.p[d] == 1) axes.push_back(d);
+  own_swaps_ = 2 * static_cast<int>(axes.size());
+  for (int d = 0; d < 3; ++d)
+    if (grid.p[d] != 1) axes.push_back(d);
+  for (const int d : axes)
     for (bool to_hi : {false, true}) {
       Swap s;
       s.dim = d;
@@ -582,22 +592,23 @@ std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x,
                       Kokkos::subview(id, std::make_pair(std::int64_t(0), nlocal)));
   }
   std::int64_t n = nlocal;
-  for (int d = 0; d < 3; ++d) {
+  for (int q = 0; q < 3; ++q) {
     // Both swaps of an axis send from what was here before it: locals and earlier ghosts.
-    Swap& lo_face = swaps_[2 * d];  // to the rank below
-    Swap& hi_face = swaps_[2 * d + 1];
+    Swap& lo_face = swaps_[2 * q];  // to the rank below
+    Swap& hi_face = swaps_[2 * q + 1];
+    const int d = lo_face.dim;
     const ShellCounts sent = select_shells<C>(xall, n, d, sub_.lo[d] + rlist_, sub_.hi[d] - rlist_,
                                               lo_face.list, hi_face.list, marks_);
     lo_face.nsend = sent.lo;
     hi_face.nsend = sent.hi;
     for (int k = 0; k < 2; ++k) {
-      Swap& s = swaps_[2 * d + k];
+      Swap& s = swaps_[2 * q + k];
       s.nrecv = sendrecv_count(s.nsend, s.dest, s.source, 10 + 2 * d + k);
       s.first = n;
       grow<Vec4<C>>(xall, n, n + s.nrecv);
       if (keep_ids_) grow<std::int64_t>(ids_, n, n + s.nrecv);
-      if (peer_) link_peer(s, 2 * d + k);
-      exchange_swap(s, 2 * d + k, xall);
+      if (peer_) link_peer(s, 2 * q + k);
+      exchange_swap(s, 2 * q + k, xall);
       if (keep_ids_) exchange_ids(s);
       n += s.nrecv;
     }
@@ -639,11 +650,14 @@ std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
   // A ghost is outside the sub-box, so an atom farther than rlist from every face has none in
   // its row. The margin covers positions rounded to the force precision (a float's 1e-7 of the
   // box length) with room to spare; an atom more among the near ones costs nothing but time.
+  // Along an axis this rank alone spans the ghosts are its own periodic images, made before the
+  // forces start (forward_begin): they do not count.
   double lo[3], hi[3];
   for (int d = 0; d < 3; ++d) {
     const double margin = 1e-3 * rlist_ + 1e-5 * box_.len[d];
-    lo[d] = sub_.lo[d] + rlist_ + margin;
-    hi[d] = sub_.hi[d] - rlist_ - margin;
+    const bool shared = grid_.p[d] != 1;
+    lo[d] = shared ? sub_.lo[d] + rlist_ + margin : -Kokkos::Experimental::infinity_v<double>;
+    hi[d] = shared ? sub_.hi[d] - rlist_ - margin : Kokkos::Experimental::infinity_v<double>;
   }
   const double lx = lo[0], ly = lo[1], lz = lo[2], hx = hi[0], hy = hi[1], hz = hi[2];
   auto mark = marks_;
@@ -713,6 +727,8 @@ void DomainExchange<S, C>::forward_begin(Kokkos::View<const Vec4<S>*> x, std::in
   forward_join();
   if (static_cast<const void*>(x.data()) != static_cast<const void*>(xall.data()))
     convert_locals<S, C>(x, xall, nlocal);
+  // This rank's own periodic images first, on the default instance (copies from local atoms).
+  for (int k = 0; k < own_swaps_; ++k) send_swap(Exec(), swaps_[k], k, xall);
   if (side_) side_->after_default();
   in_flight_ = xall;
   pending_run_ = pending_join_ = true;
@@ -726,7 +742,7 @@ void DomainExchange<S, C>::forward_run() {
   if (side_) side_->mark_start();
   // Both swaps of an axis send from what was here before it (the arrivals go beyond): both are
   // sent before either is waited for.
-  for (std::size_t k = 0; k < swaps_.size(); k += 2) {
+  for (std::size_t k = own_swaps_; k < swaps_.size(); k += 2) {
     send_swap(space, swaps_[k], int(k), in_flight_);
     send_swap(space, swaps_[k + 1], int(k + 1), in_flight_);
     receive_swap(space, swaps_[k], int(k), in_flight_);

@@ -82,11 +82,11 @@ class DomainExchange {
   void forward_join();
   // xall[0, nlocal) from x only (skipped where x is its head): what the displacement check reads.
   void locals(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal, Kokkos::View<Vec4<C>*> xall);
-  // Puts the atoms whose neighbour rows may hold ghosts last: those within the ghost shell's
-  // width (cutoff + skin, and a rounding margin) of a face of the sub-box, where every ghost
-  // lies beyond. A stable partition into the spare arrays (`a` replaced; none when already in
-  // place): both parts keep their order. Returns how many atoms come first (none near a face).
-  // Call before the ghost shell and the list build.
+  // Puts the atoms whose neighbour rows may hold other ranks' ghosts last: those within the
+  // ghost shell's width (cutoff + skin, and a rounding margin) of a face between ranks, beyond
+  // which every such ghost lies. A stable partition into the spare arrays (`a` replaced; none when
+  // already in place): both parts keep their order. Returns how many atoms come first (none near a
+  // face). Call before the ghost shell and the list build.
   std::int64_t near_faces_last(AtomArrays<S>& a);
   // The ghost update on a stream of its own (comm/side_stream.hpp) from now on, or not.
   void overlap(bool on);
@@ -142,7 +142,8 @@ class DomainExchange {
   OwnerTest owner_;
   Box<double> box_;
   double rlist_;
-  std::vector<Swap> swaps_;
+  std::vector<Swap> swaps_;  // two per axis: the axes this rank alone spans first
+  int own_swaps_ = 0;        // those first swaps (its own periodic images)
   std::int64_t nghost_ = 0;
   std::int64_t migrated_ = 0;
   double mpi_seconds_ = 0;
