@@ -18,11 +18,13 @@ constexpr bool kHostMemory =
 constexpr int kAtomDoubles = 12;
 
 // Counts per destination of one migration axis: stay, to the rank below, to the rank above,
-// and atoms farther than one sub-box (a run that blew up: check_atoms stops it first).
+// atoms farther than one sub-box (a run that blew up: check_atoms stops it first), and staying
+// atoms near a face between ranks (kept after the other staying ones: near_faces_last).
+constexpr int kStayNear = 4;
 struct Dest3 {
-  std::int64_t n[4] = {0, 0, 0, 0};
+  std::int64_t n[5] = {0, 0, 0, 0, 0};
   KOKKOS_INLINE_FUNCTION Dest3& operator+=(const Dest3& o) {
-    for (int k = 0; k < 4; ++k) n[k] += o.n[k];
+    for (int k = 0; k < 5; ++k) n[k] += o.n[k];
     return *this;
   }
   // By selects, not n[k]: an index known only at run time may put the counters in local memory
@@ -32,9 +34,10 @@ struct Dest3 {
     n[1] += k == 1;
     n[2] += k == 2;
     n[3] += k == 3;
+    n[4] += k == 4;
   }
   KOKKOS_INLINE_FUNCTION std::int64_t at(int k) const {
-    return k == 0 ? n[0] : (k == 1 ? n[1] : (k == 2 ? n[2] : n[3]));
+    return k == 0 ? n[0] : (k == 1 ? n[1] : (k == 2 ? n[2] : (k == 3 ? n[3] : n[4])));
   }
 };
 
@@ -80,13 +83,15 @@ KOKKOS_INLINE_FUNCTION std::int64_t chunk_end(std::int64_t c, std::int64_t n) {
 // among the atoms going there (slot: a scan over chunks); returns how many go where. The copies
 // wait for the counts (the buffers are sized by them) and run apart, in pack_leaving.
 template <class S>
-Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine,
+Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine, const NearTest& near,
                   Kokkos::View<unsigned char*> dest, Kokkos::View<int*> slot) {
   auto x = a.x;
   const std::int64_t n = a.n;
   Kokkos::parallel_for(
       "Comm::migrate_mark", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
-        dest(i) = static_cast<unsigned char>(destination(t, x(i), d, mine));
+        const Vec4<S> p = x(i);
+        const int k = destination(t, p, d, mine);
+        dest(i) = static_cast<unsigned char>(k == 0 && near(p) ? kStayNear : k);
       });
   Dest3 total;
   Kokkos::parallel_scan(
@@ -108,13 +113,13 @@ Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine,
 // `above`, each at the slot split_atoms gave it.
 template <class S>
 void pack_leaving(const AtomArrays<S>& a, Kokkos::View<const unsigned char*> dest,
-                  Kokkos::View<const int*> slot, AtomArrays<S>& b, Kokkos::View<double*> below,
-                  Kokkos::View<double*> above) {
+                  Kokkos::View<const int*> slot, std::int64_t near_first, AtomArrays<S>& b,
+                  Kokkos::View<double*> below, Kokkos::View<double*> above) {
   Kokkos::parallel_for(
       "Comm::migrate_pack", Kokkos::RangePolicy<Exec>(0, a.n), KOKKOS_LAMBDA(const std::int64_t i) {
         const int k = dest(i);
-        const std::int64_t at = slot(i);
-        if (k == 0) {
+        const std::int64_t at = slot(i) + (k == kStayNear ? near_first : 0);
+        if (k == 0 || k == kStayNear) {
           b.x(at) = a.x(i);
           for (int e = 0; e < 3; ++e) b.v(at, e) = a.v(i, e), b.f(at, e) = a.f(i, e);
           b.type(at) = a.type(i);
@@ -538,7 +543,9 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     grow<int>(slot_, 0, a.n);
     auto dest = marks_;
     auto slot = slot_;
-    const Dest3 c = split_atoms<S>(a, owner_, d, sub_.coord[d], dest, slot);
+    // With overlap the staying atoms near a face between ranks go after the others (arrivals
+    // follow them, and are near the face they crossed): near_faces_last then has nothing to do.
+    const Dest3 c = split_atoms<S>(a, owner_, d, sub_.coord[d], near_test(), dest, slot);
     if (c.n[3] > 0)
       throw Error(fmt::format(
           "{} atoms moved farther than one sub-box along {} between list builds: the run blew "
@@ -554,8 +561,9 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     const std::int64_t from_lo = sendrecv_count(nhi, hi_rank, lo_rank, 101 + 2 * d);
     if (nlo + nhi + from_hi + from_lo == 0) continue;  // nobody crossed a face along d
     // Every entry is written below (kept atoms, then arrivals): no zero fill.
-    AtomArrays<S> b = arrays_beside(a, c.n[0] + from_hi + from_lo);
-    pack_leaving<S>(a, dest, slot, b, below, above);
+    const std::int64_t kept = c.n[0] + c.n[kStayNear];
+    AtomArrays<S> b = arrays_beside(a, kept + from_hi + from_lo);
+    pack_leaving<S>(a, dest, slot, c.n[0], b, below, above);
     grow<double>(in_hi_, 0, kAtomDoubles * from_hi + 1);
     grow<double>(in_lo_, 0, kAtomDoubles * from_lo + 1);
     auto in_hi = in_hi_, in_lo = in_lo_;
@@ -565,8 +573,8 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     exchange_buffers<double>(Exec(), above, kAtomDoubles * nhi, hi_rank, in_lo,
                              kAtomDoubles * from_lo, lo_rank, 101 + 2 * d, direct_, stage_out_,
                              stage_in_);
-    unpack_arrivals<S>(in_hi, from_hi, b, c.n[0]);
-    unpack_arrivals<S>(in_lo, from_lo, b, c.n[0] + from_hi);
+    unpack_arrivals<S>(in_hi, from_hi, b, kept);
+    unpack_arrivals<S>(in_lo, from_lo, b, kept + from_hi);
     migrated_ += nlo + nhi;
     a = b;
   }
@@ -641,6 +649,24 @@ struct SplitCounts {
   }
 };
 
+// Near a face between ranks: within the ghost shell's width, beyond which every other rank's ghost
+// lies. The margin covers positions rounded to the force precision (a float's 1e-7 of the box
+// length) with room to spare; an atom more among the near ones costs nothing but time. Along an
+// axis this rank alone spans the ghosts are its own periodic images, made before the forces
+// start (forward_begin): they do not count. Off (nobody near) unless overlap(true).
+template <class S, class C>
+NearTest DomainExchange<S, C>::near_test() const {
+  NearTest t;
+  t.on = side_ != nullptr;
+  for (int d = 0; d < 3; ++d) {
+    const double margin = 1e-3 * rlist_ + 1e-5 * box_.len[d];
+    const bool shared = grid_.p[d] != 1;
+    t.lo[d] = shared ? sub_.lo[d] + rlist_ + margin : -Kokkos::Experimental::infinity_v<double>;
+    t.hi[d] = shared ? sub_.hi[d] - rlist_ - margin : Kokkos::Experimental::infinity_v<double>;
+  }
+  return t;
+}
+
 template <class S, class C>
 std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
   forward_join();
@@ -648,18 +674,9 @@ std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
   grow<unsigned char>(marks_, 0, n);
   grow<int>(slot_, 0, n);
   // A ghost is outside the sub-box, so an atom farther than rlist from every face has none in
-  // its row. The margin covers positions rounded to the force precision (a float's 1e-7 of the
-  // box length) with room to spare; an atom more among the near ones costs nothing but time.
-  // Along an axis this rank alone spans the ghosts are its own periodic images, made before the
-  // forces start (forward_begin): they do not count.
-  double lo[3], hi[3];
-  for (int d = 0; d < 3; ++d) {
-    const double margin = 1e-3 * rlist_ + 1e-5 * box_.len[d];
-    const bool shared = grid_.p[d] != 1;
-    lo[d] = shared ? sub_.lo[d] + rlist_ + margin : -Kokkos::Experimental::infinity_v<double>;
-    hi[d] = shared ? sub_.hi[d] - rlist_ - margin : Kokkos::Experimental::infinity_v<double>;
-  }
-  const double lx = lo[0], ly = lo[1], lz = lo[2], hx = hi[0], hy = hi[1], hz = hi[2];
+  // its row (near_test). After a migration along some axis the atoms are in place already.
+  NearTest is_near_face = near_test();
+  is_near_face.on = true;
   auto mark = marks_;
   auto slot = slot_;
   auto x = a.x;
@@ -667,9 +684,7 @@ std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
   Kokkos::parallel_reduce(
       "Comm::near_faces_mark", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) {
-        const Vec4<S> p = x(i);
-        const double px = p.x, py = p.y, pz = p.z;
-        const bool is_near = !(px >= lx && px < hx && py >= ly && py < hy && pz >= lz && pz < hz);
+        const bool is_near = is_near_face(x(i));
         mark(i) = is_near;
         acc += is_near;
       },
@@ -693,7 +708,8 @@ std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
         acc += own;
       },
       count);
-  if (count.early == 0) return first;  // in place already (no atom crossed the shell's edge)
+  if (count.early == 0) return first;  // in place already (a migration put them there)
+  ++reorders_;
   AtomArrays<S> b = arrays_beside(a, n);
   Kokkos::parallel_for(
       "Comm::near_faces_order", Kokkos::RangePolicy<Exec>(0, n),

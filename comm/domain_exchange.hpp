@@ -37,6 +37,18 @@ struct OwnerTest {
   }
 };
 
+// Whether a position is within the ghost shell's width of a face between ranks
+// (DomainExchange::near_test): the far region's bounds, infinite along an axis a rank spans alone.
+struct NearTest {
+  bool on = false;
+  double lo[3] = {}, hi[3] = {};
+  template <class S>
+  KOKKOS_INLINE_FUNCTION bool operator()(const Vec4<S>& p) const {
+    const double x = p.x, y = p.y, z = p.z;
+    return on && !(x >= lo[0] && x < hi[0] && y >= lo[1] && y < hi[1] && z >= lo[2] && z < hi[2]);
+  }
+};
+
 template <class S, class C>
 class DomainExchange {
  public:
@@ -88,6 +100,8 @@ class DomainExchange {
   // already in place): both parts keep their order. Returns how many atoms come first (none near a
   // face). Call before the ghost shell and the list build.
   std::int64_t near_faces_last(AtomArrays<S>& a);
+  // How many near_faces_last() calls had to move atoms (the others found them in place).
+  std::int64_t near_face_reorders() const { return reorders_; }
   // The ghost update on a stream of its own (comm/side_stream.hpp) from now on, or not.
   void overlap(bool on);
   bool overlapped() const { return side_ != nullptr; }
@@ -133,6 +147,7 @@ class DomainExchange {
     Kokkos::View<std::int64_t*> id;
   };
   AtomArrays<S> arrays_beside(const AtomArrays<S>& a, std::int64_t n);
+  NearTest near_test() const;
   void link_peer(const Swap& s, int index);
   void exchange_ids(const Swap& s);
 
@@ -146,6 +161,7 @@ class DomainExchange {
   int own_swaps_ = 0;        // those first swaps (its own periodic images)
   std::int64_t nghost_ = 0;
   std::int64_t migrated_ = 0;
+  std::int64_t reorders_ = 0;  // near_faces_last() calls that moved atoms
   double mpi_seconds_ = 0;
   bool direct_;        // MPI may read and write the device buffers (host memory or GPU-aware MPI)
   bool peer_ = false;  // ghosts written into the partner's GPU memory (CUDA IPC)

@@ -328,7 +328,8 @@ int run_md(const MdOptions& o) {
                 {"migrations", st.migrations},
                 {"transfer", st.transfer},
                 {"overlap", st.near_face_atoms >= 0},
-                {"near_face_atoms", st.near_face_atoms}};
+                {"near_face_atoms", st.near_face_atoms},
+                {"near_face_reorders", st.near_face_reorders}};
     j["build"] = build_info();
     write_summary(*summary, j);
   }

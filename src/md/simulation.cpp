@@ -330,6 +330,7 @@ class Simulation final : public MdEngine {
       st.atoms = comm::sum(atoms_.n);
       st.migrations = comm::sum(domain_->migrated());
       st.near_face_atoms = overlap_ ? comm::sum(atoms_.n - nfar_) : -1;
+      st.near_face_reorders = comm::sum(domain_->near_face_reorders());
       st.transfer = domain_->transfer();
       check_conserved();
     }

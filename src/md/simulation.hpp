@@ -59,6 +59,8 @@ struct RunStats {
   // parallel.overlap: the atoms near a sub-box face at the last build, over all ranks (their
   // forces wait for the ghosts); -1 without it
   std::int64_t near_face_atoms = -1;
+  std::int64_t near_face_reorders = 0;  // builds (summed over ranks) whose migration left the
+                                        // near atoms out of place: a copy more
   ThermoSample last;
 };
 
