@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "comm/runtime.hpp"
 
@@ -650,16 +651,19 @@ struct SplitCounts {
 };
 
 // Near a face between ranks: within the ghost shell's width, beyond which every other rank's ghost
-// lies. The margin covers positions rounded to the force precision (a float's 1e-7 of the box
-// length) with room to spare; an atom more among the near ones costs nothing but time. Along an
-// axis this rank alone spans the ghosts are its own periodic images, made before the forces
-// start (forward_begin): they do not count. Off (nobody near) unless overlap(true).
+// lies. The margin covers positions rounded to the force precision (a float's 1e-7 of the
+// coordinates' size) with room to spare; an atom more among the near ones costs nothing but time.
+// Along an axis this rank alone spans the ghosts are its own periodic images, made before the
+// forces start (forward_begin): they do not count. Off (nobody near) unless overlap(true).
 template <class S, class C>
 NearTest DomainExchange<S, C>::near_test() const {
   NearTest t;
   t.on = side_ != nullptr;
   for (int d = 0; d < 3; ++d) {
-    const double margin = 1e-3 * rlist_ + 1e-5 * box_.len[d];
+    // float rounding grows with the coordinates' size: the box's length or its distance from 0
+    const double size =
+        std::max({box_.len[d], std::abs(box_.lo[d]), std::abs(box_.lo[d] + box_.len[d])});
+    const double margin = 1e-3 * rlist_ + 1e-5 * size;
     const bool shared = grid_.p[d] != 1;
     t.lo[d] = shared ? sub_.lo[d] + rlist_ + margin : -Kokkos::Experimental::infinity_v<double>;
     t.hi[d] = shared ? sub_.hi[d] - rlist_ - margin : Kokkos::Experimental::infinity_v<double>;

@@ -86,7 +86,8 @@ class DomainExchange {
   // where overlap(true) made one (host staging exchanges its messages here, the host waiting in
   // MPI while the GPU runs what was launched before); forward_join() runs it if not yet run and
   // makes the default instance's next work wait for it (no host wait). Between begin and join
-  // the default instance may run anything that does not read the ghosts. migrate(), borders()
+  // the default instance may run anything that neither reads the ghosts nor writes what the
+  // update reads (the local positions, this rank's own periodic images). migrate(), borders()
   // and the next forward_begin() join first themselves.
   void forward_begin(Kokkos::View<const Vec4<S>*> x, std::int64_t nlocal,
                      Kokkos::View<Vec4<C>*> xall);

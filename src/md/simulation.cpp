@@ -651,7 +651,11 @@ class Simulation final : public MdEngine {
 
   void maybe_rebuild(bool restart_point) {
     if (restart_point) {  // the state setup() of a restart sees: sorted if sorts are periodic
-      pack_gather_positions();
+      // The check reads the local atoms only; a decomposed run's build below replaces the ghosts.
+      if (domain_)
+        domain_->locals(atoms_.x, atoms_.n, xg_);
+      else
+        pack_gather_positions();
       check_atoms(displacement_check());  // a blown-up state never becomes a checkpoint
       if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0) sort_atoms();
       rebuild();

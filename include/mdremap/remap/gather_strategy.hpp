@@ -95,8 +95,6 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
     }
   }
 
- public:
- private:
   using ExecSpace = Kokkos::DefaultExecutionSpace;
   PatternView pv_;
   TextureObject<T> tex_;
