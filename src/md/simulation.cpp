@@ -649,13 +649,18 @@ class Simulation final : public MdEngine {
           1);
   }
 
+  // What the displacement check reads: the local atoms only. A decomposed run refreshes its
+  // ghosts after it, and only if the list stays (a build replaces them).
+  void refresh_for_check() {
+    if (domain_)
+      domain_->locals(atoms_.x, atoms_.n, xg_);
+    else
+      pack_gather_positions();
+  }
+
   void maybe_rebuild(bool restart_point) {
     if (restart_point) {  // the state setup() of a restart sees: sorted if sorts are periodic
-      // The check reads the local atoms only; a decomposed run's build below replaces the ghosts.
-      if (domain_)
-        domain_->locals(atoms_.x, atoms_.n, xg_);
-      else
-        pack_gather_positions();
+      refresh_for_check();
       check_atoms(displacement_check());  // a blown-up state never becomes a checkpoint
       if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0) sort_atoms();
       rebuild();
@@ -664,12 +669,7 @@ class Simulation final : public MdEngine {
     const double half_skin_sq = 0.25 * p_.skin * p_.skin;
     bool need = false;
     if (step_ % p_.every == 0) {
-      // The check reads the local atoms only: a decomposed run refreshes its ghosts after it,
-      // and only if the list stays (a build replaces them).
-      if (domain_)
-        domain_->locals(atoms_.x, atoms_.n, xg_);
-      else
-        pack_gather_positions();
+      refresh_for_check();
       const double d2 = displacement_check();
       check_atoms(d2);
       if (p_.check) {

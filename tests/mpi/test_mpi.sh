@@ -229,35 +229,30 @@ system:
 parallel:
   processors: [2, 1, 1]
 YAML
-  "$bin" md procs.yaml 2>err.txt >/dev/null
-  rc=$?
-  [[ $rc -eq 2 ]] && grep -q "procs\.yaml:4: 'parallel\.processors': grid 2x1x1 has 2 ranks, the run has 1" err.txt ||
-    bad "processors [2,1,1] on one rank: exit $rc, $(cat err.txt)"
-  "$bin" md procs.yaml --set "parallel.processors=[1,-1,1]" 2>err.txt >/dev/null
-  rc=$?
-  [[ $rc -eq 2 ]] && grep -q "parallel\.processors: rank counts must be at least 1" err.txt ||
-    bad "processors [1,-1,1]: exit $rc, $(cat err.txt)"
-  "$bin" md procs.yaml --set parallel.ghosts=sometimes 2>err.txt >/dev/null
-  rc=$?
-  [[ $rc -eq 2 ]] && grep -q "parallel\.ghosts" err.txt || bad "ghosts=sometimes: exit $rc, $(cat err.txt)"
+  # refused NAME REGEX ARGS...: one process, exit 2 and the error matching REGEX.
+  refused() {
+    local name=$1 regex=$2
+    shift 2
+    "$bin" md procs.yaml "$@" 2>err.txt >/dev/null
+    local rc=$?
+    [[ $rc -eq 2 ]] && grep -q -- "$regex" err.txt || bad "$name: exit $rc, $(cat err.txt)"
+  }
+  refused "processors [2,1,1] on one rank" \
+    "procs\.yaml:4: 'parallel\.processors': grid 2x1x1 has 2 ranks, the run has 1"
+  refused "processors [1,-1,1]" "parallel\.processors: rank counts must be at least 1" \
+    --set "parallel.processors=[1,-1,1]"
+  refused "ghosts=sometimes" "parallel\.ghosts" --set parallel.ghosts=sometimes
   "$bin" md procs.yaml --set "parallel.processors=[1,1,1]" --steps 5 -q >/dev/null 2>err.txt ||
     bad "processors [1,1,1] on one rank: $(cat err.txt)"
-  "$bin" md procs.yaml --set parallel.transfer=sometimes 2>err.txt >/dev/null
-  rc=$?
-  [[ $rc -eq 2 ]] && grep -q "parallel\.transfer" err.txt || bad "transfer=sometimes: exit $rc, $(cat err.txt)"
-  "$bin" md procs.yaml --set "parallel.processors=[1,1,1]" --set parallel.overlap=on 2>err.txt \
-    >/dev/null
-  rc=$?
-  [[ $rc -eq 2 ]] && grep -q "parallel\.overlap: on overlaps .* this run of one rank has no exchange" err.txt ||
-    bad "overlap=on without an exchange: exit $rc, $(cat err.txt)"
-  "$bin" md procs.yaml --set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange \
-    --set parallel.overlap=on --set remap.mode=dup 2>err.txt >/dev/null
-  rc=$?
-  [[ $rc -eq 2 ]] && grep -q "remap\.mode: parallel\.overlap=on runs part of the forces .*(dup runs" err.txt ||
-    bad "overlap=on with remap dup: exit $rc, $(cat err.txt)"
-  "$bin" md procs.yaml --set parallel.overlap=sometimes 2>err.txt >/dev/null
-  rc=$?
-  [[ $rc -eq 2 ]] && grep -q "parallel\.overlap" err.txt || bad "overlap=sometimes: exit $rc, $(cat err.txt)"
+  refused "transfer=sometimes" "parallel\.transfer" --set parallel.transfer=sometimes
+  refused "overlap=on without an exchange" \
+    "parallel\.overlap: on overlaps .* this run of one rank has no exchange" \
+    --set "parallel.processors=[1,1,1]" --set parallel.overlap=on
+  refused "overlap=on with remap dup" \
+    "remap\.mode: parallel\.overlap=on runs part of the forces .*(dup runs" \
+    --set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange --set parallel.overlap=on \
+    --set remap.mode=dup
+  refused "overlap=sometimes" "parallel\.overlap" --set parallel.overlap=sometimes
   # CUDA IPC needs GPU memory: refused by a CPU build, taken by a CUDA one.
   peer=(--set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange --set parallel.transfer=peer)
   "$bin" md procs.yaml "${peer[@]}" --steps 5 -q >/dev/null 2>err.txt

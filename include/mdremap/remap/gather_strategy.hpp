@@ -68,7 +68,7 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   static void launch(const char* label, const Body& body, const Access& acc, std::int64_t threads,
                      bool ev, Sums& sums, const ThreadSelection* sel) {
     if (sel)
-      launch_selected(label, sel->space, body, acc, *sel, ev, sums);
+      launch_range(label, sel->space, body, acc, sel->first, sel->first + sel->count, ev, sums);
     else
       launch_range(label, ExecSpace(), body, acc, 0, threads, ev, sums);
   }

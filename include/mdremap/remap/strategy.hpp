@@ -149,72 +149,17 @@ void launch_range(const char* label, const Exec& exec, const Body& body, const A
   }
 }
 
-// Part of a range kernel's threads, for an app that runs some of them now and the rest once
-// more of its data is ready (MD: the atoms away from the sub-domain faces while the ghosts'
-// positions travel, then the atoms near them). Thread t = map ? map[i] : first + i for
-// i < count, skipped where skip[t] != 0. Only strategies that read the data in place run
+// A range of a kernel's threads, [first, first + count), for an app that runs some of them now
+// and the rest once more of its data is ready (MD: the atoms away from the sub-domain faces
+// while the ghosts' positions travel, then the atoms near them), on instance `space` (a stream of
+// its own lets a part run beside another). Only strategies that read the data in place run
 // selections (runs_selections() in registry.hpp): a copying strategy would copy data not yet
 // written.
-// `space`: the instance it runs on (a stream of its own lets a part run beside another).
 struct ThreadSelection {
-  std::int64_t count = 0;
   std::int64_t first = 0;
-  const int* map = nullptr;
-  const unsigned char* skip = nullptr;
+  std::int64_t count = 0;
   Kokkos::DefaultExecutionSpace space{};
 };
-
-template <class Body, class Access>
-struct SelectedCompute {
-  using Sums = body_sums_t<Body>;
-  Body body;
-  Access acc;
-  std::int64_t first = 0;  // ThreadSelection's, without its instance (host-only)
-  const int* map = nullptr;
-  const unsigned char* skip = nullptr;
-  KOKKOS_INLINE_FUNCTION std::int64_t thread(const int i) const {
-    const std::int64_t t = map ? map[i] : first + i;
-    return skip && skip[t] ? -1 : t;
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    const std::int64_t t = thread(i);
-    Sums s;
-    if (t >= 0) body.template thread<false>(t, acc, s);
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const int i, Sums& s) const {
-    const std::int64_t t = thread(i);
-    if (t >= 0) body.template thread<true>(t, acc, s);
-  }
-};
-
-// launch_range over a selection.
-template <class Exec, class Body, class Access, class Sums>
-void launch_selected(const char* label, const Exec& exec, const Body& body, const Access& acc,
-                     const ThreadSelection& sel, bool ev, Sums& sums) {
-  if (sel.count <= 0) return;
-  if (!sel.map && !sel.skip) {  // a range of threads: the whole kernel's launch, offset
-    launch_range(label, exec, body, acc, sel.first, sel.first + sel.count, ev, sums);
-    return;
-  }
-  if (sel.count > std::numeric_limits<int>::max())
-    throw Error(std::string(label) + ": more than 2^31 - 1 threads in one launch");
-  const int n = static_cast<int>(sel.count);
-  SelectedCompute<Body, Access> k{body, acc, sel.first, sel.map, sel.skip};
-  if (ev) {
-    Sums s;
-    Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(exec, 0, n), k,
-                            Kokkos::Sum<Sums>(s));
-    sums += s;
-  } else if constexpr (BodyMinBlocks<Body>::value > 0) {
-    Kokkos::parallel_for(
-        label,
-        Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>,
-                            Kokkos::LaunchBounds<256, BodyMinBlocks<Body>::value>>(exec, 0, n),
-        k);
-  } else {
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(exec, 0, n), k);
-  }
-}
 
 // out[k] = A[src[k]], or the trivial value T{} where src[k] < 0 (alignment / padding holes).
 template <class T>

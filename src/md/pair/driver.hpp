@@ -113,10 +113,7 @@ class PairDriver final : public PairForce<C, A> {
   }
 
   ForceResult compute(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev) override {
-    x_ = xall;
-    f_ = f;
-    // Positions move every step: the remap cache is invalidated (seed 000 §5.2).
-    s_->set_data(xall, true);
+    bind(xall, f);
     remap::Sums2 sums;
     if (!half_) {
       remap::execute(*s_, FullBody<P, C, A>{xall, f, pot_}, ev, sums);
@@ -135,10 +132,7 @@ class PairDriver final : public PairForce<C, A> {
           sums);
       Kokkos::Experimental::contribute(f, scatter_);
     }
-    ForceResult r;
-    r.e_pair = sums.s0;
-    r.virial = sums.s1;
-    return r;
+    return result(sums);
   }
 
   bool runs_parts() override {
@@ -147,15 +141,10 @@ class PairDriver final : public PairForce<C, A> {
   ForceResult compute_part(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev,
                            const remap::ThreadSelection& sel, bool last) override {
     if (half_) throw Error("a half list's forces run over all atoms at once");
-    x_ = xall;
-    f_ = f;
-    s_->set_data(xall, true);
+    bind(xall, f);
     remap::Sums2 sums;
     remap::execute_selected(*s_, FullBody<P, C, A>{xall, f, pot_}, ev, sums, sel, last);
-    ForceResult r;
-    r.e_pair = sums.s0;
-    r.virial = sums.s1;
-    return r;
+    return result(sums);
   }
 
   RemapStats stats(bool with_transactions) const override {
@@ -210,6 +199,19 @@ class PairDriver final : public PairForce<C, A> {
   }
 
  private:
+  // The arrays of the evaluation about to run. Positions move every step: the remap cache is
+  // invalidated (seed 000 §5.2).
+  void bind(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f) {
+    x_ = xall;
+    f_ = f;
+    s_->set_data(xall, true);
+  }
+  static ForceResult result(const remap::Sums2& s) {
+    ForceResult r;
+    r.e_pair = s.s0;
+    r.virial = s.s1;
+    return r;
+  }
   // Calls f(dup's stream pipeline) when dup serves the force (chosen by auto or not).
   template <class F>
   static void on_pipeline(remap::RemapStrategy<T>& st, F&& f) {
