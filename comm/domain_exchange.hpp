@@ -114,6 +114,9 @@ class DomainExchange {
 
   std::int64_t nghost() const { return nghost_; }
   std::int64_t migrated() const { return migrated_; }  // atoms sent away so far
+  // Of those, the atoms that travelled through MPI (host staging, or GPU-aware MPI), not
+  // straight into the partner's GPU memory (peer windows).
+  std::int64_t migrated_through_mpi() const { return staged_moves_; }
   // How ghost positions travel now (summary, run header), and why peer windows are not used
   // where they were wanted ("" otherwise).
   std::string transfer() const;
@@ -162,7 +165,8 @@ class DomainExchange {
   int own_swaps_ = 0;        // those first swaps (its own periodic images)
   std::int64_t nghost_ = 0;
   std::int64_t migrated_ = 0;
-  std::int64_t reorders_ = 0;  // near_faces_last() calls that moved atoms
+  std::int64_t staged_moves_ = 0;  // migrated atoms sent through MPI
+  std::int64_t reorders_ = 0;      // near_faces_last() calls that moved atoms
   double mpi_seconds_ = 0;
   bool direct_;        // MPI may read and write the device buffers (host memory or GPU-aware MPI)
   bool peer_ = false;  // ghosts written into the partner's GPU memory (CUDA IPC)
@@ -174,9 +178,14 @@ class DomainExchange {
   Transfer want_;
   std::string peer_problem_;
   std::vector<std::unique_ptr<PeerWindow>> windows_;  // per swap: where its partner writes
-  Kokkos::View<std::int64_t*> ids_;                   // atom id of each xall entry (borders)
-  Kokkos::View<Vec4<C>*> send_;                       // packed positions of a swap
-  Kokkos::View<std::int64_t*> send_ids_;              // packed ids of a swap (borders)
+  // Per migration axis d: [2 d] the atoms going to the rank below (this rank's window takes
+  // those coming down from the rank above), [2 d + 1] those going up; and the atoms each window
+  // is to hold at its next reserve.
+  std::array<std::unique_ptr<PeerWindow>, 6> move_windows_;
+  std::array<std::int64_t, 6> move_cap_{};
+  Kokkos::View<std::int64_t*> ids_;       // atom id of each xall entry (borders)
+  Kokkos::View<Vec4<C>*> send_;           // packed positions of a swap
+  Kokkos::View<std::int64_t*> send_ids_;  // packed ids of a swap (borders)
   // A byte per entry: where each atom goes along an axis (migrate), which face shells an entry
   // is in (borders); and an atom's place among the atoms going where it goes (migrate).
   Kokkos::View<unsigned char*> marks_;

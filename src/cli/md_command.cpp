@@ -326,6 +326,7 @@ int run_md(const MdOptions& o) {
                 {"grid", p.grid.p},
                 {"ghosts_exchanged", p.exchange_ghosts},
                 {"migrations", st.migrations},
+                {"migrations_through_mpi", st.migrations_through_mpi},
                 {"transfer", st.transfer},
                 {"overlap", st.near_face_atoms >= 0},
                 {"near_face_atoms", st.near_face_atoms},

@@ -329,6 +329,7 @@ class Simulation final : public MdEngine {
       st.max_neighbors = static_cast<int>(comm::max(st.max_neighbors));
       st.atoms = comm::sum(atoms_.n);
       st.migrations = comm::sum(domain_->migrated());
+      st.migrations_through_mpi = comm::sum(domain_->migrated_through_mpi());
       st.near_face_atoms = overlap_ ? comm::sum(atoms_.n - nfar_) : -1;
       st.near_face_reorders = comm::sum(domain_->near_face_reorders());
       st.transfer = domain_->transfer();

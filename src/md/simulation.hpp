@@ -55,7 +55,8 @@ struct RunStats {
   double cluster_slots_per_atom = 0;  // all clusters' slots (ghosts' included) per local atom
   double cluster_rows_per_atom = 0;   // non-empty mask rows (j-clusters with pairs) per atom
   std::int64_t migrations = 0;        // atoms moved to another MPI rank so far (decomposed runs)
-  std::string transfer;               // how ghosts travel between ranks (decomposed runs)
+  std::int64_t migrations_through_mpi = 0;  // of them, not written into the new owner's GPU memory
+  std::string transfer;                     // how ghosts travel between ranks (decomposed runs)
   // parallel.overlap: the atoms near a sub-box face at the last build, over all ranks (their
   // forces wait for the ghosts); -1 without it
   std::int64_t near_face_atoms = -1;
