@@ -606,9 +606,11 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     int came_hi = 0, came_lo = 0;  // the partners wrote their atoms into this rank's windows
     if (peer_) {
       Exec().fence("Comm::moved");  // the pack's writes into the partners' windows are done
-      comm::sendrecv(&direct_lo, sizeof direct_lo, lo_rank, &came_hi, sizeof came_hi, hi_rank,
+      // Only where atoms travel (a rank with none along d skipped the axis above).
+      auto bytes = [](std::int64_t n) { return n > 0 ? sizeof(int) : std::size_t(0); };
+      comm::sendrecv(&direct_lo, bytes(nlo), lo_rank, &came_hi, bytes(nfrom_hi), hi_rank,
                      110 + 2 * d);
-      comm::sendrecv(&direct_hi, sizeof direct_hi, hi_rank, &came_lo, sizeof came_lo, lo_rank,
+      comm::sendrecv(&direct_hi, bytes(nhi), hi_rank, &came_lo, bytes(nfrom_lo), lo_rank,
                      111 + 2 * d);
       // Room for twice the largest arrival seen (the next reserve grows a window that lacks it).
       move_cap_[2 * d] = std::max(move_cap_[2 * d], 2 * nfrom_hi);
