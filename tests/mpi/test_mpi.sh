@@ -7,9 +7,10 @@
 # thermo NP     step 0 within 1e-12 relative (list rows as built), 1,000 NVE steps within 1e-9
 #               (neighbor.row_order=id: forces summed in the same order at any rank count), with
 #               the ghost update beside the forces (parallel.overlap=on) and after them (off)
-# migration NP  a hot fluid whose atoms cross several sub-boxes: atoms conserved (the engine
-#               counts them and sums their ids over the ranks), more than two migrations per
-#               atom, thermo within 1e-9 of the one-process run
+# migration NP  a hot fluid whose atoms cross several sub-boxes (NP x 1 x 1, and 2 x 2 x 1 with
+#               4 ranks): atoms conserved (the engine counts them and sums their ids over the
+#               ranks), more than two migrations per atom, thermo within 1e-9 of the one-process
+#               run, every atom through peer windows where the ghosts go that way
 # restart       a checkpoint written on 4 ranks restarted on 2 and on 1 (row_order=id): thermo
 #               within 1e-9 of the uninterrupted one-process run; the 4 ranks' H5MD frames (gathered
 #               onto rank 0 in id order) equal the one-process run's; VTK from 2 ranks (.pvtp
@@ -102,9 +103,16 @@ PY
 migration)
   deck="$src/tests/mpi/hot_fluid.yaml"
   "$bin" md "$deck" -q --thermo-csv ref.csv >/dev/null || bad "reference run"
-  mpi "$np" "$bin" md "$deck" -q --set "parallel.processors=[$np,1,1]" --thermo-csv np.csv \
-    --summary s.json >/dev/null || bad "-np $np run"
-  python3 - s.json <<'PY' || fail=1
+  # A slab grid, and (4 ranks) a 2x2x1 grid: atoms crossing an edge are forwarded by the second
+  # axis, and the ghost update runs beside the forces (overlap on even on one GPU per rank).
+  grids=("[$np,1,1]")
+  ((np == 4)) && grids+=("[2,2,1]")
+  for grid in "${grids[@]}"; do
+    extra=()
+    [[ $grid == "[2,2,1]" ]] && extra=(--set parallel.overlap=on)
+    mpi "$np" "$bin" md "$deck" -q --set "parallel.processors=$grid" "${extra[@]}" \
+      --thermo-csv np.csv --summary s.json >/dev/null || bad "-np $np run, grid $grid"
+    python3 - s.json <<'PY' || fail=1
 import json, sys
 j = json.load(open(sys.argv[1]))
 atoms, moved = j["atoms"], j["mpi"]["migrations"]
@@ -115,7 +123,9 @@ print(f"atoms at the end {atoms} (of 2048), migrations {moved} ({moved / 2048:.2
 expected_via_mpi = 0 if transfer.startswith("CUDA IPC") else moved
 sys.exit(0 if atoms == 2048 and moved > 2 * 2048 and via_mpi == expected_via_mpi else 1)
 PY
-  $compare ref.csv np.csv --step0 1e-12 --rest 1e-9 --label "-np $np, hot fluid:" || fail=1
+    $compare ref.csv np.csv --step0 1e-12 --rest 1e-9 --label "-np $np, grid $grid, hot fluid:" ||
+      fail=1
+  done
   ;;
 refused)
   expect_refusal thin-sub-box 2 "parallel\.processors: grid 4x1x1 .* thinner than cutoff\+skin" 4 \
