@@ -87,24 +87,28 @@ KOKKOS_INLINE_FUNCTION std::int64_t chunk_end(std::int64_t c, std::int64_t n) {
   return c * kChunk + kChunk < n ? c * kChunk + kChunk : n;
 }
 
-// One migration axis on the device: where each of the n atoms at x goes along d (dest: a pass;
-// an atom that left along an earlier axis, gone(i) != 0 where `gone` is given, is marked kGone
-// and counted nowhere), then its slot among the atoms going there (slot: a scan over chunks);
-// returns how many go where. The copies wait for the counts (the buffers are sized by them).
-constexpr int kGone = 5;
-
-// Each entry's slot among the entries of its mark before it (a scan over chunks of marks), and
-// the counts per mark; kGone entries get none.
-inline Dest3 slots_by_mark(Kokkos::View<const unsigned char*> mark, std::int64_t n,
-                           Kokkos::View<int*> slot) {
+// One migration axis on the device: where each atom goes along d (dest: a pass), then its slot
+// among the atoms going there (slot: a scan over chunks); returns how many go where. The copies
+// wait for the counts (the buffers are sized by them) and run apart, in pack_leaving.
+template <class S>
+Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine, const NearTest& near,
+                  Kokkos::View<unsigned char*> dest, Kokkos::View<int*> slot) {
+  auto x = a.x;
+  const std::int64_t n = a.n;
+  Kokkos::parallel_for(
+      "Comm::migrate_mark", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        const Vec4<S> p = x(i);
+        const int k = destination(t, p, d, mine);
+        dest(i) = static_cast<unsigned char>(k == 0 && near(p) ? kStayNear : k);
+      });
   Dest3 total;
   Kokkos::parallel_scan(
       "Comm::migrate_split", Kokkos::RangePolicy<Exec>(0, chunks(n)),
       KOKKOS_LAMBDA(const std::int64_t c, Dest3& acc, const bool final) {
         Dest3 own;
         for (std::int64_t i = c * kChunk; i < chunk_end(c, n); ++i) {
-          const int k = mark(i);
-          if (final && k != kGone) slot(i) = static_cast<int>(acc.at(k) + own.at(k));
+          const int k = dest(i);
+          if (final) slot(i) = static_cast<int>(acc.at(k) + own.at(k));
           own.add(k);
         }
         acc += own;
@@ -113,73 +117,27 @@ inline Dest3 slots_by_mark(Kokkos::View<const unsigned char*> mark, std::int64_t
   return total;
 }
 
-template <class S>
-Dest3 split_axis(Kokkos::View<const Vec4<S>*> x, std::int64_t n, const OwnerTest& t, int d,
-                 int mine, Kokkos::View<const unsigned char*> gone,
-                 Kokkos::View<unsigned char*> dest, Kokkos::View<int*> slot) {
-  const bool any_gone = gone.extent(0) > 0;
-  Kokkos::parallel_for(
-      "Comm::migrate_mark", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
-        dest(i) =
-            static_cast<unsigned char>(any_gone && gone(i) ? kGone : destination(t, x(i), d, mine));
-      });
-  return slots_by_mark(dest, n, slot);
-}
-
-// After every axis: which of the atoms still here are near a face between ranks (kStayNear),
-// which far (0), which left (kGone), and each one's slot among its kind.
-template <class S>
-Dest3 split_staying(Kokkos::View<const Vec4<S>*> x, std::int64_t n,
-                    Kokkos::View<const unsigned char*> gone, const NearTest& near,
-                    Kokkos::View<unsigned char*> mark, Kokkos::View<int*> slot) {
-  Kokkos::parallel_for(
-      "Comm::migrate_mark_staying", Kokkos::RangePolicy<Exec>(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        mark(i) = static_cast<unsigned char>(gone(i) ? kGone : (near(x(i)) ? kStayNear : 0));
-      });
-  return slots_by_mark(mark, n, slot);
-}
-
-// The atoms of `a` leaving along the axis split_axis marked packed into `below` and `above`
-// (this rank's buffers, or the partners' peer windows) from entry `first_lo` / `first_hi` on,
-// each at its slot, and marked gone; the others untouched (the final compaction moves them once,
-// after every axis).
+// The staying atoms compacted into `b` in their order, the leaving ones packed into `below` and
+// `above` (this rank's buffers, or the partners' peer windows), each at the slot split_atoms
+// gave it.
 template <class S>
 void pack_leaving(const AtomArrays<S>& a, Kokkos::View<const unsigned char*> dest,
-                  Kokkos::View<const int*> slot, double* below, std::int64_t first_lo,
-                  double* above, std::int64_t first_hi, Kokkos::View<unsigned char*> gone) {
+                  Kokkos::View<const int*> slot, std::int64_t near_first, AtomArrays<S>& b,
+                  double* below, double* above) {
   Kokkos::parallel_for(
       "Comm::migrate_pack", Kokkos::RangePolicy<Exec>(0, a.n), KOKKOS_LAMBDA(const std::int64_t i) {
         const int k = dest(i);
-        if (k == 1) pack_atom(below, first_lo + slot(i), a, i);
-        if (k == 2) pack_atom(above, first_hi + slot(i), a, i);
-        if (k == 1 || k == 2) gone(i) = 1;
-      });
-}
-
-// One atom's arrays copied from a(i) to b(at).
-template <class S>
-KOKKOS_INLINE_FUNCTION void copy_atom(const AtomArrays<S>& a, std::int64_t i,
-                                      const AtomArrays<S>& b, std::int64_t at) {
-  b.x(at) = a.x(i);
-  for (int e = 0; e < 3; ++e) b.v(at, e) = a.v(i, e), b.f(at, e) = a.f(i, e);
-  b.type(at) = a.type(i);
-  b.id(at) = a.id(i);
-}
-
-// The atoms that arrived along earlier axes (`r`, a few thousand): those leaving along this one
-// packed after this rank's own (from `first_lo` / `first_hi`), those staying compacted into `k`.
-template <class S>
-void pack_arrived(const AtomArrays<S>& r, Kokkos::View<const unsigned char*> dest,
-                  Kokkos::View<const int*> slot, double* below, std::int64_t first_lo,
-                  double* above, std::int64_t first_hi, AtomArrays<S> k) {
-  Kokkos::parallel_for(
-      "Comm::migrate_pack_arrived", Kokkos::RangePolicy<Exec>(0, r.n),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const int to = dest(i);
-        if (to == 0) copy_atom(r, i, k, slot(i));
-        if (to == 1) pack_atom(below, first_lo + slot(i), r, i);
-        if (to == 2) pack_atom(above, first_hi + slot(i), r, i);
+        const std::int64_t at = slot(i) + (k == kStayNear ? near_first : 0);
+        if (k == 0 || k == kStayNear) {
+          b.x(at) = a.x(i);
+          for (int e = 0; e < 3; ++e) b.v(at, e) = a.v(i, e), b.f(at, e) = a.f(i, e);
+          b.type(at) = a.type(i);
+          b.id(at) = a.id(i);
+        } else if (k == 1) {
+          pack_atom(below, at, a, i);
+        } else if (k == 2) {
+          pack_atom(above, at, a, i);
+        }
       });
 }
 
@@ -557,10 +515,15 @@ bool DomainExchange<S, C>::owns(double x, double y, double z) const {
   return true;
 }
 
-// Per-atom arrays of exactly n atoms over a kept buffer set, grown as needed (allocating afresh
-// at every list build cost a device-wide wait per array, freeing the old ones another).
+// Per-atom arrays of exactly n atoms over the one of two kept buffer sets that `a` does not
+// use (a migration reads a and writes them; allocating afresh at every list build cost a
+// device-wide wait per array, freeing the old ones another).
 template <class S, class C>
-AtomArrays<S> DomainExchange<S, C>::arrays_over(AtomBuffers& s, std::int64_t n) {
+AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::int64_t n) {
+  int k = 0;
+  for (int q = 0; q < 2; ++q)
+    if (spare_[q].cap > 0 && a.id.data() == spare_[q].id.data()) k = 1 - q;
+  AtomBuffers& s = spare_[k];
   if (s.cap < n) {
     s.cap = n + n / 8 + 64;
     s.x = Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("x", Kokkos::WithoutInitializing), s.cap);
@@ -580,57 +543,34 @@ AtomArrays<S> DomainExchange<S, C>::arrays_over(AtomBuffers& s, std::int64_t n) 
   return b;
 }
 
-// The one of two kept buffer sets that `a` does not use (a migration reads a and writes it).
-template <class S, class C>
-AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::int64_t n) {
-  int k = 0;
-  for (int q = 0; q < 2; ++q)
-    if (spare_[q].cap > 0 && a.id.data() == spare_[q].id.data()) k = 1 - q;
-  return arrays_over(spare_[k], n);
-}
-
-// Migration, axis by axis (an atom crossing an edge or a corner is forwarded by the later axes).
-// The atoms leaving along an axis are packed and marked gone; those that arrived along earlier
-// axes wait in a small set of their own (sent on where they leave along a later axis); after the
-// last axis the atoms still here are compacted once (far from the faces between ranks first,
-// then the near ones, then the arrivals: near_faces_last finds them in place). Compacting after
-// every axis copied every atom once per axis: 0.27 ms a list build in double on an H100 at 4M
-// atoms per rank, for each axis after the first. With peer windows (issue 17) the leaving
-// atoms are packed straight into the partner's window (CUDA IPC; staging them through pinned
-// host buffers and MPI cost 0.015 ms a step more on four H100s, 24,000 atoms a list build per
-// rank). Per axis and direction, three small messages: the counts with the window each rank
-// offers for what comes back, then, once the pack has finished (a host wait), whether the atoms
-// were written straight into the partner's window (a partner whose window could not be mapped or
-// is too small gets them through MPI instead). A window is written again only at the next list
-// build, after the counts of that build, which its owner sends only after it has unpacked this
-// one (split_axis' scan waits for the device).
+// Migration with peer windows (issue 17): the leaving atoms are packed straight into the
+// partner's window (CUDA IPC; staging them through pinned host buffers and MPI was 0.066 ms a
+// step on four H100s, 24,000 atoms a list build per rank). Per axis and direction, three small
+// messages: the counts with the window each rank offers for what comes back, then, once the pack
+// has finished (a host wait), whether the atoms were written straight into the partner's window
+// (a partner whose window could not be mapped or is too small gets them through MPI instead).
+// A window is written again only at the next list build, after the counts of that build, which
+// its owner sends only after it has unpacked this one (split_atoms' scan waits for the device).
 template <class S, class C>
 void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
   forward_join();
   constexpr std::size_t kAtomBytes = kAtomDoubles * sizeof(double);
   // Persistent scratch (a rebuild allocated it afresh: allocations are device-wide waits).
-  grow<unsigned char>(marks_, 0, a.n);
-  grow<int>(slot_, 0, a.n);
-  grow<unsigned char>(gone_, 0, a.n);
-  const auto gone = Kokkos::subview(gone_, std::make_pair(std::int64_t(0), a.n));
-  Kokkos::deep_copy(gone, static_cast<unsigned char>(0));
-  AtomArrays<S> r;  // arrived along earlier axes; in arrived_[rq]
-  int rq = 0;
-  std::int64_t left = 0;  // atoms of `a` gone
   for (int d = 0; d < 3; ++d) {
     if (grid_.p[d] == 1) continue;  // nobody to move to along d
-    const Dest3 c = split_axis<S>(a.x, a.n, owner_, d, sub_.coord[d], gone, marks_, slot_);
-    grow<unsigned char>(arrived_marks_, 0, r.n + 1);
-    grow<int>(arrived_slot_, 0, r.n + 1);
-    const Dest3 cr = r.n > 0 ? split_axis<S>(r.x, r.n, owner_, d, sub_.coord[d], {}, arrived_marks_,
-                                             arrived_slot_)
-                             : Dest3{};
-    if (c.n[3] + cr.n[3] > 0)
+    grow<unsigned char>(marks_, 0, a.n);
+    grow<int>(slot_, 0, a.n);
+    auto dest = marks_;
+    auto slot = slot_;
+    // With overlap the staying atoms near a face between ranks go after the others (arrivals
+    // follow them, and are near the face they crossed): near_faces_last then has nothing to do.
+    const Dest3 c = split_atoms<S>(a, owner_, d, sub_.coord[d], near_test(), dest, slot);
+    if (c.n[3] > 0)
       throw Error(fmt::format(
           "{} atoms moved farther than one sub-box along {} between list builds: the run blew "
           "up",
-          c.n[3] + cr.n[3], "xyz"[d]));
-    const std::int64_t nlo = c.n[1] + cr.n[1], nhi = c.n[2] + cr.n[2];
+          c.n[3], "xyz"[d]));
+    const std::int64_t nlo = c.n[1], nhi = c.n[2];
     // down: atoms going to the rank below (this rank's window takes those coming down from
     // above); up: the other way.
     PeerWindow& down = *move_windows_[2 * d];
@@ -659,13 +599,10 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     if (!direct_hi) grow<double>(out_hi_, 0, kAtomDoubles * nhi + 1);
     double* below = direct_lo ? static_cast<double*>(down.remote_slot(0)) : out_lo_.data();
     double* above = direct_hi ? static_cast<double*>(up.remote_slot(0)) : out_hi_.data();
-    // This rank's own leaving atoms first, then those that arrived along earlier axes; the
-    // latter's staying ones and this axis' arrivals make the next set of arrivals.
-    pack_leaving<S>(a, marks_, slot_, below, 0, above, 0, gone);
-    const std::int64_t rkept = cr.n[0];
-    AtomArrays<S> next = arrays_over(arrived_[1 - rq], rkept + nfrom_hi + nfrom_lo);
-    if (r.n > 0)
-      pack_arrived<S>(r, arrived_marks_, arrived_slot_, below, c.n[1], above, c.n[2], next);
+    // Every entry is written below (kept atoms, then arrivals): no zero fill.
+    const std::int64_t kept = c.n[0] + c.n[kStayNear];
+    AtomArrays<S> b = arrays_beside(a, kept + nfrom_hi + nfrom_lo);
+    pack_leaving<S>(a, dest, slot, c.n[0], b, below, above);
     int came_hi = 0, came_lo = 0;  // the partners wrote their atoms into this rank's windows
     if (peer_) {
       Exec().fence("Comm::moved");  // the pack's writes into the partners' windows are done
@@ -697,32 +634,12 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
       exchange_buffers<double>(Exec(), out_hi_, kAtomDoubles * send_hi, hi_rank, in_lo,
                                kAtomDoubles * recv_lo, lo_rank, 101 + 2 * d, direct_, stage_out_,
                                stage_in_);
-    unpack_arrivals<S>(in_hi, nfrom_hi, next, rkept);
-    unpack_arrivals<S>(in_lo, nfrom_lo, next, rkept + nfrom_hi);
+    unpack_arrivals<S>(in_hi, nfrom_hi, b, kept);
+    unpack_arrivals<S>(in_lo, nfrom_lo, b, kept + nfrom_hi);
     migrated_ += nlo + nhi;
     staged_moves_ += send_lo + send_hi;
-    left += c.n[1] + c.n[2];
-    r = next;
-    rq = 1 - rq;
+    a = b;
   }
-  if (left == 0 && r.n == 0) return;  // nobody left or came: the atoms as they were
-  // With overlap the staying atoms near a face between ranks go after the others (the arrivals
-  // follow them, and are near the face they crossed).
-  const Dest3 k = split_staying<S>(a.x, a.n, gone, near_test(), marks_, slot_);
-  const std::int64_t far = k.n[0], kept = far + k.n[kStayNear];
-  AtomArrays<S> b = arrays_beside(a, kept + r.n);
-  auto mark = marks_;
-  auto slot = slot_;
-  Kokkos::parallel_for(
-      "Comm::migrate_compact", Kokkos::RangePolicy<Exec>(0, a.n),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const int m = mark(i);
-        if (m != kGone) copy_atom(a, i, b, slot(i) + (m == kStayNear ? far : 0));
-      });
-  Kokkos::parallel_for(
-      "Comm::migrate_arrivals", Kokkos::RangePolicy<Exec>(0, r.n),
-      KOKKOS_LAMBDA(const std::int64_t i) { copy_atom(r, i, b, kept + i); });
-  a = b;
 }
 
 template <class S, class C>

@@ -150,7 +150,6 @@ class DomainExchange {
     Kokkos::View<int*> type;
     Kokkos::View<std::int64_t*> id;
   };
-  static AtomArrays<S> arrays_over(AtomBuffers& s, std::int64_t n);
   AtomArrays<S> arrays_beside(const AtomArrays<S>& a, std::int64_t n);
   NearTest near_test() const;
   void link_peer(const Swap& s, int index);
@@ -193,11 +192,6 @@ class DomainExchange {
   Kokkos::View<int*> slot_;
   Kokkos::View<double*> out_lo_, out_hi_, in_lo_, in_hi_;  // migrating atoms (migrate)
   AtomBuffers spare_[2];
-  // A migration's atoms that arrived along earlier axes (two sets, used in turn), where each goes
-  // along the next axis and its slot there; which of the atoms here left (a byte per atom).
-  AtomBuffers arrived_[2];
-  Kokkos::View<unsigned char*> arrived_marks_, gone_;
-  Kokkos::View<int*> arrived_slot_;
   // Pinned host staging of every message MPI may not take from device memory (ghost
   // positions, ids, migrating atoms).
   Kokkos::View<unsigned char*, Kokkos::SharedHostPinnedSpace> stage_out_, stage_in_;
