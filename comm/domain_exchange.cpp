@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "comm/runtime.hpp"
 
@@ -461,6 +462,9 @@ DomainExchange<S, C>::DomainExchange(const RankGrid& grid, int rank, const Box<d
       windows_.push_back(std::make_unique<PeerWindow>());
     }
   for (auto& w : move_windows_) w = std::make_unique<PeerWindow>();
+  // A test's knob: the atoms each migration window holds at first (test_mpi sets it small, so
+  // that arrivals overflow it: the MPI fallback, then the window grown and mapped again).
+  if (const char* v = std::getenv("MDREMAP_MOVE_WINDOW_ATOMS")) move_floor_ = std::atoll(v);
 }
 
 template <class S, class C>
@@ -577,8 +581,9 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     PeerWindow& up = *move_windows_[2 * d + 1];
     MoveNote to_lo{nlo, {}}, to_hi{nhi, {}}, from_hi, from_lo;
     if (peer_) {
-      for (const int k : {2 * d, 2 * d + 1})
-        move_cap_[k] = std::max<std::int64_t>({move_cap_[k], 4096, a.n / 128});
+      const std::int64_t floor =
+          move_floor_ > 0 ? move_floor_ : std::max<std::int64_t>(4096, a.n / 128);
+      for (const int k : {2 * d, 2 * d + 1}) move_cap_[k] = std::max(move_cap_[k], floor);
       to_lo.window = up.reserve(kAtomBytes * move_cap_[2 * d + 1]);  // the rank below writes
       to_hi.window = down.reserve(kAtomBytes * move_cap_[2 * d]);    // the rank above writes
     }
@@ -587,14 +592,21 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     comm::sendrecv(&to_lo, sizeof to_lo, lo_rank, &from_hi, sizeof from_hi, hi_rank, 100 + 2 * d);
     comm::sendrecv(&to_hi, sizeof to_hi, hi_rank, &from_lo, sizeof from_lo, lo_rank, 101 + 2 * d);
     const std::int64_t nfrom_hi = from_hi.count, nfrom_lo = from_lo.count;
+    // The partners' windows mapped at every build, whether or not atoms go there this time: a
+    // window its owner replaced by a larger one is freed at the owner's next reserve, by when
+    // every writer must have let go of it.
+    bool mapped_lo = false, mapped_hi = false;
+    if (peer_) {
+      mapped_lo = down.open_remote(from_lo.window).empty();
+      mapped_hi = up.open_remote(from_hi.window).empty();
+    }
     if (nlo + nhi + nfrom_hi + nfrom_lo == 0) continue;  // nobody crossed a face along d
     // Straight into the partner's window where it is mapped and holds them.
-    auto into = [&](PeerWindow& w, const MoveNote& theirs, std::int64_t n) {
-      return peer_ && n > 0 && w.open_remote(theirs.window).empty() &&
-             kAtomBytes * n <= w.remote_slot_bytes();
+    auto into = [&](const PeerWindow& w, bool mapped, std::int64_t n) {
+      return mapped && n > 0 && kAtomBytes * n <= w.remote_slot_bytes();
     };
-    const int direct_lo = into(down, from_lo, nlo) ? 1 : 0;
-    const int direct_hi = into(up, from_hi, nhi) ? 1 : 0;
+    const int direct_lo = into(down, mapped_lo, nlo) ? 1 : 0;
+    const int direct_hi = into(up, mapped_hi, nhi) ? 1 : 0;
     if (!direct_lo) grow<double>(out_lo_, 0, kAtomDoubles * nlo + 1);
     if (!direct_hi) grow<double>(out_hi_, 0, kAtomDoubles * nhi + 1);
     double* below = direct_lo ? static_cast<double*>(down.remote_slot(0)) : out_lo_.data();

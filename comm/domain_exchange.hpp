@@ -183,6 +183,8 @@ class DomainExchange {
   // is to hold at its next reserve.
   std::array<std::unique_ptr<PeerWindow>, 6> move_windows_;
   std::array<std::int64_t, 6> move_cap_{};
+  std::int64_t move_floor_ =
+      0;  // MDREMAP_MOVE_WINDOW_ATOMS (tests), else 0: max(4096, atoms / 128)
   Kokkos::View<std::int64_t*> ids_;       // atom id of each xall entry (borders)
   Kokkos::View<Vec4<C>*> send_;           // packed positions of a swap
   Kokkos::View<std::int64_t*> send_ids_;  // packed ids of a swap (borders)
