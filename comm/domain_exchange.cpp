@@ -594,7 +594,8 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     const std::int64_t nfrom_hi = from_hi.count, nfrom_lo = from_lo.count;
     // The partners' windows mapped at every build, whether or not atoms go there this time: a
     // window its owner replaced by a larger one is freed at the owner's next reserve, by when
-    // every writer must have let go of it.
+    // every writer must have let go of it (it has: the owner reaches that reserve only after this
+    // build's borders(), whose messages from this rank follow this mapping).
     bool mapped_lo = false, mapped_hi = false;
     if (peer_) {
       mapped_lo = down.open_remote(from_lo.window).empty();
