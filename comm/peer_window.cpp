@@ -83,8 +83,15 @@ std::uint64_t* PeerWindow::flag() const {
 
 std::string PeerWindow::open_remote(const PeerWindowInfo& info) {
 #ifdef KOKKOS_ENABLE_CUDA
-  if (!info.ok) return "the partner could not export its window (cudaIpcGetMemHandle failed)";
-  if (info.host != host_hash()) return "the partner runs on another host";
+  // A window this rank cannot map lets go of the one it had (its owner may free it).
+  if (!info.ok) {
+    release_remote();
+    return "the partner could not export its window (cudaIpcGetMemHandle failed)";
+  }
+  if (info.host != host_hash()) {
+    release_remote();
+    return "the partner runs on another host";
+  }
   if (remote_ && info.generation == remote_generation_) return "";
   release_remote();
   cudaIpcMemHandle_t h;
