@@ -72,8 +72,9 @@ class PairForce : public ForceProbe {
   // After every neighbour-list build: the new pattern (plans the strategy).
   virtual void plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts) = 0;
   // After every cluster-list build (neighbor.list: cluster; an engine made with
-  // PairSetup::cluster), instead of plan().
-  virtual void plan_clusters(const neighbor::ClusterList& list) = 0;
+  // PairSetup::cluster), instead of plan(); `ghosts` says whose image each ghost is.
+  virtual void plan_clusters(const neighbor::ClusterList& list,
+                             const neighbor::GhostAtoms& ghosts) = 0;
   // Before the list arrays given to plan() are overwritten (the next build): a strategy still
   // planning from them in the background finishes.
   virtual void release_pattern() = 0;
@@ -104,6 +105,7 @@ struct PairSetup {
   bool shift = false;
   bool half = false;
   bool cluster = false;  // neighbor.list: cluster (md/pair/cluster_driver.hpp)
+  bool cluster_newton = false;  // neighbor.cluster_newton: each pair once, atomics on both atoms
   remap::RemapOptions remap;
   std::string mode = "gather";
   bool auto_path = false;

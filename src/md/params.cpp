@@ -449,6 +449,9 @@ MdParams read_md_params(io::Deck& deck) {
             "must be 4, 8 or 16 (atoms per cluster), or 0 for the device's default");
   if (p.cluster_size != 0 && p.list != neighbor::ListKind::Cluster)
     nb.fail("cluster_size", "applies to neighbor.list=cluster only");
+  p.cluster_newton = nb.get<bool>("cluster_newton", false);
+  if (p.cluster_newton && p.list != neighbor::ListKind::Cluster)
+    nb.fail("cluster_newton", "applies to neighbor.list=cluster only");
   if (p.list == neighbor::ListKind::Half && p.ranks > 1)
     nb.fail("list",
             fmt::format("a half list needs the ghosts' forces sent back to their ranks, which "

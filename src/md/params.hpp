@@ -82,6 +82,9 @@ struct MdParams {
   neighbor::ListKind list = neighbor::ListKind::Auto;
   // list cluster: atoms per cluster, 4, 8 or 16 (0: 8 on a GPU, the SIMD width on a CPU)
   int cluster_size = 0;
+  // list cluster: each atom pair once, the force on both atoms (Newton's third law, atomics);
+  // false: both directions, each atom's force summed by its own thread (no atomics)
+  bool cluster_newton = false;
   // auto: row on CPU, column on GPU
   neighbor::ListLayout layout = neighbor::ListLayout::Auto;
   double bin_size = 0;  // cell edge; 0: the list cutoff (cutoff + skin)

@@ -211,6 +211,7 @@ class Simulation final : public MdEngine {
     ps.shift = p.shift;
     ps.half = half_;
     ps.cluster = cluster_;
+    ps.cluster_newton = p.cluster_newton;
     ps.remap = remap_options(p);
     ps.mode = p.remap;
     ps.auto_path = p.gather_path == GatherPathSetting::Auto;
@@ -464,7 +465,8 @@ class Simulation final : public MdEngine {
   std::int64_t natoms() const override { return natoms_; }
   std::string describe() const override {
     const std::string list =
-        cluster_ ? fmt::format("cluster-pair (clusters of {})", cluster_builder_->cluster_size())
+        cluster_ ? fmt::format("cluster-pair (clusters of {}{})", cluster_builder_->cluster_size(),
+                               p_.cluster_newton ? ", each pair once" : "")
                  : fmt::format("{} {}", half_ ? "half" : "full",
                                column_major_ ? "column-major" : "row-major");
     return fmt::format("{} neighbor list, atom order {}, precision {}, {}, {}, remap {}{}{}", list,
@@ -577,7 +579,7 @@ class Simulation final : public MdEngine {
     // while the next steps run, so nothing after it may wait for the whole device.
     remap_ms_ += fenced_ms([&] {
       if (cluster_)
-        force_->plan_clusters(clist_);
+        force_->plan_clusters(clist_, ghosts_);
       else
         force_->plan(list_, ghosts_);
     });

@@ -1,7 +1,8 @@
 // neighbor.list: cluster against the plain full list: forces, energy and virial on the same
 // positions (random gas, fcc lattice, a melted lattice, a binary mixture, a box just over
-// 2 x (cutoff + skin)) for every cluster size and precision; NVE energy conservation over
-// 10,000 steps beside the plain list's; the deck keys' validation.
+// 2 x (cutoff + skin)) for every cluster size and precision, with every pair from both sides
+// and each pair once (neighbor.cluster_newton); NVE energy conservation over 10,000 steps beside
+// the plain list's; the deck keys' validation.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -62,35 +63,37 @@ void check_against_full_list(const md::MdParams& deck, int steps, bool forces_va
     const Frame ff = ef->snapshot();
     double fmax = 0;
     for (double v : ff.f) fmax = std::max(fmax, std::abs(v));
-    for (const int m : {4, 8, 16}) {
-      md::MdParams pc = pf;
-      pc.list = neighbor::ListKind::Cluster;
-      pc.cluster_size = m;
-      auto ec = md::make_engine(pc, sys);
-      const ThermoSample tc = ec->setup();
-      const Frame fc = ec->snapshot();
-      const Tolerance tol = tolerance(prec);
-      SCOPED_TRACE(
-          fmt::format("{} atoms, precision {}, clusters of {}", sys.n(), to_string(prec), m));
-      ::testing::Test::RecordProperty(
-          fmt::format("thermo_error_{}_{}_m{}", sys.n(), to_string(prec), m),
-          fmt::format("{:.3g} {:.3g}", rel(tc.e_pair, tf.e_pair), rel(tc.press, tf.press)));
-      EXPECT_LT(rel(tc.e_pair, tf.e_pair), tol.thermo) << tc.e_pair << " " << tf.e_pair;
-      EXPECT_LT(rel(tc.press, tf.press), tol.thermo) << tc.press << " " << tf.press;
-      ASSERT_EQ(fc.f.size(), ff.f.size());
-      if (forces_vanish) {
-        // A perfect lattice: forces are rounding noise; both lists' must be as small.
-        for (size_t k = 0; k < fc.f.size(); ++k)
-          ASSERT_LT(std::abs(fc.f[k]), prec == Precision::Double ? 1e-10 : 1e-3);
-      } else {
-        const double err = test::max_force_error(fc, ff);
-        EXPECT_LT(err, tol.force);
-        ASSERT_GT(fmax, 0.0);
+    for (const int m : {4, 8, 16})
+      for (const bool newton : {false, true}) {
+        md::MdParams pc = pf;
+        pc.list = neighbor::ListKind::Cluster;
+        pc.cluster_size = m;
+        pc.cluster_newton = newton;
+        auto ec = md::make_engine(pc, sys);
+        const ThermoSample tc = ec->setup();
+        const Frame fc = ec->snapshot();
+        const Tolerance tol = tolerance(prec);
+        const std::string tag =
+            fmt::format("{}_{}_m{}{}", sys.n(), to_string(prec), m, newton ? "_newton" : "");
+        SCOPED_TRACE(fmt::format("{} atoms, precision {}, clusters of {}{}", sys.n(),
+                                 to_string(prec), m, newton ? ", each pair once" : ""));
         ::testing::Test::RecordProperty(
-            fmt::format("force_error_{}_{}_m{}", sys.n(), to_string(prec), m),
-            fmt::format("{:.3g}", err));
+            "thermo_error_" + tag,
+            fmt::format("{:.3g} {:.3g}", rel(tc.e_pair, tf.e_pair), rel(tc.press, tf.press)));
+        EXPECT_LT(rel(tc.e_pair, tf.e_pair), tol.thermo) << tc.e_pair << " " << tf.e_pair;
+        EXPECT_LT(rel(tc.press, tf.press), tol.thermo) << tc.press << " " << tf.press;
+        ASSERT_EQ(fc.f.size(), ff.f.size());
+        if (forces_vanish) {
+          // A perfect lattice: forces are rounding noise; both lists' must be as small.
+          for (size_t k = 0; k < fc.f.size(); ++k)
+            ASSERT_LT(std::abs(fc.f[k]), prec == Precision::Double ? 1e-10 : 1e-3);
+        } else {
+          const double err = test::max_force_error(fc, ff);
+          EXPECT_LT(err, tol.force);
+          ASSERT_GT(fmax, 0.0);
+          ::testing::Test::RecordProperty("force_error_" + tag, fmt::format("{:.3g}", err));
+        }
       }
-    }
   }
 }
 
@@ -158,13 +161,14 @@ TEST(ClusterPair, AnyAtomOrderGivesTheSameThermo) {
 // side 10.1), with the cluster list and beside the plain list: the drift must be as small as
 // the plain list's.
 TEST(ClusterPair, NveConservesEnergyOver10000Steps) {
-  double drift[2];
-  for (int k = 0; k < 2; ++k) {
+  double drift[3];
+  for (int k = 0; k < 3; ++k) {
     auto p = test::params(
         "inputs/lj_melt.yaml",
         {"system.lattice.cells=[6,6,6]", "velocity.temperature=1.44", "potential.shift=true",
          "neighbor.every=1", "neighbor.check=true", "run.thermo=10", "run.precision=double",
-         k ? "neighbor.list=cluster" : "neighbor.list=full"});
+         k ? "neighbor.list=cluster" : "neighbor.list=full",
+         k == 2 ? "neighbor.cluster_newton=true" : "neighbor.cluster_newton=false"});
     auto engine = md::create_engine(p);
     const ThermoSample t0 = engine->setup();
     test::EnergyDrift track(t0.etotal);
@@ -178,8 +182,11 @@ TEST(ClusterPair, NveConservesEnergyOver10000Steps) {
   }
   RecordProperty("max_relative_energy_drift_full", fmt::format("{:.3g}", drift[0]));
   RecordProperty("max_relative_energy_drift_cluster", fmt::format("{:.3g}", drift[1]));
-  EXPECT_LT(drift[1], 5e-4);
-  EXPECT_LT(drift[1], 2 * drift[0]);
+  RecordProperty("max_relative_energy_drift_cluster_newton", fmt::format("{:.3g}", drift[2]));
+  for (int k = 1; k < 3; ++k) {
+    EXPECT_LT(drift[k], 5e-4);
+    EXPECT_LT(drift[k], 2 * drift[0]);
+  }
 }
 
 TEST(ClusterPair, DeckKeysAreValidated) {
@@ -201,4 +208,7 @@ TEST(ClusterPair, DeckKeysAreValidated) {
   refused({"neighbor.list=cluster", "remap.reorder=labelprop"}, "reorder");
   refused({"neighbor.list=cluster", "neighbor.layout=row"}, "neighbor.layout");
   refused({"neighbor.list=clusters"}, "cluster");
+  refused({"neighbor.list=full", "neighbor.cluster_newton=true"}, "cluster_newton");
+  EXPECT_TRUE(
+      test::params(deck, {"neighbor.list=cluster", "neighbor.cluster_newton=true"}).cluster_newton);
 }

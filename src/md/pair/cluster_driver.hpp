@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "md/force.hpp"
+#include "md/pair/cluster_half.hpp"
 #include "md/pair/cluster_portable.hpp"
 #ifdef __CUDACC__
 #include "md/pair/cluster_cuda.hpp"
@@ -34,19 +35,30 @@ template <class P, class C, class A>
 class ClusterPairDriver final : public PairForce<C, A> {
  public:
   using T = Vec4<C>;
-  explicit ClusterPairDriver(P pot) : pot_(std::move(pot)) {}
+  // newton: each pair once, its force added to both atoms (cluster_half.hpp)
+  ClusterPairDriver(P pot, bool newton) : pot_(std::move(pot)), newton_(newton) {}
 
-  std::string name() const override { return "gather (cluster pairs)"; }
+  std::string name() const override {
+    return newton_ ? "gather (cluster pairs, each once)" : "gather (cluster pairs)";
+  }
   void release_pattern() override {}
   void plan(const neighbor::NeighborList&, const neighbor::GhostAtoms&) override {
     throw Error("the cluster-pair force engine was given a plain neighbour list");
   }
-  void plan_clusters(const neighbor::ClusterList& list) override {
+  void plan_clusters(const neighbor::ClusterList& list,
+                     const neighbor::GhostAtoms& ghosts) override {
     list_ = list;
     const std::int64_t slots = std::int64_t(list.n_clusters) * list.m;
     if (xc_.extent(0) < static_cast<size_t>(slots))
       xc_ = Kokkos::View<T*>(Kokkos::view_alloc("cluster_x", Kokkos::WithoutInitializing),
                              slots + slots / 8);
+    if (!newton_) return;
+    fit(owner_, slots, "cluster_owner");
+    fit(half_mask_, list.mask.extent(0), "cluster_half_mask");
+    fit(half_entry_, list.entry.extent(0), "cluster_half_entry");
+    fit(half_entries_, list.entries.extent(0), "cluster_half_entries");
+    slot_owners(list, ghosts, owner_);
+    plan_half(list, Kokkos::View<const int*>(owner_), half_mask_, half_entry_, half_entries_);
   }
 
   ForceResult compute(Kokkos::View<const T*> xall, Kokkos::View<A* [3]> f, bool ev) override {
@@ -99,6 +111,11 @@ class ClusterPairDriver final : public PairForce<C, A> {
     a.entry = list_.entry;
     a.entries = list_.entries;
     a.n_iclusters = list_.n_iclusters;
+    if (newton_) {
+      a.mask = half_mask_;
+      a.entry = half_entry_;
+      a.entries = half_entries_;
+    }
     remap::Sums2 s;
     switch (list_.m) {
       case 4:
@@ -119,6 +136,21 @@ class ClusterPairDriver final : public PairForce<C, A> {
   template <int M>
   void dispatch(const ClusterArgs<C>& a, bool ev, remap::Sums2& s) const {
     const bool one = pot_.ntypes == 1;
+    if (newton_) {
+      const Kokkos::View<const int*> owner = owner_;
+      if (ev) {
+        if (one)
+          run_half_cluster_loop<M, true, true>(a, owner, f_, pot_, s);
+        else
+          run_half_cluster_loop<M, true, false>(a, owner, f_, pot_, s);
+      } else {
+        if (one)
+          run_half_cluster_loop<M, false, true>(a, owner, f_, pot_, s);
+        else
+          run_half_cluster_loop<M, false, false>(a, owner, f_, pot_, s);
+      }
+      return;
+    }
     if (ev) {
       if (one)
         ClusterLoop::run<M, true, true>(a, f_, pot_, s);
@@ -132,8 +164,19 @@ class ClusterPairDriver final : public PairForce<C, A> {
     }
   }
 
+  // A kept array of at least n entries (an allocation is a device-wide wait).
+  template <class V>
+  static void fit(V& v, std::size_t n, const char* label) {
+    if (v.extent(0) < n)
+      v = V(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), n + n / 8);
+  }
+
   P pot_;
+  bool newton_ = false;
   neighbor::ClusterList list_;
+  // newton: the atom each slot's force goes to, and the list with each pair once (plan_half)
+  Kokkos::View<int*> owner_, half_entries_;
+  Kokkos::View<std::uint32_t*> half_mask_, half_entry_;
   Kokkos::View<T*> xc_;
   Kokkos::View<const T*> x_;
   Kokkos::View<A* [3]> f_;
@@ -143,7 +186,7 @@ class ClusterPairDriver final : public PairForce<C, A> {
 // plain engines by MDREMAP_PAIR_DRIVERS).
 template <class P, class C, class A>
 std::unique_ptr<PairForce<C, A>> make_cluster_driver(const PairSetup& s) {
-  return std::make_unique<ClusterPairDriver<P, C, A>>(P::make(s.coeffs, s.shift));
+  return std::make_unique<ClusterPairDriver<P, C, A>>(P::make(s.coeffs, s.shift), s.cluster_newton);
 }
 
 }  // namespace mdremap::md

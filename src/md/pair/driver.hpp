@@ -79,7 +79,7 @@ class PairDriver final : public PairForce<C, A> {
   std::string name() const override { return s_->name(); }
 
   void release_pattern() override { s_->release_pattern(); }
-  void plan_clusters(const neighbor::ClusterList&) override {
+  void plan_clusters(const neighbor::ClusterList&, const neighbor::GhostAtoms&) override {
     throw Error("the plain-list force engine was given a cluster list");
   }
   void plan(const neighbor::NeighborList& list, const neighbor::GhostAtoms& ghosts) override {
