@@ -15,7 +15,7 @@
 #
 # SIZES: fcc cells per edge (20 = 32,000 atoms, 40 = 256,000, 80 = 2,048,000, 100 = 4,000,000,
 # 160 = 16,384,000); steps per size are chosen so each run's loop lasts 0.2-1 s on an H100.
-# LISTS (default "full cluster"), PRECISIONS (default "double single"), CLUSTER_SIZE (0: the
+# LISTS (default "full cluster"; cluster-newton: the cluster list with each pair once), PRECISIONS (default "double single"), CLUSTER_SIZE (0: the
 # device's default).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,8 +58,10 @@ run_ours() {
   local bin=$1 name=$2 prec=$3 list=$4 cells=$5 r=$6 steps
   steps=$(steps_for "$cells")
   local f=$work/$name-$prec-$list-$cells.$r.json
-  local args=(--set "system.lattice.cells=[$cells,$cells,$cells]" --set "neighbor.list=$list")
-  [[ $list == cluster && ${CLUSTER_SIZE:-0} != 0 ]] && args+=(--set "neighbor.cluster_size=$CLUSTER_SIZE")
+  # cluster-newton: the cluster list with each pair once (neighbor.cluster_newton)
+  local args=(--set "system.lattice.cells=[$cells,$cells,$cells]" --set "neighbor.list=${list%-newton}")
+  [[ $list == cluster-newton ]] && args+=(--set neighbor.cluster_newton=true)
+  [[ $list == cluster* && ${CLUSTER_SIZE:-0} != 0 ]] && args+=(--set "neighbor.cluster_size=$CLUSTER_SIZE")
   if ! "$bin" md "$repo/inputs/lj_bench.yaml" --steps "$steps" --precision "$prec" "${args[@]}" \
     --quiet --summary "$f" >"$work/log" 2>&1; then
     echo "md-peers: $name $prec $list $cells failed:" >&2

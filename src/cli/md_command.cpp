@@ -305,7 +305,8 @@ int run_md(const MdOptions& o) {
                       {"mask_fill", st.cluster_mask_fill},
                       {"padding", st.cluster_padding},
                       {"slots_per_atom", st.cluster_slots_per_atom},
-                      {"rows_per_atom", st.cluster_rows_per_atom}};
+                      {"rows_per_atom", st.cluster_rows_per_atom},
+                      {"newton", p.cluster_newton}};
     j["remap"] = {{"strategy", rs.report.strategy},
                   {"reorder", md::to_string(p.reorder)},
                   {"extra_bytes", rs.report.extra_bytes},
