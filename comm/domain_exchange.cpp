@@ -548,20 +548,21 @@ AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::i
 }
 
 // Migration with peer windows (issue 17): the leaving atoms are packed straight into the
-// partner's window (CUDA IPC; staging them through pinned host buffers and MPI was 0.066 ms a
-// step on four H100s, 24,000 atoms a list build per rank). Per axis and direction, three small
-// messages: the counts with the window each rank offers for what comes back, then, once the pack
-// has finished (a host wait), whether the atoms were written straight into the partner's window
-// (a partner whose window could not be mapped or is too small gets them through MPI instead).
-// A window is written again only at the next list build, after the counts of that build, which
-// its owner sends only after it has unpacked this one (split_atoms' scan waits for the device).
+// partner's window (CUDA IPC; staging them through pinned host buffers and MPI made migrations
+// 0.073 ms a step instead of 0.058 on four H100s at 4M atoms each, 24,000 atoms a list build per
+// rank: docs/benchmarks.md, session 16). Per axis and direction, three small messages: the counts
+// with the window each rank offers for what comes back, then, once the pack has finished (a host
+// wait), whether the atoms were written straight into the partner's window (a partner whose window
+// could not be mapped or is too small gets them through MPI instead). A window is written again
+// only at the next list build, after the counts of that build, which its owner sends only after it
+// has unpacked this one (split_atoms' scan waits for the device).
 template <class S, class C>
 void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
   forward_join();
   constexpr std::size_t kAtomBytes = kAtomDoubles * sizeof(double);
-  // Persistent scratch (a rebuild allocated it afresh: allocations are device-wide waits).
   for (int d = 0; d < 3; ++d) {
     if (grid_.p[d] == 1) continue;  // nobody to move to along d
+    // Persistent scratch (a rebuild allocated it afresh: allocations are device-wide waits).
     grow<unsigned char>(marks_, 0, a.n);
     grow<int>(slot_, 0, a.n);
     auto dest = marks_;
@@ -636,16 +637,17 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     };
     auto in_hi = arrivals(down, came_hi, in_hi_, nfrom_hi);
     auto in_lo = arrivals(up, came_lo, in_lo_, nfrom_lo);
-    // The rest through MPI (a part written straight into a window is not sent again).
+    // The rest through MPI (a part written straight into a window is not sent again; tags of
+    // their own).
     const std::int64_t send_lo = direct_lo ? 0 : nlo, recv_hi = came_hi ? 0 : nfrom_hi;
     const std::int64_t send_hi = direct_hi ? 0 : nhi, recv_lo = came_lo ? 0 : nfrom_lo;
     if (send_lo + recv_hi > 0)
       exchange_buffers<double>(Exec(), out_lo_, kAtomDoubles * send_lo, lo_rank, in_hi,
-                               kAtomDoubles * recv_hi, hi_rank, 100 + 2 * d, direct_, stage_out_,
+                               kAtomDoubles * recv_hi, hi_rank, 120 + 2 * d, direct_, stage_out_,
                                stage_in_);
     if (send_hi + recv_lo > 0)
       exchange_buffers<double>(Exec(), out_hi_, kAtomDoubles * send_hi, hi_rank, in_lo,
-                               kAtomDoubles * recv_lo, lo_rank, 101 + 2 * d, direct_, stage_out_,
+                               kAtomDoubles * recv_lo, lo_rank, 121 + 2 * d, direct_, stage_out_,
                                stage_in_);
     unpack_arrivals<S>(in_hi, nfrom_hi, b, kept);
     unpack_arrivals<S>(in_lo, nfrom_lo, b, kept + nfrom_hi);
