@@ -23,6 +23,20 @@
 
 namespace mdremap::md {
 
+// Entry k of an atom slot's packed rows (neighbor::packed_entry_index: `e4` is the slot's first
+// group, `slots` the groups' stride), for k counting up from 0: four entries per 16-byte load,
+// the group kept in q between calls.
+KOKKOS_INLINE_FUNCTION std::uint32_t next_packed_entry(const uint4* __restrict__ e4, const int k,
+                                                       const std::int64_t slots, uint4& q) {
+#ifdef __CUDA_ARCH__
+  if ((k & 3) == 0) q = __ldg(e4 + std::int64_t(k / 4) * slots);
+#else
+  if ((k & 3) == 0) q = e4[std::int64_t(k / 4) * slots];
+#endif
+  const int u = k & 3;
+  return u == 0 ? q.x : (u == 1 ? q.y : (u == 2 ? q.z : q.w));
+}
+
 template <int M, bool EV, bool OneType, class P, class C, class A>
 struct CudaClusterLanes {
   static_assert(32 % M == 0, "an i-cluster's threads must lie in one warp");
@@ -57,9 +71,7 @@ struct CudaClusterLanes {
       for (int k = 0;;) {
         if (bits == 0u) {  // on to the next j-cluster
           if (k >= n) break;
-          if ((k & 3) == 0) q = __ldg(e4 + std::int64_t(k / 4) * slots);
-          const int u = k & 3;
-          const std::uint32_t e = u == 0 ? q.x : (u == 1 ? q.y : (u == 2 ? q.z : q.w));
+          const std::uint32_t e = next_packed_entry(e4, k, slots, q);
           xj = xc + std::int64_t(e >> 8) * M;
           bits = e & kRowBits;
           ++k;

@@ -54,9 +54,12 @@ class ClusterPairDriver final : public PairForce<C, A> {
                              slots + slots / 8);
     if (!newton_) return;
     fit(owner_, slots, "cluster_owner");
-    fit(half_mask_, list.mask.extent(0), "cluster_half_mask");
-    fit(half_entry_, list.entry.extent(0), "cluster_half_entry");
-    fit(half_entries_, list.entries.extent(0), "cluster_half_entries");
+    if (list.packed) {  // the loop reads one form of the rows (plan_half)
+      fit(half_entry_, list.entry.extent(0), "cluster_half_entry");
+      fit(half_entries_, list.entries.extent(0), "cluster_half_entries");
+    } else {
+      fit(half_mask_, list.mask.extent(0), "cluster_half_mask");
+    }
     slot_owners(list, ghosts, owner_);
     plan_half(list, Kokkos::View<const int*>(owner_), half_mask_, half_entry_, half_entries_);
   }

@@ -11,6 +11,9 @@
 #include <cstdint>
 
 #include "md/pair/cluster_portable.hpp"
+#ifdef __CUDACC__
+#include "md/pair/cluster_cuda.hpp"  // next_packed_entry
+#endif
 #include "neighbor/ghosts.hpp"
 
 namespace mdremap::md {
@@ -29,11 +32,8 @@ struct HalfPair {
   double& wi;
   const Kokkos::View<A* [3]>& f;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const Vec4<C>& xj, const int j) const {
-    const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-    const C rsq = dx * dx + dy * dy + dz * dz;
-    C ep = 0;
-    const int k = OneType ? 0 : ti + static_cast<int>(xj.w);
-    const C fp = pot.template eval<EV, OneType>(rsq, k, ep);
+    C dx, dy, dz, rsq, ep = 0;
+    const C fp = pair_force<EV, OneType>(pot, xi, ti, xj, dx, dy, dz, rsq, ep);
     const A gx = fp * dx, gy = fp * dy, gz = fp * dz;
     fx += gx;
     fy += gy;
@@ -63,9 +63,10 @@ inline void slot_owners(const neighbor::ClusterList& list, const neighbor::Ghost
       });
 }
 
-// The list's pairs kept where the j atom's owner has the larger index: the mask words
-// (`mask` -> `half_mask`, same layout) and, where the list has them, the packed per-atom rows
-// (`entry`/`entries` -> `half_entry`/`half_entries`, same layout, emptied rows dropped).
+// The list's pairs kept where the j atom's owner has the larger index, in the form the loop
+// reads: the packed per-atom rows where the list has them (`entry`/`entries` ->
+// `half_entry`/`half_entries`, same layout, emptied rows dropped), else the mask words (`mask`
+// -> `half_mask`, same layout).
 inline void plan_half(const neighbor::ClusterList& list, Kokkos::View<const int*> owner,
                       Kokkos::View<std::uint32_t*> half_mask,
                       Kokkos::View<std::uint32_t*> half_entry, Kokkos::View<int*> half_entries) {
@@ -74,25 +75,27 @@ inline void plan_half(const neighbor::ClusterList& list, Kokkos::View<const int*
   const auto count = list.count;
   const auto cj = list.cj;
   const auto mask = list.mask;
-  Kokkos::parallel_for(
-      "ClusterHalf::masks", Kokkos::RangePolicy<Exec>(0, list.n_iclusters),
-      KOKKOS_LAMBDA(const int ic) {
-        const std::int64_t row = std::int64_t(ic) * cap;
-        for (int k = 0; k < count(ic); ++k) {
-          const std::int64_t jc = cj(row + k);
-          for (int w = 0; w < words; ++w) {
-            const std::uint32_t bits = mask((row + k) * words + w);
-            std::uint32_t keep = 0;
-            for (int b = 0; b < 32; ++b) {
-              if (!((bits >> b) & 1u)) continue;
-              const int pos = w * 32 + b, ii = pos / m, jj = pos % m;
-              if (owner(jc * m + jj) > owner(std::int64_t(ic) * m + ii)) keep |= 1u << b;
+  if (!list.packed) {
+    Kokkos::parallel_for(
+        "ClusterHalf::masks", Kokkos::RangePolicy<Exec>(0, list.n_iclusters),
+        KOKKOS_LAMBDA(const int ic) {
+          const std::int64_t row = std::int64_t(ic) * cap;
+          for (int k = 0; k < count(ic); ++k) {
+            const std::int64_t jc = cj(row + k);
+            for (int w = 0; w < words; ++w) {
+              const std::uint32_t bits = mask((row + k) * words + w);
+              std::uint32_t keep = 0;
+              for (int b = 0; b < 32; ++b) {
+                if (!((bits >> b) & 1u)) continue;
+                const int pos = w * 32 + b, ii = pos / m, jj = pos % m;
+                if (owner(jc * m + jj) > owner(std::int64_t(ic) * m + ii)) keep |= 1u << b;
+              }
+              half_mask((row + k) * words + w) = keep;
             }
-            half_mask((row + k) * words + w) = keep;
           }
-        }
-      });
-  if (!list.packed) return;
+        });
+    return;
+  }
   const std::int64_t slots = std::int64_t(list.n_iclusters) * m;
   const std::uint32_t row_bits = m >= 32 ? ~0u : (1u << m) - 1u;
   const auto entry = list.entry;
@@ -191,9 +194,7 @@ struct CudaHalfClusterLanes {
     for (int k = 0;;) {
       if (bits == 0u) {
         if (k >= n) break;
-        if ((k & 3) == 0) q = __ldg(e4 + std::int64_t(k / 4) * slots);
-        const int u = k & 3;
-        const std::uint32_t en = u == 0 ? q.x : (u == 1 ? q.y : (u == 2 ? q.z : q.w));
+        const std::uint32_t en = next_packed_entry(e4, k, slots, q);
         j0 = std::int64_t(en >> 8) * M;
         bits = en & kRowBits;
         ++k;

@@ -17,6 +17,17 @@ struct IsPlainGather : std::false_type {};
 template <class T, remap::GatherPath P>
 struct IsPlainGather<remap::GatherAccess<T, P, remap::PatternLayout::Strided>> : std::true_type {};
 
+// One pair's arithmetic, shared by every pair functor: the separation d = xi - xj, its square,
+// and the scalar force fp (the force on i is fp * d); EV: the pair energy into ep.
+template <bool EV, bool OneType, class P, class C, class Xj>
+KOKKOS_FORCEINLINE_FUNCTION C pair_force(const P& pot, const Vec4<C>& xi, const int ti,
+                                         const Xj& xj, C& dx, C& dy, C& dz, C& rsq, C& ep) {
+  dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
+  rsq = dx * dx + dy * dy + dz * dz;
+  const int k = OneType ? 0 : ti + static_cast<int>(xj.w);
+  return pot.template eval<EV, OneType>(rsq, k, ep);
+}
+
 // One neighbour xj of atom i (position xi, type row ti) into i's sums: the evaluator's F/r and
 // energy. OneType (the common case): the coefficients are loop constants and the neighbour's
 // type is never decoded.
@@ -34,11 +45,8 @@ struct FullPair {
   double& wi;
   template <class Xj>
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const Xj& xj) const {
-    const C dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-    const C rsq = dx * dx + dy * dy + dz * dz;
-    C ep = 0;
-    const int k = OneType ? 0 : ti + static_cast<int>(xj.w);
-    const C fp = pot.template eval<EV, OneType>(rsq, k, ep);
+    C dx, dy, dz, rsq, ep = 0;
+    const C fp = pair_force<EV, OneType>(pot, xi, ti, xj, dx, dy, dz, rsq, ep);
     fx += fp * dx;
     fy += fp * dy;
     fz += fp * dz;
