@@ -15,8 +15,9 @@
 #
 # SIZES: fcc cells per edge (20 = 32,000 atoms, 40 = 256,000, 80 = 2,048,000, 100 = 4,000,000,
 # 160 = 16,384,000); steps per size are chosen so each run's loop lasts 0.2-1 s on an H100.
-# LISTS (default "full cluster"; cluster-newton: the cluster list with each pair once), PRECISIONS (default "double single"), CLUSTER_SIZE (0: the
-# device's default).
+# LISTS (default "full cluster"; cluster-newton: the cluster list with each pair once; full16: the
+# full list read through the gather's 16-bit index, remap.index_bits=16), PRECISIONS (default
+# "double single"), CLUSTER_SIZE (0: the device's default).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: md-peers.sh OUTDIR MDREMAP [NAME=BINARY ...]}
@@ -59,8 +60,11 @@ run_ours() {
   steps=$(steps_for "$cells")
   local f=$work/$name-$prec-$list-$cells.$r.json
   # cluster-newton: the cluster list with each pair once (neighbor.cluster_newton)
-  local args=(--set "system.lattice.cells=[$cells,$cells,$cells]" --set "neighbor.list=${list%-newton}")
+  local kind=${list%-newton}
+  kind=${kind%16}
+  local args=(--set "system.lattice.cells=[$cells,$cells,$cells]" --set "neighbor.list=$kind")
   [[ $list == cluster-newton ]] && args+=(--set neighbor.cluster_newton=true)
+  [[ $list == full16 ]] && args+=(--set remap.index_bits=16)
   [[ $list == cluster* && ${CLUSTER_SIZE:-0} != 0 ]] && args+=(--set "neighbor.cluster_size=$CLUSTER_SIZE")
   if ! "$bin" md "$repo/inputs/lj_bench.yaml" --steps "$steps" --precision "$prec" "${args[@]}" \
     --quiet --summary "$f" >"$work/log" 2>&1; then

@@ -310,6 +310,11 @@ int run_md(const MdOptions& o) {
     j["remap"] = {{"strategy", rs.report.strategy},
                   {"reorder", md::to_string(p.reorder)},
                   {"extra_bytes", rs.report.extra_bytes},
+                  {"index_bits", p.index_bits},
+                  {"index_escapes_per_reference",
+                   rs.report.index_references > 0
+                       ? double(rs.report.index_escapes) / double(rs.report.index_references)
+                       : 0.0},
                   {"cache_hits", rs.report.cache_hits},
                   {"cache_misses", rs.report.cache_misses},
                   {"splits", rs.report.splits},

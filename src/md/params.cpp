@@ -495,6 +495,22 @@ MdParams read_md_params(io::Deck& deck) {
                                 p.remap));
   p.reorder = one_of_choice(rm, "reorder", Reorder::None);
   p.gather_path = one_of_choice(rm, "gather_path", GatherPathSetting::ReadOnly);
+  p.index_bits = std::stoi(one_of(rm, "index_bits", "32", {"32", "16"}));
+  // The 16-bit index (the gather's, remap/delta_index.hpp) is decoded in list order by the full
+  // list's one-thread-per-atom walk.
+  if (p.index_bits == 16) {
+    if (p.remap != "gather")
+      rm.fail("index_bits", fmt::format("16 is the gather's compressed neighbour index: it needs "
+                                        "remap.mode=gather, not '{}'",
+                                        p.remap));
+    if (p.gather_path != GatherPathSetting::ReadOnly && p.gather_path != GatherPathSetting::Global)
+      rm.fail("index_bits", "16 reads through the readonly or global path: set "
+                            "remap.gather_path to one of them");
+    if (p.list != neighbor::ListKind::Full && p.list != neighbor::ListKind::Auto)
+      nb_fail(deck, "neighbor.list",
+              "remap.index_bits=16 needs neighbor.list=full (the full list's walk decodes it)");
+    p.list = neighbor::ListKind::Full;
+  }
   p.remap_chunks = rm.get<int>("chunks", p.remap_chunks);
   if (p.remap_chunks < 1) rm.fail("chunks", "must be at least 1");
   p.remap_streams = rm.get<int>("streams", p.remap_streams);

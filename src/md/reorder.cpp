@@ -41,6 +41,7 @@ remap::RemapOptions remap_options(const MdParams& p) {
   o.path = p.gather_path == GatherPathSetting::Global    ? remap::GatherPath::Global
            : p.gather_path == GatherPathSetting::Texture ? remap::GatherPath::Texture
                                                          : remap::GatherPath::ReadOnly;
+  o.index_bits = p.index_bits;
   o.block_threads = p.remap_block;
   o.plan_overlap =
       p.plan_overlap == "on" ||

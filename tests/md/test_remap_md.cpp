@@ -162,3 +162,60 @@ TEST(RemapMdVariants, SharingPlanOverlapBridgesAFixedCountAndMatches) {
     EXPECT_GT(st.report.overlapped_plan_ms, 0.0);
   }
 }
+
+// remap.index_bits=16: the gather reads the neighbour list delta-encoded in 16 bits, decoded in
+// list order: the same pairs summed in the same order. On CUDA both walks run the same pair
+// arithmetic in that order, so forces and thermo are bit-identical; the host's plain loop is its
+// own vector walk (another order), so there the tolerances above apply. Shuffled atoms, 32,000
+// of them and their ghosts, so that many differences need escapes; and atoms in the default
+// order.
+TEST(RemapMdVariants, SixteenBitIndexMatchesTheGather) {
+  for (const std::string prec : {"double", "single"}) {
+    for (const bool shuffled : {true, false}) {
+      SCOPED_TRACE(prec + (shuffled ? " shuffled" : " sorted"));
+      std::vector<std::string> sets = {"remap.mode=gather"};
+      if (shuffled)
+        sets.push_back("system.lattice.cells=[20,20,20]");
+      else
+        sets.push_back("system.shuffle=false");
+      const Result ref = run(prec, sets);
+      sets.push_back("remap.index_bits=16");
+      const Result got = run(prec, sets);
+      const double ferr = test::max_force_error(got.f0, ref.f0);
+#if defined(KOKKOS_ENABLE_CUDA)
+      EXPECT_EQ(ferr, 0.0);
+      EXPECT_EQ(got.t10.etotal, ref.t10.etotal);
+      EXPECT_EQ(got.t0.press, ref.t0.press);
+#else
+      EXPECT_LT(ferr, kTol.at(prec).force);
+      EXPECT_LT(rel(got.t10.etotal, ref.t10.etotal), 10 * kTol.at(prec).energy);
+#endif
+    }
+  }
+  // The report: the references of the list, and escapes (shuffled ids over 32,000 atoms and
+  // their ghosts: differences beyond int16 occur).
+  auto e = md::create_engine(params(
+      "inputs/lj_melt.yaml", {"remap.index_bits=16", "system.shuffle=true", "neighbor.sort=none",
+                              "neighbor.layout=column", "system.lattice.cells=[20,20,20]"}));
+  e->setup();
+  const auto st = e->remap_stats(false);
+  EXPECT_EQ(st.report.strategy, "gather(index16)");
+  EXPECT_GT(st.report.index_references, 32000 * 50);
+  EXPECT_GT(st.report.index_escapes, 0);
+  EXPECT_LT(st.report.index_escapes, st.report.index_references);
+}
+
+TEST(RemapMdVariants, SixteenBitIndexRefusedWhereItCannotServe) {
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.index_bits=8"}), InputError);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.index_bits=16", "remap.mode=dup"}),
+               InputError);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.index_bits=16", "neighbor.list=half"}),
+               InputError);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.index_bits=16", "neighbor.list=cluster"}),
+               InputError);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.index_bits=16", "remap.gather_path=auto"}),
+               InputError);
+  const auto p = params("inputs/lj_melt.yaml", {"remap.index_bits=16"});
+  EXPECT_EQ(p.list, neighbor::ListKind::Full);
+  EXPECT_EQ(p.index_bits, 16);
+}

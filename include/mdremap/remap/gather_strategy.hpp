@@ -1,7 +1,9 @@
 #pragma once
 // `gather`: the baseline (BRIEF section 5). The kernel reads A[P[j][t]] straight through the index,
-// on the memory path of seed 003 Algorithm 3 (global, read-only cache, or texture on CUDA).
+// on the memory path of seed 003 Algorithm 3 (global, read-only cache, or texture on CUDA), through
+// the index as given or (index_bits 16) through its 16-bit delta encoding, made at every plan.
 #include "mdremap/remap/cached_strategy.hpp"
+#include "mdremap/remap/delta_index.hpp"
 #include "mdremap/remap/texture.hpp"
 
 namespace mdremap::remap {
@@ -18,18 +20,30 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
 
   explicit GatherStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {
     if (o.path == GatherPath::Texture) require_texture_path();
+    if (o.index_bits != 32 && o.index_bits != 16)
+      throw Error("gather: index_bits must be 16 or 32, not " + std::to_string(o.index_bits));
+    if (o.index_bits == 16 && o.path == GatherPath::Texture)
+      throw Error("gather: the 16-bit index reads through the global or read-only path, not texture");
   }
   const char* key() const override { return kName; }
   std::string name() const override {
-    return this->opt_.path == GatherPath::ReadOnly
-               ? std::string(kName)
-               : std::string(kName) + "(" + to_string(this->opt_.path) + ")";
+    std::string n = kName;
+    if (this->opt_.path != GatherPath::ReadOnly) n += "(" + std::string(to_string(this->opt_.path)) + ")";
+    if (this->opt_.index_bits == 16) n += "(index16)";
+    return n;
   }
   void plan(const PatternView& pv, const IrregularPattern*) override {
     Kokkos::Timer timer;
     pv_ = pv;
+    if (this->opt_.index_bits == 16) {
+      if (pv.layout != PatternLayout::Strided)
+        throw Error("gather: the 16-bit index applies to strided patterns only");
+      encode_delta16(pv, delta_);
+    }
     this->finish_plan(timer);
   }
+  // The 16-bit index of the last plan (index_bits 16): its bytes and escapes.
+  const DeltaIndex& delta_index() const { return delta_; }
   TransactionCount model_transactions(const IrregularPattern& host) const override {
     return count_transactions(host);
   }
@@ -39,6 +53,11 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   RemapReport report() const override {
     RemapReport r = this->cached_report();
     r.rows = pv_.rows;
+    if (this->opt_.index_bits == 16) {
+      r.extra_bytes += delta_.bytes();
+      r.index_references = delta_.references;
+      r.index_escapes = delta_.escapes;
+    }
     return r;
   }
   double estimate_plan_ms(const PatternView&, const IrregularPattern*) const override { return 0; }
@@ -76,6 +95,23 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   void run(const Body& body, bool ev, Sums& sums, const ThreadSelection* sel) {
     check_layout<Body>(pv_, kName);
     constexpr PatternLayout L = body_layout_v<Body>;
+    if (this->opt_.index_bits == 16) {
+      if constexpr (L == PatternLayout::Strided && BodyWalksInOrder<Body>::value) {
+        if (this->opt_.path == GatherPath::Global)
+          launch("Remap::gather16", body,
+                 DeltaGatherAccess<T, GatherPath::Global>::of(delta_, pv_, this->data_),
+                 pv_.threads, ev, sums, sel);
+        else
+          launch("Remap::gather16", body,
+                 DeltaGatherAccess<T, GatherPath::ReadOnly>::of(delta_, pv_, this->data_),
+                 pv_.threads, ev, sums, sel);
+        return;
+      } else {
+        throw Error(std::string("gather: the 16-bit index needs a kernel that walks its "
+                                "references in order, and ") +
+                    this->opt_.kernel + " does not");
+      }
+    }
     switch (this->opt_.path) {
       case GatherPath::Global:
         launch("Remap::gather", body, GatherAccess<T, GatherPath::Global, L>::of(pv_, this->data_),
@@ -98,6 +134,7 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   using ExecSpace = Kokkos::DefaultExecutionSpace;
   PatternView pv_;
   TextureObject<T> tex_;
+  DeltaIndex delta_;
 };
 
 }  // namespace mdremap::remap

@@ -74,6 +74,9 @@ struct RemapOptions {
       1.0;            // dup: rows j < fraction * R duplicated, the rest gathered (seed 001 §3.2)
   bool cache = true;  // dup/sharing/padding: the remap cache (seed 000 §5.2)
   GatherPath path = GatherPath::ReadOnly;  // gather: memory path (seed 003 Algorithm 3)
+  // gather: bits per stored index. 16: the index delta-encoded at every plan
+  // (delta_index.hpp; strided patterns, bodies that walk their rows in order); 32: as given.
+  int index_bits = 32;
   int block_threads = 128;                 // sharing: threads per block (team)
   // sharing: plan on an instance and a thread of its own (seed 001 §4: planning off the critical
   // path); the first overlap_executions executions after each plan read through the index (the

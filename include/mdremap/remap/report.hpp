@@ -29,6 +29,8 @@ struct RemapReport {
   std::int64_t blocks = 0, splits = 0, max_block_set = 0;  // sharing
   std::int64_t packed_elems = 0, dup_elems = 0;            // sharing vs plain duplication
   std::int64_t holes = 0, duplicates = 0;                  // padding
+  // gather with the 16-bit index: references of the last plan, and those stored whole (escapes)
+  std::int64_t index_references = 0, index_escapes = 0;
   double plan_ms = 0;       // host + device planning, summed over plans
   double last_plan_ms = 0;  // the most recent plan
   int plans = 0;

@@ -192,6 +192,15 @@ inline TransactionModel transaction_model(const PatternView& pv) {
   return m;
 }
 
+// A body that walks each thread's references in order through acc.for_each(t, f) declares
+// kWalksRowsInOrder = true: only such a body can read the 16-bit index (delta_index.hpp), whose
+// references are known only in order.
+template <class Body, class = void>
+struct BodyWalksInOrder : std::false_type {};
+template <class Body>
+struct BodyWalksInOrder<Body, std::void_t<decltype(Body::kWalksRowsInOrder)>>
+    : std::bool_constant<Body::kWalksRowsInOrder> {};
+
 // A body run over a pattern of another layout would read the index wrongly: refuse.
 template <class Body>
 void check_layout(const PatternView& pv, const char* strategy) {

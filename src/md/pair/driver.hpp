@@ -40,6 +40,8 @@ template <class P, class C, class A, class Loop = FullLoop>
 struct FullBody {
   static constexpr remap::PatternLayout kLayout = remap::PatternLayout::Strided;
   static constexpr int kReferencePatterns = kForceReferencePatterns;
+  // Each atom's neighbours are summed in list order (the gather's 16-bit index can serve it).
+  static constexpr bool kWalksRowsInOrder = true;
   // Single-precision arithmetic: at most 48 registers (5 blocks of 256 threads per SM), the
   // occupancy the force kernel had before it ran through the layer (it then compiled to 48,
   // through the layer to 54: 4 blocks; docs/benchmarks.md, issue 10).

@@ -9,6 +9,7 @@
 
 #include "mdremap/atoms.hpp"
 #include "mdremap/remap/accessors.hpp"
+#include "mdremap/remap/delta_index.hpp"
 
 namespace mdremap::md {
 
@@ -57,12 +58,17 @@ struct FullPair {
   }
 };
 
-// The portable walk: nb(j, i) is a reference where the accessor has one (no copy on CPUs).
+// The portable walk: nb(j, i) is a reference where the accessor has one (no copy on CPUs). The
+// gather's 16-bit index is decoded in order by its accessor (remap.index_bits 16).
 struct PortableRows {
   template <class Access, class Pair>
   KOKKOS_FORCEINLINE_FUNCTION static void run(const Access& nb, const std::int64_t i, const int cnt,
                                               const Pair& pair) {
-    for (int j = 0; j < cnt; ++j) pair(nb(j, i));
+    if constexpr (remap::IsDeltaGather<Access>::value) {
+      nb.for_each(i, pair);
+    } else {
+      for (int j = 0; j < cnt; ++j) pair(nb(j, i));
+    }
   }
 };
 
