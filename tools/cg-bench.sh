@@ -12,7 +12,8 @@
 #
 # Variants (CG_VARIANTS): gather (csr-thread through the remap layer's gather), csr-warp, cusparse,
 # dup, sharing, auto (the kernel and the strategy chosen), auto-thread (the layer's strategies
-# only: --spmv csr-thread), throttle-cf, throttle-cfq, throttle-sj, throttle-sjq; a suffix
+# only: --spmv csr-thread), throttle-cf, throttle-cfq, throttle-sj, throttle-sjq (and each with
+# -inplace: x read in place, remap.pack=false); a suffix
 # +labelprop or +partition adds that reordering (e.g. gather+partition).
 # Environment: CG_CASES (default: the four stand-ins and large), CG_VARIANTS, CG_SOLVES (timed
 # solves per run, median reported; default 3), CG_SPMV_REPS (timed SpMVs, default 200),
@@ -63,6 +64,7 @@ for m in "${cases[@]}"; do
       case $base in
         csr-warp | cusparse) extra+=(--spmv "$base") ;;
         auto-thread) extra+=(--remap auto --spmv csr-thread) ;;
+        throttle-*-inplace) extra+=(--remap throttle --set remap.pack=false --schedule "$(sed 's/^throttle-//; s/-inplace$//; s/cfq/cf-q/; s/sjq/sj-q/' <<<"$base")") ;;
         throttle-*) extra+=(--remap throttle --schedule "$(sed 's/^throttle-//; s/cfq/cf-q/; s/sjq/sj-q/' <<<"$base")") ;;
         *) extra+=(--remap "$base") ;;
       esac

@@ -161,6 +161,8 @@ CgParams read_cg_params(io::Deck& deck) {
   const std::string bis = one_of(rm, "bisector", "auto", {"auto", "coarsened", "kd"});
   o.throttle.bisector_set = bis != "auto";
   o.throttle.bisector = bis == "kd" ? remap::Bisector::kd_tiling : remap::Bisector::coarsened;
+  // Algorithm 5's packing of x per part (true), or x read in place in the parts' order.
+  o.throttle.pack = rm.get<bool>("pack", o.throttle.pack);
   o.throttle.chunk_threads = rm.get<long long>("chunk_threads", o.throttle.chunk_threads);
   if (o.throttle.chunk_threads < 1) rm.fail("chunk_threads", "must be at least 1");
   const std::string unit = one_of(rm, "queue_unit", "dispatch", {"dispatch", "warp", "block"});

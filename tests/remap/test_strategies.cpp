@@ -142,6 +142,8 @@ TEST(RemapStrategies, AllStrategiesMatchGatherOnShuffledLattice) {
     th.throttle.cache_bytes = 2048;
     th.throttle.chunk_threads = 40;
     cases.push_back({"throttle", th});
+    th.throttle.pack = false;  // x read in place in the parts' order
+    cases.push_back({"throttle", th});
   }
   RemapOptions au = base;
   au.profile_steps = 1;
@@ -1035,4 +1037,38 @@ TEST(RemapStrategies, SharingOverlappedPlanBridgesUntilReady) {
     EXPECT_NE(std::string(e.what()).find("outside [0, 3)"), std::string::npos) << e.what();
   }
   EXPECT_THROW(b.execute(GatherReduceBody<Elem, First>{out2, First{}}, false, sums), Error);
+}
+
+// throttle with pack false (x read in place, the parts' order alone): no pass over A, no packed
+// copy, the gather's outputs; with pack true every execution on changed data packs once.
+TEST(RemapStrategies, ThrottleInPlaceNeverPacks) {
+  Fixture fx(make_shuffled_lattice(8, 5).pattern);
+  std::vector<double> ref;
+  {
+    auto g = make_strategy<Elem>("gather", RemapOptions{});
+    ref = fx.run(*g);
+  }
+  for (const bool pack : {true, false}) {
+    SCOPED_TRACE(pack ? "packed" : "in place");
+    RemapOptions o;
+    o.throttle.schedule = ThrottleSchedule::CF;
+    o.throttle.cache_bytes = 2048;
+    o.throttle.pack = pack;
+    ThrottleStrategy<Elem> s(o);
+    s.plan(fx.pv, &fx.host);
+    EXPECT_GT(s.throttle_plan().parts(), 1);
+    Kokkos::View<double*> out("out", fx.pv.threads);
+    Sums2 sums;
+    for (int k = 0; k < 3; ++k) {
+      s.set_data(fx.data, true);
+      s.execute(GatherReduceBody<Elem, First>{out, First{}}, false, sums);
+    }
+    Kokkos::fence();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    for (std::size_t t = 0; t < ref.size(); ++t) ASSERT_DOUBLE_EQ(h(t), ref[t]) << "thread " << t;
+    const RemapReport r = s.report();
+    EXPECT_EQ(r.remapped_chunks, pack ? 3 : 0);
+    EXPECT_EQ(s.name(), pack ? "throttle(cf)" : "throttle(cf,in-place)");
+    EXPECT_EQ(s.min_exec_bytes(fx.pv) > 0, pack);
+  }
 }

@@ -65,6 +65,10 @@ struct ThrottleOptions {
   // Host backends run the atomic queue with one thread per chunk whatever this says.
   enum class QueueUnit { Dispatch, Warp, Block };
   QueueUnit queue_unit = QueueUnit::Dispatch;
+  // Algorithm 5: A packed per part before every execution whose data changed (true), or read in
+  // place through the pattern's own index in the parts' order (false): the parts' scheduling
+  // alone keeps their working sets in the cache, and no execution pays a pass over A.
+  bool pack = true;
 };
 
 struct RemapOptions {

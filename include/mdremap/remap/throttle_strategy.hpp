@@ -13,7 +13,8 @@
 //    cover the parts in the least total time, a kernel each;
 //  - SJ-Q (§3.4): SJ's cover, each chosen node a queue kernel over its own chunks.
 // The body is called with the thread's own id (outputs stay in place: no thread_perm); only its
-// references are read through the packed copy. With ev the launches reduce into device slots
+// references are read through the packed copy, or (throttle.pack false) through the pattern's own
+// index, in place: the parts' order alone then makes their working sets cache-resident. With ev the launches reduce into device slots
 // (no synchronisation between them) that are read once at the end.
 #include <algorithm>
 #include <chrono>
@@ -197,7 +198,8 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
   }
   const char* key() const override { return kName; }
   std::string name() const override {
-    return std::string(kName) + "(" + throttle_schedule_name(sched()) + ")";
+    return std::string(kName) + "(" + throttle_schedule_name(sched()) +
+           (this->opt_.throttle.pack ? "" : ",in-place") + ")";
   }
   bool needs_host_pattern() const override { return true; }
 
@@ -211,7 +213,8 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     index_ = upload("Remap::throttle_index", plan_.packed_index);
     chunk_begin_ = upload("Remap::throttle_chunks", plan_.chunk_begin);
     old_to_new_ = upload("Remap::throttle_old_to_new", plan_.data_old_to_new);
-    packed_ = Kokkos::View<T*>("Remap::throttle_packed", pv.data_count);
+    packed_ = this->opt_.throttle.pack ? Kokkos::View<T*>("Remap::throttle_packed", pv.data_count)
+                                       : Kokkos::View<T*>();
     weights_ = {};
     if (pv.has_weight()) {
       Kokkos::View<double*> w(
@@ -247,20 +250,32 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
   }
 
   void remap_now() override {
-    pack();
+    if (this->opt_.throttle.pack) pack();
     Kokkos::fence();
   }
   template <class Body, class Sums>
   void execute(const Body& body, bool ev, Sums& sums) {
-    pack();
+    if (this->opt_.throttle.pack) pack();
     compute_only(body, ev, sums);
   }
   template <class Body, class Sums>
   void compute_only(const Body& body, bool ev, Sums& sums) {
     check_layout<Body>(pv_, kName);
     ++this->executions_;
-    const ThrottleAccess<T> acc{packed_, index_, weights_, start_, pv_.len};
-    Launches<Body> l{this, body, acc, ev};
+    if (this->opt_.throttle.pack) {
+      const ThrottleAccess<T> acc{packed_, index_, weights_, start_, pv_.len};
+      schedule(Launches<Body, ThrottleAccess<T>>{this, body, acc, ev}, ev, sums);
+    } else {
+      const auto acc =
+          GatherAccess<T, GatherPath::ReadOnly, body_layout_v<Body>>::of(pv_, this->data_);
+      schedule(Launches<Body, std::decay_t<decltype(acc)>>{this, body, acc, ev}, ev, sums);
+    }
+  }
+
+ private:
+  // The parts in the schedule's order (one execution).
+  template <class L, class Sums>
+  void schedule(L l, bool ev, Sums& sums) {
     switch (sched()) {
       case ThrottleSchedule::CF:
         for (std::int64_t q = 0; q < plan_.parts(); ++q)
@@ -287,19 +302,23 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     if (ev) sums += l.collect();
   }
 
+ public:
   // Warps of consecutive threads in the parts' order, reading the packed copy through the
   // renumbered index (CSR in that order); the bounds are len[t] and start[t] of each thread.
   TransactionCount model_transactions(const IrregularPattern& host) const override {
     return model_breakdown(host).data;
   }
+  // In place (pack false): the pattern's own references, modelled in thread order (the warps of
+  // the parts' order read the same references, grouped otherwise).
   TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
+    if (!this->opt_.throttle.pack) return count_breakdown_gather(host, transaction_model(pv_));
     const ThrottlePlan p = make_throttle_plan(host, this->opt_.throttle);
     return count_breakdown_gather(throttled_pattern(host, p), transaction_model(pv_));
   }
   // Data that change every execution are packed every time (Algorithm 5): read A, the
   // permutation, and write A'.
   double min_exec_bytes(const PatternView& pv) const override {
-    if (!this->opt_.data_changes) return 0;
+    if (!this->opt_.data_changes || !this->opt_.throttle.pack) return 0;
     return static_cast<double>(pv.data_count) * (2.0 * sizeof(T) + sizeof(int));
   }
   RemapReport report() const override {
@@ -330,12 +349,12 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
   ThrottleSchedule sched() const { return this->opt_.throttle.schedule; }
 
   // The kernels of one execution; with ev, every launch reduces into its own device slot.
-  template <class Body>
+  template <class Body, class Access>
   struct Launches {
     using Sums = body_sums_t<Body>;
     ThrottleStrategy* s;
     Body body;
-    ThrottleAccess<T> acc;
+    Access acc;
     bool ev;
     int used = 0;
     Kokkos::View<Sums*, MemSpace> slots() {
@@ -348,7 +367,7 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     void range(std::int64_t i0, std::int64_t i1) {
       if (i1 <= i0) return;
       const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> policy(0, i1 - i0);
-      const ThrottleRange<Body, ThrottleAccess<T>> k{body, acc, s->order_, i0};
+      const ThrottleRange<Body, Access> k{body, acc, s->order_, i0};
       if (!ev) return Kokkos::parallel_for("Remap::throttle_part", policy, k);
       Kokkos::View<Sums, MemSpace> r(slots().data() + used++);
       Kokkos::parallel_reduce("Remap::throttle_part", policy, k, Kokkos::Sum<Sums, MemSpace>(r));
@@ -363,8 +382,8 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
         if (s->opt_.throttle.queue_unit == U::Warp) return warp_queue(slot, c0, c1);
       }
       Kokkos::deep_copy(ExecSpace(), Kokkos::subview(s->counters_, slot), 0ull);
-      const ThrottleQueue<Body, ThrottleAccess<T>> k{body,         acc,  s->order_, s->chunk_begin_,
-                                                     s->counters_, slot, c0,        c1};
+      const ThrottleQueue<Body, Access> k{body,         acc,  s->order_, s->chunk_begin_,
+                                          s->counters_, slot, c0,        c1};
       // Enough teams to fill the device; each keeps taking chunks until the queue is empty.
       const int team = on_host ? 1 : 128;
       const std::int64_t resident = std::max<std::int64_t>(1, ExecSpace().concurrency() / team);
@@ -377,7 +396,7 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     // Warps of 32 lanes, 4 to a block, enough to fill the device.
     void warp_queue(int slot, std::int64_t c0, std::int64_t c1) {
       Kokkos::deep_copy(ExecSpace(), Kokkos::subview(s->counters_, slot), 0ull);
-      const ThrottleWarpQueue<Body, ThrottleAccess<T>> k{
+      const ThrottleWarpQueue<Body, Access> k{
           body, acc, s->order_, s->chunk_begin_, s->counters_, slot, c0, c1};
       constexpr int warps = 4, lanes = 32;
       const std::int64_t resident =
@@ -403,8 +422,8 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
 
   // One profiling pass (SJ, SJ-Q): the nodes of tree level pass_ and the leaves above it, each a
   // fenced kernel of its own, timed; after the deepest level the cover is chosen (Algorithm 3).
-  template <class Body>
-  void profile_pass(Launches<Body>& l) {
+  template <class L>
+  void profile_pass(L& l) {
     for (std::size_t n = 0; n < plan_.tree.size(); ++n) {
       const PartitionNode& x = plan_.tree[n];
       if (!(x.depth == pass_ || (x.leaf() && x.depth < pass_))) continue;
