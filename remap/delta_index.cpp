@@ -71,8 +71,9 @@ void encode_delta16(const PatternView& pv, DeltaIndex& d) {
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "Remap::delta16_words"),
         std::int64_t(std::max(word_rows, 1)) * n);
   if (static_cast<std::int64_t>(d.far.extent(0)) < std::int64_t(far_rows) * n)
-    d.far = Kokkos::View<int*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Remap::delta16_far"),
-                               std::int64_t(far_rows) * n);
+    d.far =
+        Kokkos::View<int*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Remap::delta16_far"),
+                           std::int64_t(far_rows) * n);
   d.threads = n;
   d.word_rows = word_rows;
   d.far_rows = far_rows;

@@ -504,8 +504,9 @@ MdParams read_md_params(io::Deck& deck) {
                                         "remap.mode=gather, not '{}'",
                                         p.remap));
     if (p.gather_path != GatherPathSetting::ReadOnly && p.gather_path != GatherPathSetting::Global)
-      rm.fail("index_bits", "16 reads through the readonly or global path: set "
-                            "remap.gather_path to one of them");
+      rm.fail("index_bits",
+              "16 reads through the readonly or global path: set "
+              "remap.gather_path to one of them");
     if (p.list != neighbor::ListKind::Full && p.list != neighbor::ListKind::Auto)
       nb_fail(deck, "neighbor.list",
               "remap.index_bits=16 needs neighbor.list=full (the full list's walk decodes it)");

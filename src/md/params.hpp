@@ -122,7 +122,7 @@ struct MdParams {
   std::string remap = "gather";
   Reorder reorder = Reorder::None;
   GatherPathSetting gather_path = GatherPathSetting::ReadOnly;  // texture: CUDA only
-  int index_bits = 32;  // remap.index_bits: 16 = the gather's delta-encoded neighbour index
+  int index_bits = 32;        // remap.index_bits: 16 = the gather's delta-encoded neighbour index
   int remap_chunks = 4;       // dup: thread-range chunks (seed 000 §5.1)
   int remap_streams = 4;      // dup: remap streams
   double dup_fraction = 1.0;  // dup: share of rows duplicated (seed 001 §3.2)

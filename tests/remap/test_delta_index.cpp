@@ -37,7 +37,8 @@ struct DevicePattern {
     const std::int64_t sj = row_major ? 1 : n, st = row_major ? r : 1;
     for (std::int64_t t = 0; t < n; ++t) {
       hl(t) = static_cast<int>(rows[t].size());
-      for (std::size_t k = 0; k < rows[t].size(); ++k) hi(std::int64_t(k) * sj + t * st) = rows[t][k];
+      for (std::size_t k = 0; k < rows[t].size(); ++k)
+        hi(std::int64_t(k) * sj + t * st) = rows[t][k];
     }
     Kokkos::deep_copy(idx, hi);
     Kokkos::deep_copy(len, hl);
@@ -198,7 +199,9 @@ struct First {
 Kokkos::View<Elem*> make_data(const int m) {
   Kokkos::View<Elem*> data("A", m);
   Kokkos::parallel_for(
-      "fill", m, KOKKOS_LAMBDA(const int e) { data(e) = Elem{{1.0 / (e + 1.0), -double(e)}}; });
+      "fill", m, KOKKOS_LAMBDA(const int e) {
+        data(e) = Elem{{1.0 / (e + 1.0), -double(e)}};
+      });
   return data;
 }
 
@@ -254,8 +257,7 @@ TEST(DeltaIndex, KernelsThatReadByPositionRefused) {
   g.set_data(data, false);
   Kokkos::View<double*> out("out", 64);
   Sums2 sums;
-  EXPECT_THROW(g.execute(GatherReduceBody<Elem, First>{out, First{}}, false, sums),
-               mdremap::Error);
+  EXPECT_THROW(g.execute(GatherReduceBody<Elem, First>{out, First{}}, false, sums), mdremap::Error);
   o.index_bits = 12;
   EXPECT_THROW(GatherStrategy<Elem>{o}, mdremap::Error);
 }

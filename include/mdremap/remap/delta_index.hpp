@@ -61,7 +61,9 @@ struct DeltaGatherAccess {
       return data(e);
   }
 #else
-  KOKKOS_INLINE_FUNCTION const T& element(const std::int64_t e) const { return data.data()[e]; }
+  KOKKOS_INLINE_FUNCTION const T& element(const std::int64_t e) const {
+    return data.data()[e];
+  }
 #endif
 
   // f(element) for each reference of thread t, in order. On CUDA two words (four references)

@@ -23,12 +23,14 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
     if (o.index_bits != 32 && o.index_bits != 16)
       throw Error("gather: index_bits must be 16 or 32, not " + std::to_string(o.index_bits));
     if (o.index_bits == 16 && o.path == GatherPath::Texture)
-      throw Error("gather: the 16-bit index reads through the global or read-only path, not texture");
+      throw Error(
+          "gather: the 16-bit index reads through the global or read-only path, not texture");
   }
   const char* key() const override { return kName; }
   std::string name() const override {
     std::string n = kName;
-    if (this->opt_.path != GatherPath::ReadOnly) n += "(" + std::string(to_string(this->opt_.path)) + ")";
+    if (this->opt_.path != GatherPath::ReadOnly)
+      n += "(" + std::string(to_string(this->opt_.path)) + ")";
     if (this->opt_.index_bits == 16) n += "(index16)";
     return n;
   }

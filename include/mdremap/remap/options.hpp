@@ -81,7 +81,7 @@ struct RemapOptions {
   // gather: bits per stored index. 16: the index delta-encoded at every plan
   // (delta_index.hpp; strided patterns, bodies that walk their rows in order); 32: as given.
   int index_bits = 32;
-  int block_threads = 128;                 // sharing: threads per block (team)
+  int block_threads = 128;  // sharing: threads per block (team)
   // sharing: plan on an instance and a thread of its own (seed 001 §4: planning off the critical
   // path); the first overlap_executions executions after each plan read through the index (the
   // gather) meanwhile, the next one waits for the plan if it is not ready. A fixed count, not

@@ -14,8 +14,9 @@
 //  - SJ-Q (§3.4): SJ's cover, each chosen node a queue kernel over its own chunks.
 // The body is called with the thread's own id (outputs stay in place: no thread_perm); only its
 // references are read through the packed copy, or (throttle.pack false) through the pattern's own
-// index, in place: the parts' order alone then makes their working sets cache-resident. With ev the launches reduce into device slots
-// (no synchronisation between them) that are read once at the end.
+// index, in place: the parts' order alone then makes their working sets cache-resident. With ev the
+// launches reduce into device slots (no synchronisation between them) that are read once at the
+// end.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -396,8 +397,8 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     // Warps of 32 lanes, 4 to a block, enough to fill the device.
     void warp_queue(int slot, std::int64_t c0, std::int64_t c1) {
       Kokkos::deep_copy(ExecSpace(), Kokkos::subview(s->counters_, slot), 0ull);
-      const ThrottleWarpQueue<Body, Access> k{
-          body, acc, s->order_, s->chunk_begin_, s->counters_, slot, c0, c1};
+      const ThrottleWarpQueue<Body, Access> k{body,         acc,  s->order_, s->chunk_begin_,
+                                              s->counters_, slot, c0,        c1};
       constexpr int warps = 4, lanes = 32;
       const std::int64_t resident =
           std::max<std::int64_t>(1, ExecSpace().concurrency() / (warps * lanes));
