@@ -1048,6 +1048,7 @@ TEST(RemapStrategies, ThrottleInPlaceNeverPacks) {
     auto g = make_strategy<Elem>("gather", RemapOptions{});
     ref = fx.run(*g);
   }
+  std::int64_t extra[2] = {0, 0};
   for (const bool pack : {true, false}) {
     SCOPED_TRACE(pack ? "packed" : "in place");
     RemapOptions o;
@@ -1070,5 +1071,9 @@ TEST(RemapStrategies, ThrottleInPlaceNeverPacks) {
     EXPECT_EQ(r.remapped_chunks, pack ? 3 : 0);
     EXPECT_EQ(s.name(), pack ? "throttle(cf)" : "throttle(cf,in-place)");
     EXPECT_EQ(s.min_exec_bytes(fx.pv) > 0, pack);
+    extra[pack ? 0 : 1] = r.extra_bytes;
   }
+  // In place: no packed copy of A, no renumbered index or its starts; the order and chunks stay.
+  EXPECT_GT(extra[1], 0);
+  EXPECT_LT(extra[1], extra[0] - static_cast<std::int64_t>(fx.pv.data_count * sizeof(Elem)));
 }

@@ -210,14 +210,18 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     pv_ = pv;
     plan_ = make_throttle_plan(*host, this->opt_.throttle);
     order_ = upload("Remap::throttle_order", plan_.order);
-    start_ = upload("Remap::throttle_start", plan_.start);
-    index_ = upload("Remap::throttle_index", plan_.packed_index);
+    // In place the pattern's own index and weights serve the reads: no renumbered copy.
+    const bool pack = this->opt_.throttle.pack;
+    start_ = pack ? upload("Remap::throttle_start", plan_.start)
+                  : Kokkos::View<const std::int64_t*>();
+    index_ = pack ? upload("Remap::throttle_index", plan_.packed_index) : Kokkos::View<const int*>();
     chunk_begin_ = upload("Remap::throttle_chunks", plan_.chunk_begin);
-    old_to_new_ = upload("Remap::throttle_old_to_new", plan_.data_old_to_new);
+    old_to_new_ = pack ? upload("Remap::throttle_old_to_new", plan_.data_old_to_new)
+                       : Kokkos::View<const int*>();
     packed_ = this->opt_.throttle.pack ? Kokkos::View<T*>("Remap::throttle_packed", pv.data_count)
                                        : Kokkos::View<T*>();
     weights_ = {};
-    if (pv.has_weight()) {
+    if (pack && pv.has_weight()) {
       Kokkos::View<double*> w(
           Kokkos::view_alloc("Remap::throttle_weights", Kokkos::WithoutInitializing),
           plan_.packed_index.size());
@@ -234,7 +238,7 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
                 w, pv.weight, pv.len, start_, PatternPos<PatternLayout::Strided>::of(pv)});
       weights_ = w;
     }
-    refs_ = static_cast<std::int64_t>(plan_.packed_index.size());
+    refs_ = pack ? static_cast<std::int64_t>(plan_.packed_index.size()) : 0;
     plan_.packed_index.clear();  // on the device now (throttled_pattern rebuilds it for models)
     plan_.packed_index.shrink_to_fit();
     plan_.start.clear();
@@ -326,9 +330,13 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     RemapReport r = this->cached_report();
     r.rows = pv_.rows;
     r.remapped_chunks = packs_;
+    // x', its index and weights, the thread order and starts, A's renumbering, the chunks.
     r.extra_bytes = static_cast<std::int64_t>(packed_.extent(0) * sizeof(T)) + refs_ * 4 +
-                    static_cast<std::int64_t>(weights_.extent(0)) * 8 + pv_.threads * 16 +
-                    pv_.data_count * 4 + static_cast<std::int64_t>(chunk_begin_.extent(0)) * 8;
+                    static_cast<std::int64_t>(weights_.extent(0)) * 8 +
+                    static_cast<std::int64_t>(order_.extent(0)) * 8 +
+                    static_cast<std::int64_t>(start_.extent(0)) * 8 +
+                    static_cast<std::int64_t>(old_to_new_.extent(0)) * 4 +
+                    static_cast<std::int64_t>(chunk_begin_.extent(0)) * 8;
     r.decision = describe();
     return r;
   }
