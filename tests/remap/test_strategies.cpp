@@ -496,9 +496,11 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
     for (int j = 0; j < len[t]; ++j) ref[t] += w[start[t] + j] * (col[start[t] + j] * 0.5 + 1.0);
   const IrregularPattern host = host_pattern(pv, sizeof(Elem));
   ASSERT_TRUE(host.csr());
-  for (const std::string mode : {"gather", "dup", "padding", "sharing", "throttle", "auto"}) {
+  for (const std::string mode :
+       {"gather", "dup", "padding", "sharing", "throttle", "throttle-inplace", "auto"}) {
     for (int variant = 0; variant < 2; ++variant) {
       SCOPED_TRACE(mode + " variant " + std::to_string(variant));
+      const bool in_place = mode == "throttle-inplace";  // weights read through the pattern
       RemapOptions o;
       o.profile_steps = 1;
       o.horizon.executions = 100;
@@ -512,7 +514,8 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
       o.throttle.cache_bytes = variant ? 8192 : 16384;
       o.throttle.schedule = variant ? ThrottleSchedule::SJQ : ThrottleSchedule::CF;
       o.throttle.chunk_threads = variant ? 7 : 256;
-      auto s = make_strategy<Elem>(mode, o);
+      o.throttle.pack = !in_place;
+      auto s = make_strategy<Elem>(in_place ? "throttle" : mode, o);
       s->plan(pv, s->needs_host_pattern() ? &host : nullptr);
       Kokkos::View<double*> out("out", T);
       const WeightedFirst body{out};
@@ -533,10 +536,11 @@ TEST(RemapStrategies, OffsetsLayoutWithWeightsMatchesSerialReference) {
         EXPECT_EQ(r.cache_hits, 7 * r.chunks);   // ...then served by the cache
       }
       if (mode == "sharing" && variant) EXPECT_GT(r.splits, 0);
-      if (mode == "throttle") {
+      if (mode == "throttle" || in_place) {
         const auto& th = static_cast<const ThrottleStrategy<Elem>&>(*s);
         EXPECT_GT(th.throttle_plan().parts(), 1);
-        EXPECT_EQ(r.remapped_chunks, 1);  // static data: packed once (Algorithm 5), then cached
+        // static data: packed once (Algorithm 5), then cached; in place never
+        EXPECT_EQ(r.remapped_chunks, in_place ? 0 : 1);
         if (variant) EXPECT_FALSE(th.cover().empty());  // profiled, then the cover ran
       }
     }

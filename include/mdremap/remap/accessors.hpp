@@ -101,7 +101,9 @@ struct GatherAccess {
       return data(e);
   }
 #else
-  KOKKOS_INLINE_FUNCTION const T& element(const std::int64_t e) const { return data.data()[e]; }
+  KOKKOS_INLINE_FUNCTION const T& element(const std::int64_t e) const {
+    return data.data()[e];
+  }
 #endif
   KOKKOS_INLINE_FUNCTION decltype(auto) operator()(const int j, const std::int64_t t) const {
     return element(source(j, t));

@@ -8,7 +8,10 @@
 // index, so a kernel that walks each thread's references in order reads the same data in the same
 // order: its results are bit-identical, from about half the index bytes where consecutive
 // references lie within 32,767 of each other (atoms sorted in space: an MD neighbour list's
-// stencil runs; the rows' jumps between cell layers and to ghost images take the escapes).
+// stencil runs; the rows' jumps between cell layers and to ghost images take the escapes). The
+// side table has as many rows as the thread with the most escapes, times every thread: on
+// shuffled data it approaches the 32-bit index's size, which stays allocated beside it (the other
+// strategies and the list build read it).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 

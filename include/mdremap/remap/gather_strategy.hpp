@@ -50,7 +50,9 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
     return count_transactions(host);
   }
   TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
-    return count_breakdown_gather(host, transaction_model(pv_));
+    TransactionModel m = transaction_model(pv_);
+    if (this->opt_.index_bits == 16) m.index_bytes = 2;  // the escapes' side table not counted
+    return count_breakdown_gather(host, m);
   }
   RemapReport report() const override {
     RemapReport r = this->cached_report();

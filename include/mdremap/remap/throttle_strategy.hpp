@@ -212,9 +212,10 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     order_ = upload("Remap::throttle_order", plan_.order);
     // In place the pattern's own index and weights serve the reads: no renumbered copy.
     const bool pack = this->opt_.throttle.pack;
-    start_ = pack ? upload("Remap::throttle_start", plan_.start)
-                  : Kokkos::View<const std::int64_t*>();
-    index_ = pack ? upload("Remap::throttle_index", plan_.packed_index) : Kokkos::View<const int*>();
+    start_ =
+        pack ? upload("Remap::throttle_start", plan_.start) : Kokkos::View<const std::int64_t*>();
+    index_ =
+        pack ? upload("Remap::throttle_index", plan_.packed_index) : Kokkos::View<const int*>();
     chunk_begin_ = upload("Remap::throttle_chunks", plan_.chunk_begin);
     old_to_new_ = pack ? upload("Remap::throttle_old_to_new", plan_.data_old_to_new)
                        : Kokkos::View<const int*>();
@@ -313,8 +314,9 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
   TransactionCount model_transactions(const IrregularPattern& host) const override {
     return model_breakdown(host).data;
   }
-  // In place (pack false): the pattern's own references, modelled in thread order (the warps of
-  // the parts' order read the same references, grouped otherwise).
+  // In place (pack false): the pattern's own references, modelled in thread order; the warps
+  // run the parts' order, whose index, length and weight loads are scattered, so this is a
+  // lower bound there.
   TransactionBreakdown model_breakdown(const IrregularPattern& host) const override {
     if (!this->opt_.throttle.pack) return count_breakdown_gather(host, transaction_model(pv_));
     const ThrottlePlan p = make_throttle_plan(host, this->opt_.throttle);
