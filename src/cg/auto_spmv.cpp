@@ -26,6 +26,7 @@ class AutoSpmv final : public CgSpmv {
     remap::RemapOptions ro = o.remap_opt;
     ro.profile_reductions = true;  // compared with whole iterations measured here
     layer_ = std::make_unique<RemapSpmv>(a, "auto", ro, -1);
+    layer_->set_fused_dots(o.fused_dots);
     // The layer's auto runs nothing until the decision: its gather is measured here through a
     // gather of its own.
     // cuSPARSE first (its set-up is paid whatever follows), the gather last: a kernel whose first

@@ -104,6 +104,7 @@ CgParams read_cg_params(io::Deck& deck) {
   p.timing_repeats = k.get<int>("timing_repeats", p.timing_repeats);
   if (p.timing_repeats < 0) k.fail("timing_repeats", "must not be negative");
   p.transactions = k.get<bool>("transactions", p.transactions);
+  p.spmv.fused_dots = k.get<bool>("fused_dots", p.spmv.fused_dots);
   k.finish();
 
   auto rm = root.section("remap");

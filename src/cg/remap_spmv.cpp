@@ -61,8 +61,18 @@ Sums2 RemapSpmv::apply_dots(Kokkos::View<const double*> u, Kokkos::View<const do
   s_->set_data(u, true);
   cur_ = u;
   Sums2 s;
-  remap::execute(*s_, SpmvBody<CgRow>{{w, u, r}}, true, s);
-  return s;
+  // auto, undecided: the fused reduction, whose executions the layer's auto leaves to the solve's
+  // decision point (it profiles plain executions of its own accord).
+  if (fused_dots_ || (auto_ && !auto_->decided())) {
+    remap::execute(*s_, SpmvBody<CgRow>{{w, u, r}}, true, s);
+    return s;
+  }
+  // Kokkos runs a range reduction as a few blocks per multiprocessor looping over the rows, at
+  // a fraction of the bandwidth the plain SpMV's thread per row reaches (docs/benchmarks.md,
+  // session 17: 2.51 against 1.14 ms at 16.8M rows); the dots after it read w, u, r once more
+  // and still win (spmv.fused_dots false, the default).
+  remap::execute(*s_, SpmvBody<CgRow>{{w, u, r}}, false, s);
+  return cg_dots(w, u, r);
 }
 
 void RemapSpmv::observe(std::int64_t it, double rel, double tolerance,

@@ -43,11 +43,14 @@ class RemapSpmv final : public CgSpmv {
   // auto: decides over `executions` more SpMVs (profiling on plain SpMVs of a ones vector where a
   // candidate is left to profile), with `note` saying how that horizon was set.
   void decide_over(std::int64_t executions, const std::string& note);
+  // apply_dots: the dot products in the SpMV's reduction (true) or after it (false).
+  void set_fused_dots(bool fused) { fused_dots_ = fused; }
 
  private:
   void decide();
   void check_order() const;
   DeviceCsr a_;
+  bool fused_dots_ = false;
   remap::PatternView pv_;
   std::unique_ptr<remap::RemapStrategy<double>> s_;
   remap::AutoStrategy<double>* auto_ = nullptr;  // s_ when it is auto

@@ -13,11 +13,8 @@
 
 namespace mdremap::cg {
 
-namespace {
-
-// s0 = w . u and s1 = r . u in one pass.
-Sums2 dots(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
-           Kokkos::View<const double*> r) {
+Sums2 cg_dots(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
+              Kokkos::View<const double*> r) {
   Sums2 s;
   Kokkos::parallel_reduce(
       "CG::dots", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, w.extent(0)),
@@ -29,6 +26,8 @@ Sums2 dots(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
       Kokkos::Sum<Sums2>(s));
   return s;
 }
+
+namespace {
 
 class CsrLanesSpmv final : public CgSpmv {
  public:
@@ -52,7 +51,7 @@ class CsrLanesSpmv final : public CgSpmv {
     Sums2 s;
     run_lanes_per_row("CG::spmv_lanes", StoreRow{w}, CsrGatherAccess(a_, u), a_.rows, vl_,
                       rows_per_team_, false, s);
-    return dots(w, u, r);
+    return cg_dots(w, u, r);
   }
 
  private:
@@ -147,8 +146,11 @@ std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o) {
         fmt::format("spmv kernel '{}' runs its own gather: remap strategy '{}' needs "
                     "kernel csr-thread",
                     o.kernel, o.remap));
-  if (o.kernel == "csr-thread")
-    return std::make_unique<RemapSpmv>(a, o.remap, o.remap_opt, o.decide_after);
+  if (o.kernel == "csr-thread") {
+    auto op = std::make_unique<RemapSpmv>(a, o.remap, o.remap_opt, o.decide_after);
+    op->set_fused_dots(o.fused_dots);
+    return op;
+  }
   if (o.kernel == "csr-warp") {
     const int v = o.vector_length == 0 ? auto_vector_length(a) : o.vector_length;
     if (v < 1 || v > 32 || (v & (v - 1)) != 0)

@@ -24,8 +24,17 @@ struct SpmvOptions {
   // auto: CG iterations run (served by the gather while auto is undecided) before it decides, over
   // the iterations it then expects to remain; 0: decide before the solve, over max_iterations.
   std::int64_t decide_after = 30;
+  // csr-thread: the iteration's two dot products in the SpMV's own reduction (true), or a plain
+  // SpMV and then one range reduction over w, u and r (false, the default: measured faster or
+  // equal on five of six cases, 0.55x the fused iteration's time at 16.8M rows reordered,
+  // docs/benchmarks.md session 17; csr-warp and cuSPARSE always do this).
+  bool fused_dots = false;
   remap::RemapOptions remap_opt;
 };
+
+// s0 = w . u and s1 = r . u in one pass (blocking: the sums reach the host).
+remap::Sums2 cg_dots(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
+                     Kokkos::View<const double*> r);
 
 class CgSpmv {
  public:

@@ -309,7 +309,8 @@ int run_cg(const CgCommandOptions& o) {
                  {"time_ms", spmv_ms},
                  {"gbytes_per_s", gbs},
                  {"bytes", bytes},
-                 {"timing_repeats", p.timing_repeats}};
+                 {"timing_repeats", p.timing_repeats},
+                 {"fused_dots", p.spmv.fused_dots}};
     if (op->has_report()) {
       nlohmann::json rj = {{"mode", p.spmv.remap},
                            {"strategy", rep.strategy},

@@ -101,6 +101,11 @@ std::vector<SpmvOptions> kernels() {
     t.remap_opt.throttle.cache_bytes = 4096;  // several parts even on the test sizes
     k.push_back(t);
   }
+  SpmvOptions fused;  // the dots in the SpMV's reduction (spmv.fused_dots true)
+  fused.fused_dots = true;
+  k.push_back(fused);
+  fused.remap = "dup";
+  k.push_back(fused);
   SpmvOptions w;
   w.kernel = "csr-warp";
   k.push_back(w);
@@ -113,7 +118,7 @@ std::vector<SpmvOptions> kernels() {
 }
 
 std::string label(const SpmvOptions& k) {
-  return k.kernel + "/" + k.remap;
+  return k.kernel + "/" + k.remap + (k.fused_dots ? "/fused" : "");
 }
 
 CgParams generated(const std::string& name, std::vector<std::int64_t> dims, double shift = 0) {
