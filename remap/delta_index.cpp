@@ -12,28 +12,7 @@ KOKKOS_INLINE_FUNCTION bool fits16(const std::int64_t d) {
   return d >= -32767 && d <= 32767;  // -32768 is the escape code
 }
 
-struct EscapeCount {
-  std::int64_t total = 0, refs = 0;
-  int most = 0;
-  KOKKOS_INLINE_FUNCTION EscapeCount& operator+=(const EscapeCount& o) {
-    total += o.total;
-    refs += o.refs;
-    most = most > o.most ? most : o.most;
-    return *this;
-  }
-};
-
 }  // namespace
-}  // namespace mdremap::remap
-
-namespace Kokkos {
-template <>
-struct reduction_identity<mdremap::remap::EscapeCount> {
-  KOKKOS_FORCEINLINE_FUNCTION static mdremap::remap::EscapeCount sum() { return {}; }
-};
-}  // namespace Kokkos
-
-namespace mdremap::remap {
 
 void encode_delta16(const PatternView& pv, DeltaIndex& d) {
   if (pv.layout != PatternLayout::Strided)
@@ -44,10 +23,12 @@ void encode_delta16(const PatternView& pv, DeltaIndex& d) {
   const std::int64_t n = pv.threads, sj = pv.stride_j, st = pv.stride_t;
   using Policy = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>;
 
-  EscapeCount esc;
+  // Escapes in all, references in all, and the most escapes of one thread.
+  std::int64_t escapes = 0, refs = 0;
+  int most = 0;
   Kokkos::parallel_reduce(
       "Remap::delta16_count", Policy(0, n),
-      KOKKOS_LAMBDA(const std::int64_t t, EscapeCount& acc) {
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& esc, std::int64_t& nref, int& top) {
         std::int64_t prev = t;
         int e = 0;
         const int cnt = len(t);
@@ -56,14 +37,14 @@ void encode_delta16(const PatternView& pv, DeltaIndex& d) {
           if (!fits16(j - prev)) ++e;
           prev = j;
         }
-        acc.total += e;
-        acc.refs += cnt;
-        if (e > acc.most) acc.most = e;
+        esc += e;
+        nref += cnt;
+        if (e > top) top = e;
       },
-      Kokkos::Sum<EscapeCount>(esc));
+      Kokkos::Sum<std::int64_t>(escapes), Kokkos::Sum<std::int64_t>(refs), Kokkos::Max<int>(most));
 
   const int word_rows = (pv.rows + 1) / 2;
-  const int far_rows = std::max(esc.most, 1);
+  const int far_rows = std::max(most, 1);
   // Grown, never shrunk (a list's rows and a rank's atoms vary a little from build to build);
   // the layouts' stride is this pattern's thread count, whatever the arrays' length.
   if (static_cast<std::int64_t>(d.words.extent(0)) < std::int64_t(word_rows) * n)
@@ -103,8 +84,8 @@ void encode_delta16(const PatternView& pv, DeltaIndex& d) {
         }
         if (cnt & 1) words((cnt / 2) * n + t) = lo;
       });
-  d.references = esc.refs;
-  d.escapes = esc.total;
+  d.references = refs;
+  d.escapes = escapes;
 }
 
 }  // namespace mdremap::remap

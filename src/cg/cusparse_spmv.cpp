@@ -17,15 +17,6 @@ void check(cusparseStatus_t st, const char* what) {
     throw Error(fmt::format("cuSPARSE {}: {}", what, cusparseGetErrorString(st)));
 }
 
-struct DotsAfterSpmv {
-  Kokkos::View<const double*> w, u, r;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, remap::Sums2& s) const {
-    const double ut = u(t);
-    s.s0 += w(t) * ut;
-    s.s1 += r(t) * ut;
-  }
-};
-
 // Row offsets as int32 (a free function: nvcc allows no device lambda in a constructor).
 Kokkos::View<int*> offsets32(Kokkos::View<const std::int64_t*> src) {
   Kokkos::View<int*> dst(Kokkos::view_alloc("cg::cusparse_rowptr32", Kokkos::WithoutInitializing),
@@ -92,11 +83,7 @@ class CusparseSpmv final : public CgSpmv {
   remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                           Kokkos::View<double*> w) override {
     apply(u, w);
-    remap::Sums2 s;
-    Kokkos::parallel_reduce("CG::dots_after_cusparse",
-                            Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, a_.rows),
-                            DotsAfterSpmv{w, u, r}, Kokkos::Sum<remap::Sums2>(s));
-    return s;
+    return cg_dots(w, u, r);
   }
 
  private:

@@ -68,6 +68,21 @@ KOKKOS_FORCEINLINE_FUNCTION T load_readonly(const T* p) {
 #endif
 }
 
+// Element e of A through the path. CUDA builds return a copy (read-only loads, above); host
+// builds a reference (no copy on CPUs).
+template <GatherPath Path, class V>
+KOKKOS_FORCEINLINE_FUNCTION decltype(auto) path_element(const V& data, const std::int64_t e) {
+  using T = typename V::non_const_value_type;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (Path == GatherPath::ReadOnly)
+    return T(load_readonly(data.data() + e));
+  else
+    return T(data(e));
+#else
+  return static_cast<const T&>(data.data()[e]);
+#endif
+}
+
 template <class T, GatherPath Path = GatherPath::ReadOnly, PatternLayout L = PatternLayout::Strided>
 struct GatherAccess {
   Kokkos::View<const T*, typename GatherTraits<T, Path>::type> data;  // A
@@ -91,20 +106,9 @@ struct GatherAccess {
   KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
     return index(pos(j, t));
   }
-  // Element e of A through the path. CUDA builds return a copy (read-only loads, above); host
-  // builds a reference (no copy on CPUs).
-#if defined(KOKKOS_ENABLE_CUDA)
-  KOKKOS_INLINE_FUNCTION T element(const std::int64_t e) const {
-    if constexpr (Path == GatherPath::ReadOnly)
-      return load_readonly(data.data() + e);
-    else
-      return data(e);
+  KOKKOS_INLINE_FUNCTION decltype(auto) element(const std::int64_t e) const {
+    return path_element<Path>(data, e);
   }
-#else
-  KOKKOS_INLINE_FUNCTION const T& element(const std::int64_t e) const {
-    return data.data()[e];
-  }
-#endif
   KOKKOS_INLINE_FUNCTION decltype(auto) operator()(const int j, const std::int64_t t) const {
     return element(source(j, t));
   }

@@ -56,18 +56,9 @@ struct DeltaGatherAccess {
     return {a, d.words, d.far, pv.len, d.threads, d.far_rows};
   }
   KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
-#if defined(KOKKOS_ENABLE_CUDA)
-  KOKKOS_INLINE_FUNCTION T element(const std::int64_t e) const {
-    if constexpr (Path == GatherPath::ReadOnly)
-      return load_readonly(data.data() + e);
-    else
-      return data(e);
+  KOKKOS_INLINE_FUNCTION decltype(auto) element(const std::int64_t e) const {
+    return path_element<Path>(data, e);
   }
-#else
-  KOKKOS_INLINE_FUNCTION const T& element(const std::int64_t e) const {
-    return data.data()[e];
-  }
-#endif
 
   // f(element) for each reference of thread t, in order. On CUDA two words (four references)
   // are loaded ahead of their use and a thread's next far entry one escape ahead, so the decode's
