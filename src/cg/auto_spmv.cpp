@@ -71,8 +71,13 @@ class AutoSpmv final : public CgSpmv {
                    Kokkos::View<double*> w) override {
     if (current_) return current_->apply_dots(u, r, w);
     Cand* c = next();
-    if (!c) c = best();  // every kernel measured: the best so far until the decision
-    if (!c) throw Error("cg auto: no SpMV kernel could be set up");
+    if (!c) {
+      // Every kernel measured: the best so far until the decision, untimed (no fence between
+      // the iteration's update and the SpMV: its launch overlaps the update, as in a plain
+      // iteration).
+      if (Cand* b = best()) return b->op->apply_dots(u, r, w);
+      throw Error("cg auto: no SpMV kernel could be set up");
+    }
     Kokkos::fence();  // the iteration's update kernel, so the time is the SpMV's alone
     Kokkos::Timer t;
     const Sums2 s = c->op->apply_dots(u, r, w);  // blocks (the dots reach the host)
@@ -193,16 +198,26 @@ class AutoSpmv final : public CgSpmv {
         "kernels measured on the solve's own iterations: {}; {:.3f} ms beyond running the best "
         "throughout, counted in the exploration\n    ",
         measured, excess);
+    Kokkos::fence();
+    Kokkos::Timer t;
     layer_->decide_over(executions, note);
+    Kokkos::fence();
+    const double decide_ms = ms_since(t);
     const std::string& out = a->chosen_outside();
     current_ = layer_.get();
     for (auto& c : cands_)
       if (!out.empty() && c.name == out) current_ = c.op;
+    t.reset();
     for (auto& c : cands_)
       if (c.op != current_ && c.own) {
         c.own.reset();
         c.op = nullptr;
       }
+    Kokkos::fence();
+    kernel_lines_ += fmt::format(
+        "the layer's decision (its screening, probes and any profiling) took {:.3f} ms, "
+        "releasing the kernels not chosen {:.3f} ms\n    ",
+        decide_ms, ms_since(t));
   }
 
   static constexpr double kClearLoser = 1.5;  // as the layer's auto (auto_strategy.hpp)

@@ -105,6 +105,7 @@ CgParams read_cg_params(io::Deck& deck) {
   if (p.timing_repeats < 0) k.fail("timing_repeats", "must not be negative");
   p.transactions = k.get<bool>("transactions", p.transactions);
   p.spmv.fused_dots = k.get<bool>("fused_dots", p.spmv.fused_dots);
+  p.warm_up = k.get<bool>("warm_up", p.warm_up);
   k.finish();
 
   auto rm = root.section("remap");

@@ -9,7 +9,8 @@
 //   solver:   tolerance, max_iterations, preconditioner none|jacobi, repeats (solves timed; the
 //             median is reported)
 //   spmv:     kernel csr-thread|csr-warp|cusparse, vector_length (csr-warp lanes, 0 = auto),
-//             timing_repeats (SpMVs timed after the solve), transactions (model them: true)
+//             timing_repeats (SpMVs timed after the solve), transactions (model them: true),
+//             fused_dots, warm_up (cg/warm_up.hpp: true)
 //   remap:    mode (the registry's strategies), reorder none|labelprop|partition, gather_path,
 //             chunks, streams, dup_fraction, cache, block, smem_bytes, profile_steps,
 //             partition_bytes (reorder partition and throttle parts), throttle's schedule
@@ -41,6 +42,7 @@ struct CgParams {
   int timing_repeats = 20;
   int solve_repeats = 1;
   bool transactions = true;
+  bool warm_up = true;  // spmv.warm_up: the kernels' first launches beside the matrix's set-up
   std::string reorder = "none";      // symmetric permutation of the system before the solve
   std::int64_t partition_bytes = 0;  // reorder partition: cache-fit part size; 0 = half the L2
 };

@@ -114,10 +114,16 @@ void RemapSpmv::decide_over(std::int64_t executions, const std::string& note) {
 // measured them all): plain ones, or with the iteration's dot products where the kernel-level
 // auto compares them with its own measurements of whole iterations (profile_reductions).
 void RemapSpmv::decide() {
-  Kokkos::View<double*> x("cg::auto_x", a_.cols), y("cg::auto_y", a_.rows);
-  Kokkos::deep_copy(x, 1.0);
+  Kokkos::View<double*> x, y;  // made only when a candidate is profiled
+  bool made = false;
   const int limit = 64 * (opt_.profile_steps + 2);
   for (int i = 0; i < limit && !auto_->prepare(); ++i) {
+    if (!made) {
+      made = true;
+      x = Kokkos::View<double*>("cg::auto_x", a_.cols);
+      y = Kokkos::View<double*>("cg::auto_y", a_.rows);
+      Kokkos::deep_copy(x, 1.0);
+    }
     s_->set_data(x, true);
     Sums2 s;
     if (opt_.profile_reductions)  // as a CG iteration runs it: w = A u with both dots, u = r = x

@@ -27,6 +27,10 @@ struct CgResult {
   std::int64_t iterations = 0;
   double rel_residual = 0;  // recurrence residual ||r|| / ||b|| when it stopped
   double loop_seconds = 0;  // the iterations, set-up excluded
+  // The whole call as a user waits for it: the vectors' allocation, the first SpMV (with its
+  // kernels' first launches) and the iterations.
+  double total_seconds = 0;
+  double first_spmv_seconds = 0;  // the SpMV before the iterations (r0's dot products)
 };
 
 // Solves A x = b from x = 0. `on_iteration(k, ||r_k|| / ||b||)` is called after every iteration

@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cg/csr.hpp"
@@ -16,6 +17,7 @@
 #include "cg/solver.hpp"
 #include "cg/spmv.hpp"
 #include "cg/system.hpp"
+#include "cg/warm_up.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::cg {
@@ -332,6 +334,44 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
   SpmvOptions bad = k;
   bad.remap = "dup";  // kernel auto chooses the strategy too
   EXPECT_THROW(make_spmv(a, bad), Error);
+}
+
+// spmv.warm_up: on a GPU the kernels run once on small matrices on a thread of their own while
+// this thread does host work (here: generating the system); on the host nothing runs. Either way
+// the solve afterwards is the one without it, bit for bit.
+TEST(CgSolver, WarmUpRunsBesideTheHostsWorkAndLeavesTheSolveUnchanged) {
+  SpmvOptions k;
+  k.kernel = "auto";
+  k.remap = "auto";
+  const CgOptions o{1e-9, 10000, false};
+  {
+    KernelWarmUp off(false, k, o);
+    EXPECT_FALSE(off.started());
+    EXPECT_NE(off.note().find("off"), std::string::npos) << off.note();
+    EXPECT_EQ(off.join(), 0.0);
+  }
+  const SpmvOptions gather;  // csr-thread through the layer's gather, one of auto's candidates
+  const Solved ref = solve(build_system(generated("laplace2d", {60, 60})), gather, o);
+
+  KernelWarmUp w(true, k, o);
+  const LinearSystem s = build_system(generated("laplace2d", {60, 60}));  // beside the warm-up
+  (void)w.join();
+  if (std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>) {
+    EXPECT_FALSE(w.started());
+    EXPECT_NE(w.note().find("not needed"), std::string::npos) << w.note();
+  } else {
+    EXPECT_TRUE(w.started());
+    EXPECT_NE(w.note().find("launched"), std::string::npos) << w.note();
+    EXPECT_NE(w.note().find("csr-warp"), std::string::npos) << w.note();
+    EXPECT_GT(w.seconds(), 0.0);
+  }
+  const Solved after = solve(s, gather, o);
+  EXPECT_TRUE(after.res.converged);
+  EXPECT_EQ(after.res.iterations, ref.res.iterations);
+  EXPECT_EQ(after.x, ref.x);
+  // A first solve reports its whole time: the first SpMV and the iterations inside it.
+  EXPECT_GT(after.res.first_spmv_seconds, 0.0);
+  EXPECT_GE(after.res.total_seconds, after.res.loop_seconds + after.res.first_spmv_seconds);
 }
 
 // The extrapolation: a residual falling by 10x every 10 iterations needs 10 more per decade.

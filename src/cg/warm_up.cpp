@@ -1,0 +1,112 @@
+#include "cg/warm_up.hpp"
+
+#include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
+#include <exception>
+#include <type_traits>
+#include <vector>
+
+#include "cg/device_csr.hpp"
+#include "cg/generators.hpp"
+
+namespace mdremap::cg {
+
+namespace {
+
+// The kernels a solve with these options may launch before or while it decides. A remap
+// strategy other than the gather is warmed as the gather (the iteration's own kernels and the
+// layer's gather path): its planning runs host-parallel code that is not for a second thread,
+// and its own kernels load at its first launch.
+std::vector<SpmvOptions> kernels_of(const SpmvOptions& o) {
+  if (o.kernel != "auto") {
+    SpmvOptions s = o;
+    s.remap = "gather";
+    return {s};
+  }
+  std::vector<SpmvOptions> ks;  // auto's candidates, as auto_spmv.cpp sets them up
+  for (const char* k : {"cusparse", "csr-warp", "csr-thread"}) {
+    if (std::string(k) == "cusparse" && !have_cusparse()) continue;
+    SpmvOptions s = o;
+    s.kernel = k;
+    s.remap = "gather";
+    ks.push_back(s);
+  }
+  return ks;
+}
+
+}  // namespace
+
+KernelWarmUp::KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOptions& solver) {
+  if (!enabled) {
+    note_ = "off (spmv.warm_up: false)";
+    return;
+  }
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
+    started_ = true;
+    thread_ = std::thread([this, spmv, solver] { run(spmv, solver); });
+    return;
+  }
+#endif
+  note_ = "not needed (host build: no kernel modules to load)";
+}
+
+KernelWarmUp::~KernelWarmUp() {
+  if (thread_.joinable()) thread_.join();
+}
+
+double KernelWarmUp::join() {
+  if (!thread_.joinable()) return 0.0;
+  Kokkos::Timer t;
+  thread_.join();
+  return t.seconds();
+}
+
+void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver) {
+  Kokkos::Timer t;
+  std::string names;
+  try {
+    // Small matrices (4,096 rows) of 5, 7 and about 24 entries a row: the kernels take their
+    // shapes at run time, so the instantiations are the real solve's, and a library that picks a
+    // kernel by the mean row length (cuSPARSE) meets the common ones. A CG solve of a few
+    // iterations on the first launches everything an iteration does; an SpMV on the others.
+    std::vector<GeneratorSpec> gens(3);
+    gens[0].name = "laplace2d";
+    gens[0].dims = {64, 64};
+    gens[1].name = "laplace3d";
+    gens[1].dims = {16, 16, 16};
+    gens[2].name = "laplace3d27";
+    gens[2].dims = {16, 16, 16};
+    solver.max_iterations = 5;
+    const std::vector<SpmvOptions> ks = kernels_of(spmv);
+    for (std::size_t m = 0; m < gens.size(); ++m) {
+      const DeviceCsr a = DeviceCsr::upload(generate(gens[m]));
+      Kokkos::View<double*> b("cg::warm_b", a.rows), x("cg::warm_x", a.rows);
+      Kokkos::deep_copy(b, 1.0);
+      for (const SpmvOptions& k : ks) {
+        const auto op = make_spmv(a, k);
+        if (m == 0) {
+          (void)cg_solve(*op, a, b, x, solver);
+          (void)true_relative_residual(*op, a, b, x);
+          names += (names.empty() ? "" : ", ") + op->name();
+        } else {
+          op->apply(b, x);
+        }
+      }
+    }
+    Kokkos::fence();
+    seconds_ = t.seconds();
+    note_ = fmt::format(
+        "{} launched on three 4,096-row matrices beside the matrix's set-up ({:.1f} ms)", names,
+        1e3 * seconds_);
+  } catch (const std::exception& e) {
+    seconds_ = t.seconds();
+    note_ = fmt::format(
+        "failed after {:.1f} ms ({}): the kernels load at their first launch in "
+        "the solve instead",
+        1e3 * seconds_, e.what());
+  }
+}
+
+}  // namespace mdremap::cg

@@ -1,0 +1,45 @@
+#pragma once
+// The solve's kernels launched once, on a small matrix, on a host thread of their own while the
+// main thread builds the real matrix (`spmv.warm_up`, CUDA builds).
+//
+// The CUDA runtime loads a kernel's module at its first launch (lazy loading, the default since
+// CUDA 12.2), and cuSPARSE's first SpMV loads its own; measured on an H100 these first launches
+// cost milliseconds each (docs/benchmarks.md, session 18), as much as tens of CG iterations of a
+// stand-in. A user pays them once per process wherever they fall: here they fall while the host
+// generates or reads the matrix, which takes far longer, so they are hidden rather than moved.
+// `auto`'s exploration (auto_spmv.hpp) launches every candidate kernel, so it warms them all.
+// Kokkos allows kernels to be launched on one execution space instance from several host threads
+// (Kokkos 4.2+, TestExecSpaceThreadSafety); the main thread does no device work until it joins.
+#include <string>
+#include <thread>
+
+#include "cg/solver.hpp"
+#include "cg/spmv.hpp"
+
+namespace mdremap::cg {
+
+class KernelWarmUp {
+ public:
+  // Starts the thread when `enabled` and the build runs on a GPU; else does nothing.
+  KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOptions& solver);
+  ~KernelWarmUp();
+  KernelWarmUp(const KernelWarmUp&) = delete;
+  KernelWarmUp& operator=(const KernelWarmUp&) = delete;
+
+  // Waits for the thread; returns the seconds this call waited (counted in the SpMV set-up).
+  double join();
+  bool started() const { return started_; }
+  double seconds() const { return seconds_; }  // the warm-up's own run time
+  // What ran, or why nothing did, or what failed (a failure costs only the first launches' time
+  // in the solve: the kernels load there instead).
+  const std::string& note() const { return note_; }
+
+ private:
+  void run(SpmvOptions spmv, CgOptions solver);
+  std::thread thread_;
+  bool started_ = false;
+  double seconds_ = 0;
+  std::string note_;
+};
+
+}  // namespace mdremap::cg
