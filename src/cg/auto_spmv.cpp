@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "cg/remap_spmv.hpp"
+#include "cg/stream_clock.hpp"
 #include "mdremap/error.hpp"
 #include "mdremap/median.hpp"
 #include "mdremap/remap/registry.hpp"
@@ -78,10 +79,9 @@ class AutoSpmv final : public CgSpmv {
       if (Cand* b = best()) return b->op->apply_dots(u, r, w);
       throw Error("cg auto: no SpMV kernel could be set up");
     }
-    Kokkos::fence();  // the iteration's update kernel, so the time is the SpMV's alone
-    Kokkos::Timer t;
+    clock_.start();  // after the iteration's update kernel in the stream: the SpMV's time alone
     const Sums2 s = c->op->apply_dots(u, r, w);  // blocks (the dots reach the host)
-    const double ms = ms_since(t);
+    const double ms = clock_.stop_ms();
     if (c->runs++ == 0) {
       c->first_ms = ms;
     } else {
@@ -226,6 +226,7 @@ class AutoSpmv final : public CgSpmv {
   std::unique_ptr<RemapSpmv> layer_;  // the layer's auto, driven: runs nothing before deciding
   std::vector<Cand> cands_;
   CgSpmv* current_ = nullptr;  // the choice
+  StreamClock clock_;
   std::vector<double> residuals_;
   std::string note_, kernel_lines_;
   double excess_ms_ = 0;

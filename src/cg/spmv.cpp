@@ -105,7 +105,7 @@ DecisionHorizon horizon_after(const std::vector<double>& residuals, std::int64_t
 int auto_vector_length(const DeviceCsr& a) {
   const double mean = a.rows > 0 ? static_cast<double>(a.nnz) / a.rows : 1.0;
   int v = 2;
-  while (v < 32 && v < mean) v *= 2;
+  while (v < 32 && 2.0 * v <= mean / 2) v *= 2;
   return v;
 }
 

@@ -73,7 +73,11 @@ class CgSpmv {
 const std::vector<std::string>& spmv_kernel_names();
 // Whether this build has the cuSPARSE anchor (CUDA builds).
 bool have_cusparse();
-// Lanes per row for csr-warp: the smallest power of two >= the mean row length, in [2, 32].
+// Lanes per row for csr-warp: the largest power of two <= half the mean row length, in [2, 32]
+// (two or more entries a lane). Measured on an H100 (docs/benchmarks.md, session 18) the lanes'
+// reduction costs more than their loads save: on the four stand-ins the natural orders ran
+// fastest at this length (8 lanes for offshore's 16.3 entries a row, 2 for 5-7), 1.4-2.6x
+// faster than at the smallest power of two >= the mean.
 int auto_vector_length(const DeviceCsr& a);
 // The CSR SpMV's irregular reference for the remap layer: thread t = row t, index = col (Offsets
 // layout, start = rowptr), weight = val, data = x.

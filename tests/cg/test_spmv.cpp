@@ -231,7 +231,11 @@ TEST(CgSpmv, AutoVectorLengthFollowsTheMeanRow) {
   const auto lens = [](std::int64_t n, std::int64_t l) { return std::vector<std::int64_t>(n, l); };
   EXPECT_EQ(auto_vector_length(DeviceCsr::upload(random_matrix(64, 64, 1, lens(64, 1)))), 2);
   const HostCsr seven = random_matrix(64, 100000, 1, lens(64, 7));
-  EXPECT_EQ(auto_vector_length(DeviceCsr::upload(seven)), 8);
+  EXPECT_EQ(auto_vector_length(DeviceCsr::upload(seven)), 2);
+  const HostCsr sixteen = random_matrix(64, 100000, 1, lens(64, 16));
+  EXPECT_EQ(auto_vector_length(DeviceCsr::upload(sixteen)), 8);
+  const HostCsr fifteen = random_matrix(64, 100000, 1, lens(64, 15));
+  EXPECT_EQ(auto_vector_length(DeviceCsr::upload(fifteen)), 4);
   const HostCsr hundred = random_matrix(64, 100000, 1, lens(64, 100));
   EXPECT_EQ(auto_vector_length(DeviceCsr::upload(hundred)), 32);
 }
