@@ -30,10 +30,10 @@ class AutoSpmv final : public CgSpmv {
     layer_->set_fused_dots(o.fused_dots);
     // The layer's auto runs nothing until the decision: its gather is measured here through a
     // gather of its own.
-    // cuSPARSE first (its set-up is paid whatever follows), the gather last: a kernel whose first
-    // timed iteration (after an untimed first) is clearly slower than the best so far is not run
-    // again.
-    for (const char* k : {"cusparse", "csr-warp", "gather"})
+    // The kernel most often fastest first (sell: measured on an H100, docs/benchmarks.md session
+    // 18), then cuSPARSE, the gather and csr-warp: a kernel whose first timed iteration (after an
+    // untimed first) is clearly slower than the best so far is not run again.
+    for (const char* k : {"sell", "cusparse", "gather", "csr-warp"})
       if (std::string(k) != "cusparse" || have_cusparse()) {
         cands_.emplace_back();
         cands_.back().name = k;

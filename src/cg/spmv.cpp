@@ -7,6 +7,7 @@
 #include "cg/auto_spmv.hpp"
 #include "cg/cusparse_spmv.hpp"
 #include "cg/remap_spmv.hpp"
+#include "cg/sell_spmv.hpp"
 #include "cg/spmv_body.hpp"
 #include "mdremap/error.hpp"
 #include "mdremap/remap/registry.hpp"
@@ -62,7 +63,7 @@ class CsrLanesSpmv final : public CgSpmv {
 }  // namespace
 
 const std::vector<std::string>& spmv_kernel_names() {
-  static const std::vector<std::string> n = {"csr-thread", "csr-warp", "cusparse", "auto"};
+  static const std::vector<std::string> n = {"csr-thread", "csr-warp", "sell", "cusparse", "auto"};
   return n;
 }
 
@@ -157,6 +158,7 @@ std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o) {
       throw Error(fmt::format("csr-warp: vector length must be a power of two <= 32, got {}", v));
     return std::make_unique<CsrLanesSpmv>(a, v);
   }
+  if (o.kernel == "sell") return make_sell_spmv(a);
   if (o.kernel == "cusparse") {
 #ifdef MDREMAP_HAS_CUSPARSE
     return make_cusparse_spmv(a);
@@ -166,8 +168,8 @@ std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o) {
         "runs on the host");
 #endif
   }
-  throw Error(
-      fmt::format("unknown spmv kernel '{}' (csr-thread, csr-warp, cusparse or auto)", o.kernel));
+  throw Error(fmt::format("unknown spmv kernel '{}' (csr-thread, csr-warp, sell, cusparse or auto)",
+                          o.kernel));
 }
 
 }  // namespace mdremap::cg

@@ -56,6 +56,9 @@ class CgSpmv {
   virtual void solve_ended(std::int64_t /*iterations*/) {}
   // How auto's horizon was set (empty for the others and before it decides).
   virtual std::string horizon_note() const { return {}; }
+  // Bytes one SpMV moves at least in the kernel's own format, where it is not CSR (sell); 0:
+  // CSR's (DeviceCsr::min_spmv_bytes).
+  virtual double format_bytes() const { return 0; }
   // The remap strategy's report (csr-thread), nothing for csr-warp and cusparse.
   virtual bool has_report() const { return false; }
   virtual remap::RemapReport report() const { return {}; }

@@ -25,7 +25,7 @@ std::vector<SpmvOptions> kernels_of(const SpmvOptions& o) {
     return {s};
   }
   std::vector<SpmvOptions> ks;  // auto's candidates, as auto_spmv.cpp sets them up
-  for (const char* k : {"cusparse", "csr-warp", "csr-thread"}) {
+  for (const char* k : {"sell", "cusparse", "csr-thread", "csr-warp"}) {
     if (std::string(k) == "cusparse" && !have_cusparse()) continue;
     SpmvOptions s = o;
     s.kernel = k;

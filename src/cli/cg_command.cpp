@@ -331,6 +331,7 @@ int run_cg(const CgCommandOptions& o) {
                  {"bytes", bytes},
                  {"timing_repeats", p.timing_repeats},
                  {"fused_dots", p.spmv.fused_dots}};
+    if (op->format_bytes() > 0) j["spmv"]["format_bytes"] = op->format_bytes();
     if (op->has_report()) {
       nlohmann::json rj = {{"mode", p.spmv.remap},
                            {"strategy", rep.strategy},

@@ -11,6 +11,8 @@
 
 #include "cg/csr.hpp"
 #include "cg/device_csr.hpp"
+#include "cg/generators.hpp"
+#include "cg/sell_spmv.hpp"
 #include "cg/spmv.hpp"
 #include "cg/transactions.hpp"
 #include "mdremap/error.hpp"
@@ -56,6 +58,22 @@ std::vector<Case> cases() {
     for (std::int64_t i = 0; i < 500; ++i) lens[i] = 1 + mix(4, i) % 12;
     out.push_back({"rectangular", random_matrix(500, 777, 11, lens)});
   }
+  {  // columns up to 100,000 apart in the first 100 rows (sell: 32-bit slices), near the
+     // diagonal after them (16-bit differences), with a row of 40 (wider than a slice's warp)
+    const std::int64_t n = 300, far = 100000;
+    std::vector<std::int32_t> r, c;
+    std::vector<double> v;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t len = i == 150 ? 40 : 1 + mix(21, i) % 9;
+      for (std::int64_t k = 0; k < len; ++k) {
+        r.push_back(static_cast<std::int32_t>(i));
+        c.push_back(static_cast<std::int32_t>(
+            i < 100 ? mix(22, i, k) % far : std::min<std::int64_t>(far - 1, i + k * 7)));
+        v.push_back(2 * unit(mix(23, i, k)) - 1);
+      }
+    }
+    out.push_back({"far-and-near", coo_to_csr(n, far, r, c, v)});
+  }
   return out;
 }
 
@@ -88,6 +106,9 @@ std::vector<SpmvOptions> kernels() {
     w.vector_length = v;
     k.push_back(w);
   }
+  SpmvOptions sell;
+  sell.kernel = "sell";
+  k.push_back(sell);
   if (have_cusparse()) {
     SpmvOptions c;
     c.kernel = "cusparse";
@@ -225,6 +246,54 @@ TEST(CgSpmv, DupCopiesTheReferencesOnceAndHitsTheCache) {
   EXPECT_EQ(r.executions, 5);
   EXPECT_GE(r.cache_hits, 5);
   EXPECT_EQ(r.cache_misses, 1);  // the one copy made at set-up (remap_now)
+}
+
+// The sliced-ELL format: a grid numbered along its rows keeps every column in 16 bits and moves
+// fewer bytes than CSR; columns far apart put their slices in 32 bits; padding is counted.
+TEST(CgSpmv, SellKeepsSixteenBitSlicesWhereTheColumnsFit) {
+  GeneratorSpec g;
+  g.name = "laplace2d";
+  g.dims = {100, 70};
+  const DeviceCsr grid = DeviceCsr::upload(generate(g));
+  const SellMatrix m = build_sell(grid);
+  EXPECT_EQ(m.slices, (7000 + kSellSlice - 1) / kSellSlice);
+  EXPECT_EQ(m.wide_slices, 0);
+  EXPECT_EQ(m.entries32, 0);
+  EXPECT_GE(m.entries, grid.nnz);
+  EXPECT_LT(m.bytes(), grid.min_spmv_bytes());
+  // Where a slice's rows are all 5 long there is no padding: 32 x 5 entries a slice at most.
+  EXPECT_LE(m.entries, m.slices * kSellSlice * 5);
+
+  // A grid whose band (+-67,600) is far wider than 16 bits: the k-th neighbours of 32
+  // consecutive interior rows lie within a few dozen columns, so most slices stay narrow (a row
+  // on the grid's x faces lacks a neighbour, its k-th entry is another one, and a slice holding
+  // it may spread past 16 bits: 293 of 4,225 here), and the SpMV is the reference's.
+  g.name = "laplace3d";
+  g.dims = {260, 260, 2};
+  const HostCsr wide_band = generate(g);
+  const DeviceCsr wb = DeviceCsr::upload(wide_band);
+  const SellMatrix mb = build_sell(wb);
+  EXPECT_GT(mb.wide_slices, 0);
+  EXPECT_LT(mb.wide_slices, mb.slices / 10);
+  EXPECT_LT(mb.bytes(), wb.min_spmv_bytes());
+  std::vector<double> x(wide_band.cols), ref;
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 2 * unit(mix(31, i)) - 1;
+  spmv_reference(wide_band, x, ref);
+  SpmvOptions k;
+  k.kernel = "sell";
+  Kokkos::View<double*> y("y", wide_band.rows);
+  make_spmv(wb, k)->apply(dev(x), y);
+  expect_close(wide_band, x, host(y), ref, "sell on a wide band");
+
+  const Case far = cases().back();
+  ASSERT_EQ(far.name, "far-and-near");
+  const SellMatrix f = build_sell(DeviceCsr::upload(far.a));
+  // Rows 0-99 reach 100,000 columns apart: slices 0-3 (rows 0-127) are wide, the rest narrow.
+  EXPECT_EQ(f.wide_slices, 4);
+  EXPECT_GT(f.entries32, 0);
+  EXPECT_LT(f.entries32, f.entries);
+  auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.width);
+  EXPECT_EQ(w(150 / kSellSlice), 40);  // the slice holding the 40-entry row is 40 wide
 }
 
 TEST(CgSpmv, AutoVectorLengthFollowsTheMeanRow) {

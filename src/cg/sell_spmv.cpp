@@ -1,0 +1,226 @@
+#include "cg/sell_spmv.hpp"
+
+#include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+
+namespace mdremap::cg {
+
+namespace {
+
+using Range = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
+
+// The column a row's differences start from: the row itself (the diagonal, on an SPD matrix),
+// inside [0, cols).
+KOKKOS_INLINE_FUNCTION int first_column(const std::int64_t t, const std::int64_t cols) {
+  return static_cast<int>(t < cols ? t : (cols > 0 ? cols - 1 : 0));
+}
+
+// Row t's k-th column as the format stores it: past the row's length its last column (or the
+// first_column of an empty row), with a zero value, so that padding reads a valid x entry.
+KOKKOS_INLINE_FUNCTION int padded_column(const Kokkos::View<const std::int64_t*>& rp,
+                                         const Kokkos::View<const int*>& col, std::int64_t rows,
+                                         std::int64_t cols, std::int64_t t, int k) {
+  if (t >= rows) return first_column(t, cols);
+  const std::int64_t len = rp(t + 1) - rp(t);
+  if (len == 0) return first_column(t, cols);
+  return col(rp(t) + (k < len ? k : len - 1));
+}
+
+// Exclusive prefix sum of kSellSlice * width over the slices flagged `want` (or all): the
+// slices' first entries; returns the total.
+std::int64_t slice_starts(const Kokkos::View<int*>& width, const Kokkos::View<std::uint8_t*>& wide,
+                          bool only_wide, const Kokkos::View<std::int64_t*>& start) {
+  const std::int64_t slices = width.extent(0);
+  Kokkos::parallel_scan(
+      "CG::sell_starts", Range(0, slices),
+      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& update, const bool final) {
+        const std::int64_t n = (!only_wide || wide(s)) ? std::int64_t(kSellSlice) * width(s) : 0;
+        if (final) start(s) = update;
+        update += n;
+        if (final && s == slices - 1) start(slices) = update;
+      });
+  std::int64_t total = 0;
+  Kokkos::deep_copy(total, Kokkos::subview(start, slices));
+  return total;
+}
+
+struct SellApply {
+  Kokkos::View<const int*> width;
+  Kokkos::View<const std::uint8_t*> wide;
+  Kokkos::View<const std::int64_t*> start, start32;
+  Kokkos::View<const double*> val;
+  Kokkos::View<const std::uint16_t*> off16;
+  Kokkos::View<const int*> base, col32;
+  Kokkos::View<const double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
+  Kokkos::View<double*> y;
+  std::int64_t rows = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    const std::int64_t s = t / kSellSlice;
+    const std::int64_t i = t % kSellSlice;
+    const int w = width(s);
+    const std::int64_t first = start(s);
+    double sum = 0;
+    if (wide(s)) {
+      const std::int64_t b = start32(s) + i;
+      for (int k = 0; k < w; ++k)
+        sum += val(first + i + std::int64_t(k) * kSellSlice) *
+               x(col32(b + std::int64_t(k) * kSellSlice));
+    } else {
+      const std::int64_t b = first / kSellSlice;  // the slice's first column base
+      for (int k = 0; k < w; ++k) {
+        const std::int64_t p = first + i + std::int64_t(k) * kSellSlice;
+        sum += val(p) * x(base(b + k) + static_cast<int>(off16(p)));
+      }
+    }
+    if (t < rows) y(t) = sum;
+  }
+};
+
+class SellSpmv final : public CgSpmv {
+ public:
+  explicit SellSpmv(const DeviceCsr& a) : m_(build_sell(a)), csr_bytes_(a.min_spmv_bytes()) {}
+  std::string name() const override { return "sell"; }
+  std::string describe() const override {
+    const double stored = static_cast<double>(m_.entries);
+    return fmt::format(
+        "sell (SELL-{} in the rows' own order, 16-bit column offsets from a base per slice "
+        "column; {} of {} slices with 32-bit columns; {:.1f}% padding; {:.1f} MB a SpMV against "
+        "CSR's {:.1f} MB)",
+        kSellSlice, m_.wide_slices, m_.slices,
+        stored > 0 ? 100.0 * (stored - static_cast<double>(nnz_)) / stored : 0.0, m_.bytes() / 1e6,
+        csr_bytes_ / 1e6);
+  }
+  void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
+    if (m_.cols == 0) {  // no columns: every row is empty (padding must not read x)
+      Kokkos::deep_copy(y, 0.0);
+      return;
+    }
+    Kokkos::parallel_for("CG::spmv_sell", Range(0, m_.slices * kSellSlice),
+                         SellApply{m_.width, m_.wide, m_.start, m_.start32, m_.val, m_.off16,
+                                   m_.base, m_.col32, x, y, m_.rows});
+  }
+  // The dots follow in one range reduction over w, u and r, as for csr-warp and cuSPARSE.
+  remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                          Kokkos::View<double*> w) override {
+    apply(u, w);
+    return cg_dots(w, u, r);
+  }
+  double format_bytes() const override { return m_.bytes(); }
+  void set_nnz(std::int64_t n) { nnz_ = n; }
+
+ private:
+  SellMatrix m_;
+  double csr_bytes_ = 0;
+  std::int64_t nnz_ = 0;
+};
+
+}  // namespace
+
+double SellMatrix::bytes() const {
+  const double narrow = static_cast<double>(entries - entries32);
+  return 8.0 * static_cast<double>(entries) + 2.0 * narrow + 4.0 * narrow / kSellSlice +
+         4.0 * static_cast<double>(entries32) +
+         (4.0 + 1.0 + 8.0 + 8.0) * static_cast<double>(slices) + 8.0 * static_cast<double>(cols) +
+         8.0 * static_cast<double>(rows);
+}
+
+SellMatrix build_sell(const DeviceCsr& a) {
+  SellMatrix m;
+  m.rows = a.rows;
+  m.cols = a.cols;
+  m.slices = (a.rows + kSellSlice - 1) / kSellSlice;
+  const std::int64_t rows = a.rows, cols = a.cols, slices = m.slices;
+  m.width = Kokkos::View<int*>("cg::sell_width", slices);
+  m.wide = Kokkos::View<std::uint8_t*>("cg::sell_wide", slices);
+  m.start = Kokkos::View<std::int64_t*>("cg::sell_start", slices + 1);
+  m.start32 = Kokkos::View<std::int64_t*>("cg::sell_start32", slices + 1);
+  if (slices == 0) return m;
+  const auto rp = a.rowptr;
+  const auto col = a.col;
+  const auto width = m.width;
+  const auto wide = m.wide;
+  // Per slice: its longest row, and whether the columns of one of its k-th entries (over its 32
+  // rows) spread over more than 16 bits.
+  Kokkos::View<const std::int64_t*> rpc = rp;
+  Kokkos::View<const int*> colc = col;
+  Kokkos::parallel_for(
+      "CG::sell_slices", Range(0, slices), KOKKOS_LAMBDA(const std::int64_t s) {
+        int w = 0;
+        for (std::int64_t t = s * kSellSlice; t < rows && t < (s + 1) * kSellSlice; ++t)
+          w = Kokkos::max(w, static_cast<int>(rp(t + 1) - rp(t)));
+        std::uint8_t f = 0;
+        for (int k = 0; k < w && !f; ++k) {
+          int lo = padded_column(rpc, colc, rows, cols, s * kSellSlice, k), hi = lo;
+          for (std::int64_t t = s * kSellSlice + 1; t < (s + 1) * kSellSlice; ++t) {
+            const int c = padded_column(rpc, colc, rows, cols, t, k);
+            lo = Kokkos::min(lo, c);
+            hi = Kokkos::max(hi, c);
+          }
+          if (std::int64_t(hi) - lo > 65535) f = 1;
+        }
+        width(s) = w;
+        wide(s) = f;
+      });
+  m.entries = slice_starts(m.width, m.wide, false, m.start);
+  m.entries32 = slice_starts(m.width, m.wide, true, m.start32);
+  std::int64_t wide_count = 0;
+  Kokkos::parallel_reduce(
+      "CG::sell_wide_count", Range(0, slices),
+      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& n) { n += wide(s); }, wide_count);
+  m.wide_slices = wide_count;
+  m.val = Kokkos::View<double*>(Kokkos::view_alloc("cg::sell_val", Kokkos::WithoutInitializing),
+                                m.entries);
+  m.off16 = Kokkos::View<std::uint16_t*>(
+      Kokkos::view_alloc("cg::sell_off16", Kokkos::WithoutInitializing), m.entries);
+  m.base = Kokkos::View<int*>(Kokkos::view_alloc("cg::sell_base", Kokkos::WithoutInitializing),
+                              m.entries / kSellSlice);
+  m.col32 = Kokkos::View<int*>(Kokkos::view_alloc("cg::sell_col32", Kokkos::WithoutInitializing),
+                               m.entries32);
+  const auto start = m.start, start32 = m.start32;
+  const auto val = m.val;
+  const auto off16 = m.off16;
+  const auto base = m.base;
+  const auto col32 = m.col32;
+  const auto av = a.val;
+  // Each narrow slice's column bases: the least k-th column over its rows.
+  Kokkos::parallel_for(
+      "CG::sell_bases", Range(0, slices), KOKKOS_LAMBDA(const std::int64_t s) {
+        if (wide(s)) return;
+        for (int k = 0; k < width(s); ++k) {
+          int lo = padded_column(rpc, colc, rows, cols, s * kSellSlice, k);
+          for (std::int64_t t = s * kSellSlice + 1; t < (s + 1) * kSellSlice; ++t)
+            lo = Kokkos::min(lo, padded_column(rpc, colc, rows, cols, t, k));
+          base(start(s) / kSellSlice + k) = lo;
+        }
+      });
+  // Row t fills its lane of its slice, column k at start + k * 32 + lane.
+  Kokkos::parallel_for(
+      "CG::sell_fill", Range(0, slices * kSellSlice), KOKKOS_LAMBDA(const std::int64_t t) {
+        const std::int64_t s = t / kSellSlice;
+        const std::int64_t i = t % kSellSlice;
+        const std::int64_t len = t < rows ? rp(t + 1) - rp(t) : 0;
+        const std::int64_t j0 = t < rows ? rp(t) : 0;
+        for (int k = 0; k < width(s); ++k) {
+          const std::int64_t p = start(s) + std::int64_t(k) * kSellSlice + i;
+          const int c = padded_column(rpc, colc, rows, cols, t, k);
+          val(p) = k < len ? av(j0 + k) : 0.0;
+          if (wide(s))
+            col32(start32(s) + std::int64_t(k) * kSellSlice + i) = c;
+          else
+            off16(p) = static_cast<std::uint16_t>(c - base(start(s) / kSellSlice + k));
+        }
+      });
+  Kokkos::fence();
+  return m;
+}
+
+std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a) {
+  auto op = std::make_unique<SellSpmv>(a);
+  op->set_nnz(a.nnz);
+  return op;
+}
+
+}  // namespace mdremap::cg
