@@ -21,6 +21,7 @@
 # CG_EXTRA (more mdremap flags for every run, e.g. "--set solver.max_iterations=500").
 # CG_ROUNDS (default 1): rounds of every variant, interleaved; the whole-solve times (set-up and
 # the first solve, what auto is judged on) are the medians over the rounds, the rest from round 1.
+# CG_LARGE_ORDERS (default permuted): the large case's orders.
 # CG_LARGE_EXTRA (default "--set remap.bisector=kd"): the large case's throttle parts by k-d
 # tiling, because the coarsened bisection planner is serial and takes minutes at 117M references.
 # About 10 variants x 9 cases: split the cases over several device calls (CG_CASES=large alone).
@@ -45,7 +46,7 @@ python3 "$here/cg_cupy.py" --copy-bandwidth --json "$sums/copy.json" >/dev/null 
 
 for m in "${cases[@]}"; do
   read -r -a orders <<<"${CG_ORDERS:-natural permuted}"  # CG_ORDERS narrows them
-  [[ $m == large ]] && orders=(permuted)
+  [[ $m == large ]] && read -r -a orders <<<"${CG_LARGE_ORDERS:-permuted}"
   for order in "${orders[@]}"; do
     perm=false
     [[ $order == permuted ]] && perm=true

@@ -17,8 +17,9 @@ KOKKOS_INLINE_FUNCTION int first_column(const std::int64_t t, const std::int64_t
   return static_cast<int>(t < cols ? t : (cols > 0 ? cols - 1 : 0));
 }
 
-// Row t's k-th column as the format stores it: past the row's length its last column (or the
-// first_column of an empty row), with a zero value, so that padding reads a valid x entry.
+// Row t's k-th column as the format stores it (t >= rows: a padding slot): past the row's length
+// its last column (or the first_column of an empty row), with a zero value, so that padding
+// reads a valid x entry.
 KOKKOS_INLINE_FUNCTION int padded_column(const Kokkos::View<const std::int64_t*>& rp,
                                          const Kokkos::View<const int*>& col, std::int64_t rows,
                                          std::int64_t cols, std::int64_t t, int k) {
@@ -52,7 +53,7 @@ struct SellApply {
   Kokkos::View<const std::int64_t*> start, start32;
   Kokkos::View<const double*> val;
   Kokkos::View<const std::uint16_t*> off16;
-  Kokkos::View<const int*> base, col32;
+  Kokkos::View<const int*> base, col32, perm;
   Kokkos::View<const double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
   Kokkos::View<double*> y;
   std::int64_t rows = 0;
@@ -75,21 +76,27 @@ struct SellApply {
         sum += val(p) * x(base(b + k) + static_cast<int>(off16(p)));
       }
     }
-    if (t < rows) y(t) = sum;
+    if (t < rows) y(perm.extent(0) > 0 ? std::int64_t(perm(t)) : t) = sum;
   }
 };
 
 class SellSpmv final : public CgSpmv {
  public:
-  explicit SellSpmv(const DeviceCsr& a) : m_(build_sell(a)), csr_bytes_(a.min_spmv_bytes()) {}
+  SellSpmv(const DeviceCsr& a, int sigma)
+      : m_(build_sell(a, sigma)), csr_bytes_(a.min_spmv_bytes()) {}
   std::string name() const override { return "sell"; }
   std::string describe() const override {
     const double stored = static_cast<double>(m_.entries);
+    const std::string order = m_.sigma > 1
+                                  ? fmt::format(
+                                        "rows sorted by length within windows of {} (SELL-{}-{}: "
+                                        "{:.1f}% padding in the rows' own order)",
+                                        m_.sigma, kSellSlice, m_.sigma, 100.0 * m_.padding_unsorted)
+                                  : std::string("in the rows' own order");
     return fmt::format(
-        "sell (SELL-{} in the rows' own order, 16-bit column offsets from a base per slice "
-        "column; {} of {} slices with 32-bit columns; {:.1f}% padding; {:.1f} MB a SpMV against "
-        "CSR's {:.1f} MB)",
-        kSellSlice, m_.wide_slices, m_.slices,
+        "sell (SELL-{} {}, 16-bit column offsets from a base per slice column; {} of {} slices "
+        "with 32-bit columns; {:.1f}% padding; {:.1f} MB a SpMV against CSR's {:.1f} MB)",
+        kSellSlice, order, m_.wide_slices, m_.slices,
         stored > 0 ? 100.0 * (stored - static_cast<double>(nnz_)) / stored : 0.0, m_.bytes() / 1e6,
         csr_bytes_ / 1e6);
   }
@@ -100,7 +107,7 @@ class SellSpmv final : public CgSpmv {
     }
     Kokkos::parallel_for("CG::spmv_sell", Range(0, m_.slices * kSellSlice),
                          SellApply{m_.width, m_.wide, m_.start, m_.start32, m_.val, m_.off16,
-                                   m_.base, m_.col32, x, y, m_.rows});
+                                   m_.base, m_.col32, m_.perm, x, y, m_.rows});
   }
   // The dots follow in one range reduction over w, u and r, as for csr-warp and cuSPARSE.
   remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
@@ -124,10 +131,70 @@ double SellMatrix::bytes() const {
   return 8.0 * static_cast<double>(entries) + 2.0 * narrow + 4.0 * narrow / kSellSlice +
          4.0 * static_cast<double>(entries32) +
          (4.0 + 1.0 + 8.0 + 8.0) * static_cast<double>(slices) + 8.0 * static_cast<double>(cols) +
-         8.0 * static_cast<double>(rows);
+         8.0 * static_cast<double>(rows) + 4.0 * static_cast<double>(perm.extent(0));
 }
 
-SellMatrix build_sell(const DeviceCsr& a) {
+namespace {
+
+// Slot t's row: the sorted order's (sigma windows) or t itself; past the last row a padding slot.
+struct SlotRows {
+  Kokkos::View<const int*> perm;  // empty: unsorted
+  std::int64_t rows = 0;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(const std::int64_t t) const {
+    return (perm.extent(0) > 0 && t < rows) ? std::int64_t(perm(t)) : t;
+  }
+};
+
+// Per slice: its longest row (over its slots).
+void slice_widths(const DeviceCsr& a, const SlotRows& row, const Kokkos::View<int*>& width) {
+  const auto rp = a.rowptr;
+  const std::int64_t rows = a.rows;
+  Kokkos::parallel_for(
+      "CG::sell_widths", Range(0, width.extent(0)), KOKKOS_LAMBDA(const std::int64_t s) {
+        int w = 0;
+        for (std::int64_t t = s * kSellSlice; t < rows && t < (s + 1) * kSellSlice; ++t) {
+          const std::int64_t r = row(t);
+          w = Kokkos::max(w, static_cast<int>(rp(r + 1) - rp(r)));
+        }
+        width(s) = w;
+      });
+}
+
+std::int64_t sum_entries(const Kokkos::View<int*>& width) {
+  std::int64_t n = 0;
+  Kokkos::parallel_reduce(
+      "CG::sell_entries", Range(0, width.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& e) { e += kSellSlice * width(s); }, n);
+  return n;
+}
+
+// The rows of each window of `sigma` rows ordered by length, longest first (stable: equal rows
+// keep their order), one window a thread (insertion sort: rows of a mesh come in runs of equal
+// length, which it passes over).
+Kokkos::View<int*> sorted_windows(const DeviceCsr& a, std::int64_t sigma) {
+  const std::int64_t rows = a.rows;
+  Kokkos::View<int*> perm(Kokkos::view_alloc("cg::sell_perm", Kokkos::WithoutInitializing), rows);
+  const auto rp = a.rowptr;
+  Kokkos::parallel_for(
+      "CG::sell_sort", Range(0, (rows + sigma - 1) / sigma), KOKKOS_LAMBDA(const std::int64_t w) {
+        const std::int64_t lo = w * sigma, hi = Kokkos::min(rows, lo + sigma);
+        for (std::int64_t t = lo; t < hi; ++t) {
+          const int r = static_cast<int>(t);
+          const std::int64_t len = rp(t + 1) - rp(t);
+          std::int64_t j = t;
+          while (j > lo && rp(perm(j - 1) + 1) - rp(perm(j - 1)) < len) {
+            perm(j) = perm(j - 1);
+            --j;
+          }
+          perm(j) = r;
+        }
+      });
+  return perm;
+}
+
+}  // namespace
+
+SellMatrix build_sell(const DeviceCsr& a, int sigma) {
   SellMatrix m;
   m.rows = a.rows;
   m.cols = a.cols;
@@ -138,30 +205,41 @@ SellMatrix build_sell(const DeviceCsr& a) {
   m.start = Kokkos::View<std::int64_t*>("cg::sell_start", slices + 1);
   m.start32 = Kokkos::View<std::int64_t*>("cg::sell_start32", slices + 1);
   if (slices == 0) return m;
+  SlotRows row{{}, rows};
+  slice_widths(a, row, m.width);
+  m.padding_unsorted =
+      1.0 - static_cast<double>(a.nnz) / std::max<std::int64_t>(1, sum_entries(m.width));
+  // Sorting within windows (SELL-C-sigma) where the slices' padding is worth a 4-byte row index
+  // a row: sigma 0 sorts windows of kSellSigma rows when the padding exceeds kSellSortPadding.
+  const std::int64_t window =
+      sigma == 0 ? (m.padding_unsorted > kSellSortPadding ? kSellSigma : 1) : sigma;
+  if (window > 1) {
+    m.perm = sorted_windows(a, window);
+    m.sigma = window;
+    row.perm = m.perm;
+    slice_widths(a, row, m.width);
+  }
   const auto rp = a.rowptr;
   const auto col = a.col;
   const auto width = m.width;
   const auto wide = m.wide;
-  // Per slice: its longest row, and whether the columns of one of its k-th entries (over its 32
-  // rows) spread over more than 16 bits.
   Kokkos::View<const std::int64_t*> rpc = rp;
   Kokkos::View<const int*> colc = col;
+  // Per slice: whether the columns of one of its k-th entries (over its 32 slots) spread over
+  // more than 16 bits.
   Kokkos::parallel_for(
       "CG::sell_slices", Range(0, slices), KOKKOS_LAMBDA(const std::int64_t s) {
-        int w = 0;
-        for (std::int64_t t = s * kSellSlice; t < rows && t < (s + 1) * kSellSlice; ++t)
-          w = Kokkos::max(w, static_cast<int>(rp(t + 1) - rp(t)));
+        const int w = width(s);
         std::uint8_t f = 0;
         for (int k = 0; k < w && !f; ++k) {
-          int lo = padded_column(rpc, colc, rows, cols, s * kSellSlice, k), hi = lo;
+          int lo = padded_column(rpc, colc, rows, cols, row(s * kSellSlice), k), hi = lo;
           for (std::int64_t t = s * kSellSlice + 1; t < (s + 1) * kSellSlice; ++t) {
-            const int c = padded_column(rpc, colc, rows, cols, t, k);
+            const int c = padded_column(rpc, colc, rows, cols, row(t), k);
             lo = Kokkos::min(lo, c);
             hi = Kokkos::max(hi, c);
           }
           if (std::int64_t(hi) - lo > 65535) f = 1;
         }
-        width(s) = w;
         wide(s) = f;
       });
   m.entries = slice_starts(m.width, m.wide, false, m.start);
@@ -185,27 +263,28 @@ SellMatrix build_sell(const DeviceCsr& a) {
   const auto base = m.base;
   const auto col32 = m.col32;
   const auto av = a.val;
-  // Each narrow slice's column bases: the least k-th column over its rows.
+  // Each narrow slice's column bases: the least k-th column over its slots.
   Kokkos::parallel_for(
       "CG::sell_bases", Range(0, slices), KOKKOS_LAMBDA(const std::int64_t s) {
         if (wide(s)) return;
         for (int k = 0; k < width(s); ++k) {
-          int lo = padded_column(rpc, colc, rows, cols, s * kSellSlice, k);
+          int lo = padded_column(rpc, colc, rows, cols, row(s * kSellSlice), k);
           for (std::int64_t t = s * kSellSlice + 1; t < (s + 1) * kSellSlice; ++t)
-            lo = Kokkos::min(lo, padded_column(rpc, colc, rows, cols, t, k));
+            lo = Kokkos::min(lo, padded_column(rpc, colc, rows, cols, row(t), k));
           base(start(s) / kSellSlice + k) = lo;
         }
       });
-  // Row t fills its lane of its slice, column k at start + k * 32 + lane.
+  // Slot t fills its lane of its slice, column k at start + k * 32 + lane.
   Kokkos::parallel_for(
       "CG::sell_fill", Range(0, slices * kSellSlice), KOKKOS_LAMBDA(const std::int64_t t) {
         const std::int64_t s = t / kSellSlice;
         const std::int64_t i = t % kSellSlice;
-        const std::int64_t len = t < rows ? rp(t + 1) - rp(t) : 0;
-        const std::int64_t j0 = t < rows ? rp(t) : 0;
+        const std::int64_t r = row(t);
+        const std::int64_t len = t < rows ? rp(r + 1) - rp(r) : 0;
+        const std::int64_t j0 = t < rows ? rp(r) : 0;
         for (int k = 0; k < width(s); ++k) {
           const std::int64_t p = start(s) + std::int64_t(k) * kSellSlice + i;
-          const int c = padded_column(rpc, colc, rows, cols, t, k);
+          const int c = padded_column(rpc, colc, rows, cols, r, k);
           val(p) = k < len ? av(j0 + k) : 0.0;
           if (wide(s))
             col32(start32(s) + std::int64_t(k) * kSellSlice + i) = c;
@@ -217,8 +296,8 @@ SellMatrix build_sell(const DeviceCsr& a) {
   return m;
 }
 
-std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a) {
-  auto op = std::make_unique<SellSpmv>(a);
+std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma) {
+  auto op = std::make_unique<SellSpmv>(a, sigma);
   op->set_nnz(a.nnz);
   return op;
 }

@@ -4,7 +4,8 @@
 //
 // Seed 000 §6.3.1 reorders CSR's val/col_ind into padded column-major (ELL) so that a warp's
 // loads are coalesced; here the padding is per slice of 32 rows (one warp: SELL-32, Kreutzer et
-// al. 2014, without their sorting, so x and y keep the natural order) and each column is stored
+// al. 2014; their sorting by row length within windows of sigma rows only where the padding in
+// the rows' own order exceeds 5%, so y is written in place otherwise) and each column is stored
 // as a 16-bit offset from a base per slice and entry number k (the least k-th column over the
 // slice's 32 rows, one 4-byte load the warp shares): on a mesh or grid numbered along its
 // geometry the k-th neighbours of 32 consecutive rows lie close together even where the band is
@@ -20,11 +21,15 @@
 
 namespace mdremap::cg {
 
-std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a);
+// sigma: 0 = sort rows by length within windows of kSellSigma rows where the slices' padding in
+// the rows' own order exceeds kSellSortPadding; 1 = never; N > 1 = within windows of N rows.
+std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma = 0);
 
 // The format, for tests: slices of kSellSlice rows, each `width` wide; `wide` slices hold 32-bit
 // columns. Built on the device.
 inline constexpr int kSellSlice = 32;
+inline constexpr int kSellSigma = 256;
+inline constexpr double kSellSortPadding = 0.05;
 struct SellMatrix {
   std::int64_t rows = 0, cols = 0, slices = 0;
   Kokkos::View<int*> width;             // per slice: its longest row
@@ -35,9 +40,12 @@ struct SellMatrix {
   Kokkos::View<std::uint16_t*> off16;   // as val: column - base (narrow slices)
   Kokkos::View<int*> base;              // narrow slices: column k's base at start / 32 + k
   Kokkos::View<int*> col32;             // wide slices only
+  Kokkos::View<int*> perm;              // sorted (sigma > 1): slot -> row; else empty
+  std::int64_t sigma = 1;               // the sorting windows' rows (1: the rows' own order)
+  double padding_unsorted = 0;          // the padding the rows' own order would have
   std::int64_t entries = 0, entries32 = 0, wide_slices = 0;
   double bytes() const;  // what one SpMV moves at least in this format (with x and y)
 };
-SellMatrix build_sell(const DeviceCsr& a);
+SellMatrix build_sell(const DeviceCsr& a, int sigma = 0);
 
 }  // namespace mdremap::cg

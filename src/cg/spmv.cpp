@@ -158,7 +158,7 @@ std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o) {
       throw Error(fmt::format("csr-warp: vector length must be a power of two <= 32, got {}", v));
     return std::make_unique<CsrLanesSpmv>(a, v);
   }
-  if (o.kernel == "sell") return make_sell_spmv(a);
+  if (o.kernel == "sell") return make_sell_spmv(a, o.sell_sigma);
   if (o.kernel == "cusparse") {
 #ifdef MDREMAP_HAS_CUSPARSE
     return make_cusparse_spmv(a);

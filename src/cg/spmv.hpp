@@ -29,6 +29,9 @@ struct SpmvOptions {
   // equal on five of six cases, 0.55x the fused iteration's time at 16.8M rows reordered,
   // docs/benchmarks.md session 17; csr-warp and cuSPARSE always do this).
   bool fused_dots = false;
+  // sell: rows sorted by length within windows of this many rows (sell_spmv.hpp); 0 = where the
+  // padding in the rows' own order exceeds 5% (windows of 256), 1 = never.
+  int sell_sigma = 0;
   remap::RemapOptions remap_opt;
 };
 

@@ -41,7 +41,7 @@ void add_cg_command(CLI::App& app, CgCommandOptions& o) {
   cg->add_option("--solution", o.solution,
                  "Known solution x*, Matrix Market array: the error is reported (solution.file)");
   cg->add_option("--spmv", o.spmv,
-                 "SpMV kernel: csr-thread | csr-warp | cusparse | auto (spmv.kernel)");
+                 "SpMV kernel: csr-thread | csr-warp | sell | cusparse | auto (spmv.kernel)");
   cg->add_option("--remap", o.remap,
                  "Remap strategy serving the SpMV's x[col[rowptr[t]+j]] (csr-thread): " +
                      remap::strategy_list() + " (remap.mode)");

@@ -109,6 +109,10 @@ std::vector<SpmvOptions> kernels() {
   SpmvOptions sell;
   sell.kernel = "sell";
   k.push_back(sell);
+  sell.sell_sigma = 64;  // rows sorted within windows of 64 (y written through the order)
+  k.push_back(sell);
+  sell.sell_sigma = 1;  // never sorted
+  k.push_back(sell);
   if (have_cusparse()) {
     SpmvOptions c;
     c.kernel = "cusparse";
@@ -285,9 +289,22 @@ TEST(CgSpmv, SellKeepsSixteenBitSlicesWhereTheColumnsFit) {
   make_spmv(wb, k)->apply(dev(x), y);
   expect_close(wide_band, x, host(y), ref, "sell on a wide band");
 
+  // Rows of 0 to 102 entries mixed: slices padded to their longest row waste most of their
+  // entries; sorting within windows of 256 rows (the default where the padding exceeds 5%)
+  // wastes fewer.
+  const DeviceCsr mixed = DeviceCsr::upload(cases().front().a);
+  const SellMatrix own = build_sell(mixed, 1), sorted = build_sell(mixed);
+  EXPECT_EQ(own.sigma, 1);
+  EXPECT_EQ(own.perm.extent(0), 0u);
+  EXPECT_GT(own.padding_unsorted, kSellSortPadding);
+  EXPECT_EQ(sorted.sigma, kSellSigma);
+  EXPECT_EQ(sorted.perm.extent(0), static_cast<std::size_t>(mixed.rows));
+  EXPECT_LT(sorted.entries, own.entries);
+  EXPECT_EQ(m.sigma, 1);  // the grid's rows are 3 to 5 long: under 5% padding, not sorted
+
   const Case far = cases().back();
   ASSERT_EQ(far.name, "far-and-near");
-  const SellMatrix f = build_sell(DeviceCsr::upload(far.a));
+  const SellMatrix f = build_sell(DeviceCsr::upload(far.a), 1);  // rows in their own order
   // Rows 0-99 reach 100,000 columns apart: slices 0-3 (rows 0-127) are wide, the rest narrow.
   EXPECT_EQ(f.wide_slices, 4);
   EXPECT_GT(f.entries32, 0);
