@@ -169,25 +169,22 @@ std::int64_t sum_entries(const Kokkos::View<int*>& width) {
 }
 
 // The rows of each window of `sigma` rows ordered by length, longest first (stable: equal rows
-// keep their order), one window a thread (insertion sort: rows of a mesh come in runs of equal
-// length, which it passes over).
+// keep their order): each row counts the rows of its window that go before it (a thread a row,
+// sigma reads each, from the L1).
 Kokkos::View<int*> sorted_windows(const DeviceCsr& a, std::int64_t sigma) {
   const std::int64_t rows = a.rows;
   Kokkos::View<int*> perm(Kokkos::view_alloc("cg::sell_perm", Kokkos::WithoutInitializing), rows);
   const auto rp = a.rowptr;
   Kokkos::parallel_for(
-      "CG::sell_sort", Range(0, (rows + sigma - 1) / sigma), KOKKOS_LAMBDA(const std::int64_t w) {
-        const std::int64_t lo = w * sigma, hi = Kokkos::min(rows, lo + sigma);
-        for (std::int64_t t = lo; t < hi; ++t) {
-          const int r = static_cast<int>(t);
-          const std::int64_t len = rp(t + 1) - rp(t);
-          std::int64_t j = t;
-          while (j > lo && rp(perm(j - 1) + 1) - rp(perm(j - 1)) < len) {
-            perm(j) = perm(j - 1);
-            --j;
-          }
-          perm(j) = r;
+      "CG::sell_sort", Range(0, rows), KOKKOS_LAMBDA(const std::int64_t t) {
+        const std::int64_t lo = t / sigma * sigma, hi = Kokkos::min(rows, lo + sigma);
+        const std::int64_t len = rp(t + 1) - rp(t);
+        std::int64_t rank = 0;
+        for (std::int64_t u = lo; u < hi; ++u) {
+          const std::int64_t l = rp(u + 1) - rp(u);
+          rank += (l > len || (l == len && u < t)) ? 1 : 0;
         }
+        perm(lo + rank) = static_cast<int>(t);
       });
   return perm;
 }
