@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <limits>
 
 #include "cg/remap_spmv.hpp"
@@ -116,6 +117,7 @@ class AutoSpmv final : public CgSpmv {
     return r;
   }
   double remap_ms() const override { return current_ ? current_->remap_ms() : 0.0; }
+  double format_bytes() const override { return current_ ? current_->format_bytes() : 0.0; }
   bool models_transactions() const override {
     return current_ ? current_->models_transactions() : layer_->models_transactions();
   }
@@ -149,7 +151,7 @@ class AutoSpmv final : public CgSpmv {
         Kokkos::Timer t;
         try {
           c.own = make_spmv(a_, k);
-        } catch (const Error& e) {
+        } catch (const std::exception& e) {  // mdremap::Error, or Kokkos' failed allocation
           c.failed = e.what();
           continue;
         }

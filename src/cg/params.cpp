@@ -107,8 +107,10 @@ CgParams read_cg_params(io::Deck& deck) {
   p.spmv.fused_dots = k.get<bool>("fused_dots", p.spmv.fused_dots);
   p.warm_up = k.get<bool>("warm_up", p.warm_up);
   p.spmv.sell_sigma = k.get<int>("sell_sigma", 0);
-  if (const int sg = p.spmv.sell_sigma; sg < 0 || (sg > 1 && sg % 32 != 0))
-    k.fail("sell_sigma", "must be 0 (auto), 1 (rows in their own order) or a multiple of 32");
+  if (const int sg = p.spmv.sell_sigma; sg < 0 || (sg > 1 && sg % 32 != 0) || sg > 4096)
+    k.fail("sell_sigma",
+           "must be 0 (auto), 1 (rows in their own order) or a multiple of 32 up to 4096 (each "
+           "row reads its window to find its place)");
   k.finish();
 
   auto rm = root.section("remap");

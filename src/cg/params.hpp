@@ -8,10 +8,9 @@
 //   solution: file (x*, to report the error), or kind random|ones and seed (generated x*)
 //   solver:   tolerance, max_iterations, preconditioner none|jacobi, repeats (solves timed; the
 //             median is reported)
-//   spmv:     kernel csr-thread|csr-warp|sell|cusparse|auto, vector_length (csr-warp lanes, 0 =
-//   auto),
-//             timing_repeats (SpMVs timed after the solve), transactions (model them: true),
-//             fused_dots, warm_up (cg/warm_up.hpp: true), sell_sigma (cg/sell_spmv.hpp)
+//   spmv:     kernel csr-thread|csr-warp|sell|cusparse|auto, vector_length (csr-warp lanes,
+//             0 = auto), timing_repeats (SpMVs timed after the solve), transactions (model them:
+//             true), fused_dots, warm_up (cg/warm_up.hpp: true), sell_sigma (cg/sell_spmv.hpp)
 //   remap:    mode (the registry's strategies), reorder none|labelprop|partition, gather_path,
 //             chunks, streams, dup_fraction, cache, block, smem_bytes, profile_steps,
 //             partition_bytes (reorder partition and throttle parts), throttle's schedule

@@ -5,6 +5,8 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 
+#include "mdremap/error.hpp"
+
 namespace mdremap::cg {
 
 namespace {
@@ -47,6 +49,8 @@ std::int64_t slice_starts(const Kokkos::View<int*>& width, const Kokkos::View<st
   return total;
 }
 
+// Padding entries add 0 * x(c) for a valid column c: exact for finite x; where x holds Inf or NaN
+// (a diverged iterate, which the solve stops at) a padded row gets NaN where CSR's sum might not.
 struct SellApply {
   Kokkos::View<const int*> width;
   Kokkos::View<const std::uint8_t*> wide;
@@ -129,8 +133,8 @@ class SellSpmv final : public CgSpmv {
 double SellMatrix::bytes() const {
   const double narrow = static_cast<double>(entries - entries32);
   return 8.0 * static_cast<double>(entries) + 2.0 * narrow + 4.0 * narrow / kSellSlice +
-         4.0 * static_cast<double>(entries32) +
-         (4.0 + 1.0 + 8.0 + 8.0) * static_cast<double>(slices) + 8.0 * static_cast<double>(cols) +
+         4.0 * static_cast<double>(entries32) + (4.0 + 1.0 + 8.0) * static_cast<double>(slices) +
+         8.0 * static_cast<double>(wide_slices) + 8.0 * static_cast<double>(cols) +
          8.0 * static_cast<double>(rows) + 4.0 * static_cast<double>(perm.extent(0));
 }
 
@@ -164,7 +168,10 @@ std::int64_t sum_entries(const Kokkos::View<int*>& width) {
   std::int64_t n = 0;
   Kokkos::parallel_reduce(
       "CG::sell_entries", Range(0, width.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& e) { e += kSellSlice * width(s); }, n);
+      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& e) {
+        e += std::int64_t(kSellSlice) * width(s);
+      },
+      n);
   return n;
 }
 
@@ -240,6 +247,16 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
         wide(s) = f;
       });
   m.entries = slice_starts(m.width, m.wide, false, m.start);
+  // A few long rows among short ones pad their slices to their length (sorting groups them but a
+  // row of n entries still makes 32 n): where the slices would hold more than four times the
+  // stored entries (the copy then outweighs CSR's by 3x or more) the format does not apply,
+  // before anything large is allocated.
+  if (m.entries > 4 * a.nnz + std::int64_t(kSellSlice) * slices)
+    throw Error(fmt::format(
+        "sell: its slices would hold {} entries for the matrix's {} (rows of very different "
+        "lengths pad each slice to its longest): not built; csr-thread, csr-warp or cusparse "
+        "serve such a matrix",
+        m.entries, a.nnz));
   m.entries32 = slice_starts(m.width, m.wide, true, m.start32);
   std::int64_t wide_count = 0;
   Kokkos::parallel_reduce(

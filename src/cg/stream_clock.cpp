@@ -24,8 +24,11 @@ cudaEvent_t ev(void* p) {
 StreamClock::StreamClock() {
   cudaEvent_t a = nullptr, b = nullptr;
   check(cudaEventCreate(&a), "cudaEventCreate");
+  if (const cudaError_t e = cudaEventCreate(&b); e != cudaSuccess) {
+    cudaEventDestroy(a);  // the destructor does not run for a constructor that throws
+    check(e, "cudaEventCreate");
+  }
   begin_ = a;
-  check(cudaEventCreate(&b), "cudaEventCreate");
   end_ = b;
 }
 

@@ -44,8 +44,13 @@ KernelWarmUp::KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOption
   }
 #ifdef KOKKOS_ENABLE_CUDA
   if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
-    started_ = true;
-    thread_ = std::thread([this, spmv, solver] { run(spmv, solver); });
+    try {
+      thread_ = std::thread([this, spmv, solver] { run(spmv, solver); });
+      started_ = true;
+    } catch (const std::exception& e) {  // no thread: the kernels load at their first launch
+      note_ = fmt::format("not started ({}): the kernels load at their first launch in the solve",
+                          e.what());
+    }
     return;
   }
 #endif
@@ -106,6 +111,9 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver) {
         "failed after {:.1f} ms ({}): the kernels load at their first launch in "
         "the solve instead",
         1e3 * seconds_, e.what());
+  } catch (...) {
+    seconds_ = t.seconds();
+    note_ = "failed (an unknown exception): the kernels load at their first launch in the solve";
   }
 }
 

@@ -1,7 +1,7 @@
 // CG's SpMV kernels against the serial reference (BRIEF section 6, issue 12 item 5): random
 // matrices with empty rows, one very long row, a 1x1 matrix, rows longer than a warp, a
-// rectangular one; every kernel (csr-thread, csr-warp at several lane counts, cuSPARSE where
-// built), plain and with the CG iteration's fused dot products.
+// rectangular one; every kernel (csr-thread, csr-warp at several lane counts, sell, cuSPARSE
+// where built), plain and with the CG iteration's fused dot products.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -110,8 +110,6 @@ std::vector<SpmvOptions> kernels() {
   sell.kernel = "sell";
   k.push_back(sell);
   sell.sell_sigma = 64;  // rows sorted within windows of 64 (y written through the order)
-  k.push_back(sell);
-  sell.sell_sigma = 1;  // never sorted
   k.push_back(sell);
   if (have_cusparse()) {
     SpmvOptions c;
@@ -289,10 +287,12 @@ TEST(CgSpmv, SellKeepsSixteenBitSlicesWhereTheColumnsFit) {
   make_spmv(wb, k)->apply(dev(x), y);
   expect_close(wide_band, x, host(y), ref, "sell on a wide band");
 
-  // Rows of 0 to 102 entries mixed: slices padded to their longest row waste most of their
+  // Rows of 1 to 12 entries mixed: slices padded to their longest row waste about half their
   // entries; sorting within windows of 256 rows (the default where the padding exceeds 5%)
-  // wastes fewer.
-  const DeviceCsr mixed = DeviceCsr::upload(cases().front().a);
+  // wastes fewer. (The rows of 0 to 1,000 entries of "mixed" would pad to 4.6 times the matrix
+  // in their own order: refused, SellRefusesWhatItWouldPadPastFourTimesTheMatrix.)
+  ASSERT_EQ(cases()[3].name, "rectangular");
+  const DeviceCsr mixed = DeviceCsr::upload(cases()[3].a);
   const SellMatrix own = build_sell(mixed, 1), sorted = build_sell(mixed);
   EXPECT_EQ(own.sigma, 1);
   EXPECT_EQ(own.perm.extent(0), 0u);
@@ -313,13 +313,40 @@ TEST(CgSpmv, SellKeepsSixteenBitSlicesWhereTheColumnsFit) {
   EXPECT_EQ(w(150 / kSellSlice), 40);  // the slice holding the 40-entry row is 40 wide
 }
 
+// One row of 2,000 entries among rows of one: its slice would be 2,000 wide for 32 rows, more
+// than four times the matrix: sell refuses (saying why), and auto, whose first candidate it is,
+// records that and serves the SpMV with the others.
+TEST(CgSpmv, SellRefusesWhatItWouldPadPastFourTimesTheMatrix) {
+  std::vector<std::int64_t> lens(65, 1);
+  lens[7] = 2000;
+  const HostCsr h = random_matrix(65, 5000, 3, lens);
+  const DeviceCsr a = DeviceCsr::upload(h);
+  SpmvOptions sell;
+  sell.kernel = "sell";
+  try {
+    (void)make_spmv(a, sell);
+    ADD_FAILURE() << "sell built a format of more than four times the matrix";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not built"), std::string::npos) << e.what();
+  }
+  SpmvOptions au;
+  au.kernel = "auto";
+  au.remap = "auto";
+  std::vector<double> x(h.cols), ref;
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 2 * unit(mix(41, i)) - 1;
+  spmv_reference(h, x, ref);
+  Kokkos::View<double*> y("y", h.rows);
+  make_spmv(a, au)->apply(dev(x), y);
+  expect_close(h, x, host(y), ref, "auto without sell");
+}
+
 TEST(CgSpmv, AutoVectorLengthFollowsTheMeanRow) {
   const auto lens = [](std::int64_t n, std::int64_t l) { return std::vector<std::int64_t>(n, l); };
   EXPECT_EQ(auto_vector_length(DeviceCsr::upload(random_matrix(64, 64, 1, lens(64, 1)))), 2);
   const HostCsr seven = random_matrix(64, 100000, 1, lens(64, 7));
   EXPECT_EQ(auto_vector_length(DeviceCsr::upload(seven)), 2);
-  const HostCsr sixteen = random_matrix(64, 100000, 1, lens(64, 16));
-  EXPECT_EQ(auto_vector_length(DeviceCsr::upload(sixteen)), 8);
+  const HostCsr seventeen = random_matrix(64, 100000, 1, lens(64, 17));
+  EXPECT_EQ(auto_vector_length(DeviceCsr::upload(seventeen)), 8);
   const HostCsr fifteen = random_matrix(64, 100000, 1, lens(64, 15));
   EXPECT_EQ(auto_vector_length(DeviceCsr::upload(fifteen)), 4);
   const HostCsr hundred = random_matrix(64, 100000, 1, lens(64, 100));
