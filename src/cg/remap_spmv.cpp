@@ -4,6 +4,7 @@
 
 #include "cg/spmv_body.hpp"
 #include "mdremap/error.hpp"
+#include "mdremap/remap/gather_strategy.hpp"
 #include "mdremap/remap/registry.hpp"
 
 namespace mdremap::cg {
@@ -28,7 +29,7 @@ RemapSpmv::RemapSpmv(const DeviceCsr& a, const std::string& mode, remap::RemapOp
   // One remap timed on a zero vector. The gather remaps nothing: no vector is made for it (its
   // allocation and release, a device synchronisation, cost a fifth of a millisecond in auto's
   // exploration on an H100; docs/benchmarks.md, session 18).
-  if (s_->key() != std::string("gather")) {
+  if (std::string(s_->key()) != remap::GatherStrategy<double>::kName) {
     Kokkos::View<double*> x0("cg::x0", a.cols);
     s_->set_data(x0, true);
     Kokkos::fence();

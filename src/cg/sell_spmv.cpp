@@ -49,6 +49,15 @@ std::int64_t slice_starts(const Kokkos::View<int*>& width, const Kokkos::View<st
   return total;
 }
 
+// Slot t's row: the sorted order's (sigma windows) or t itself; past the last row a padding slot.
+struct SlotRows {
+  Kokkos::View<const int*> perm;  // empty: unsorted
+  std::int64_t rows = 0;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(const std::int64_t t) const {
+    return (perm.extent(0) > 0 && t < rows) ? std::int64_t(perm(t)) : t;
+  }
+};
+
 // Padding entries add 0 * x(c) for a valid column c: exact for finite x; where x holds Inf or NaN
 // (a diverged iterate, which the solve stops at) a padded row gets NaN where CSR's sum might not.
 struct SellApply {
@@ -57,10 +66,10 @@ struct SellApply {
   Kokkos::View<const std::int64_t*> start, start32;
   Kokkos::View<const double*> val;
   Kokkos::View<const std::uint16_t*> off16;
-  Kokkos::View<const int*> base, col32, perm;
+  Kokkos::View<const int*> base, col32;
+  SlotRows row;
   Kokkos::View<const double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
   Kokkos::View<double*> y;
-  std::int64_t rows = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
     const std::int64_t s = t / kSellSlice;
@@ -80,14 +89,14 @@ struct SellApply {
         sum += val(p) * x(base(b + k) + static_cast<int>(off16(p)));
       }
     }
-    if (t < rows) y(perm.extent(0) > 0 ? std::int64_t(perm(t)) : t) = sum;
+    if (t < row.rows) y(row(t)) = sum;
   }
 };
 
 class SellSpmv final : public CgSpmv {
  public:
   SellSpmv(const DeviceCsr& a, int sigma)
-      : m_(build_sell(a, sigma)), csr_bytes_(a.min_spmv_bytes()) {}
+      : m_(build_sell(a, sigma)), csr_bytes_(a.min_spmv_bytes()), nnz_(a.nnz) {}
   std::string name() const override { return "sell"; }
   std::string describe() const override {
     const double stored = static_cast<double>(m_.entries);
@@ -111,7 +120,7 @@ class SellSpmv final : public CgSpmv {
     }
     Kokkos::parallel_for("CG::spmv_sell", Range(0, m_.slices * kSellSlice),
                          SellApply{m_.width, m_.wide, m_.start, m_.start32, m_.val, m_.off16,
-                                   m_.base, m_.col32, m_.perm, x, y, m_.rows});
+                                   m_.base, m_.col32, SlotRows{m_.perm, m_.rows}, x, y});
   }
   // The dots follow in one range reduction over w, u and r, as for csr-warp and cuSPARSE.
   remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
@@ -120,7 +129,6 @@ class SellSpmv final : public CgSpmv {
     return cg_dots(w, u, r);
   }
   double format_bytes() const override { return m_.bytes(); }
-  void set_nnz(std::int64_t n) { nnz_ = n; }
 
  private:
   SellMatrix m_;
@@ -139,15 +147,6 @@ double SellMatrix::bytes() const {
 }
 
 namespace {
-
-// Slot t's row: the sorted order's (sigma windows) or t itself; past the last row a padding slot.
-struct SlotRows {
-  Kokkos::View<const int*> perm;  // empty: unsorted
-  std::int64_t rows = 0;
-  KOKKOS_INLINE_FUNCTION std::int64_t operator()(const std::int64_t t) const {
-    return (perm.extent(0) > 0 && t < rows) ? std::int64_t(perm(t)) : t;
-  }
-};
 
 // Per slice: its longest row (over its slots).
 void slice_widths(const DeviceCsr& a, const SlotRows& row, const Kokkos::View<int*>& width) {
@@ -223,14 +222,30 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
     row.perm = m.perm;
     slice_widths(a, row, m.width);
   }
+  // The slices' first entries depend on their widths alone; a format past four times the matrix
+  // is refused here, before anything large is allocated: a few long rows among short ones pad
+  // their slices to their length (sorting groups them but a row of n entries still makes 32 n),
+  // and the copy would outweigh CSR's by 3x or more.
+  m.entries = slice_starts(m.width, m.wide, false, m.start);
+  if (m.entries > 4 * a.nnz + std::int64_t(kSellSlice) * slices)
+    throw Error(fmt::format(
+        "sell: its slices would hold {} entries for the matrix's {} (rows of very different "
+        "lengths pad each slice to its longest): not built; csr-thread, csr-warp or cusparse "
+        "serve such a matrix",
+        m.entries, a.nnz));
+  m.base = Kokkos::View<int*>(Kokkos::view_alloc("cg::sell_base", Kokkos::WithoutInitializing),
+                              m.entries / kSellSlice);
   const auto rp = a.rowptr;
   const auto col = a.col;
   const auto width = m.width;
   const auto wide = m.wide;
+  const auto start = m.start;
+  const auto base = m.base;
   Kokkos::View<const std::int64_t*> rpc = rp;
   Kokkos::View<const int*> colc = col;
-  // Per slice: whether the columns of one of its k-th entries (over its 32 slots) spread over
-  // more than 16 bits.
+  // Per slice and entry number k: the least k-th column over its 32 slots (the base), and whether
+  // they spread over more than 16 bits (then the whole slice keeps 32-bit columns and its bases
+  // go unused).
   Kokkos::parallel_for(
       "CG::sell_slices", Range(0, slices), KOKKOS_LAMBDA(const std::int64_t s) {
         const int w = width(s);
@@ -243,20 +258,10 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
             hi = Kokkos::max(hi, c);
           }
           if (std::int64_t(hi) - lo > 65535) f = 1;
+          base(start(s) / kSellSlice + k) = lo;
         }
         wide(s) = f;
       });
-  m.entries = slice_starts(m.width, m.wide, false, m.start);
-  // A few long rows among short ones pad their slices to their length (sorting groups them but a
-  // row of n entries still makes 32 n): where the slices would hold more than four times the
-  // stored entries (the copy then outweighs CSR's by 3x or more) the format does not apply,
-  // before anything large is allocated.
-  if (m.entries > 4 * a.nnz + std::int64_t(kSellSlice) * slices)
-    throw Error(fmt::format(
-        "sell: its slices would hold {} entries for the matrix's {} (rows of very different "
-        "lengths pad each slice to its longest): not built; csr-thread, csr-warp or cusparse "
-        "serve such a matrix",
-        m.entries, a.nnz));
   m.entries32 = slice_starts(m.width, m.wide, true, m.start32);
   std::int64_t wide_count = 0;
   Kokkos::parallel_reduce(
@@ -267,27 +272,13 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
                                 m.entries);
   m.off16 = Kokkos::View<std::uint16_t*>(
       Kokkos::view_alloc("cg::sell_off16", Kokkos::WithoutInitializing), m.entries);
-  m.base = Kokkos::View<int*>(Kokkos::view_alloc("cg::sell_base", Kokkos::WithoutInitializing),
-                              m.entries / kSellSlice);
   m.col32 = Kokkos::View<int*>(Kokkos::view_alloc("cg::sell_col32", Kokkos::WithoutInitializing),
                                m.entries32);
-  const auto start = m.start, start32 = m.start32;
+  const auto start32 = m.start32;
   const auto val = m.val;
   const auto off16 = m.off16;
-  const auto base = m.base;
   const auto col32 = m.col32;
   const auto av = a.val;
-  // Each narrow slice's column bases: the least k-th column over its slots.
-  Kokkos::parallel_for(
-      "CG::sell_bases", Range(0, slices), KOKKOS_LAMBDA(const std::int64_t s) {
-        if (wide(s)) return;
-        for (int k = 0; k < width(s); ++k) {
-          int lo = padded_column(rpc, colc, rows, cols, row(s * kSellSlice), k);
-          for (std::int64_t t = s * kSellSlice + 1; t < (s + 1) * kSellSlice; ++t)
-            lo = Kokkos::min(lo, padded_column(rpc, colc, rows, cols, row(t), k));
-          base(start(s) / kSellSlice + k) = lo;
-        }
-      });
   // Slot t fills its lane of its slice, column k at start + k * 32 + lane.
   Kokkos::parallel_for(
       "CG::sell_fill", Range(0, slices * kSellSlice), KOKKOS_LAMBDA(const std::int64_t t) {
@@ -311,9 +302,7 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
 }
 
 std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma) {
-  auto op = std::make_unique<SellSpmv>(a, sigma);
-  op->set_nnz(a.nnz);
-  return op;
+  return std::make_unique<SellSpmv>(a, sigma);
 }
 
 }  // namespace mdremap::cg

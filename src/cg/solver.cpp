@@ -91,26 +91,23 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   double gamma = d.s1;
   double rr = o.jacobi ? dot(r, r) : gamma;
   res.rel_residual = bb > 0 ? std::sqrt(rr / bb) : 0.0;
+  // Ended before the iterations: auto, still deciding, decides now.
+  const auto ended_at_start = [&](const char* stop) {
+    res.stop = stop;
+    op.solve_ended(0);
+    res.total_seconds = total.seconds();
+    return res;
+  };
   if (rr <= tol2) {
     res.converged = true;
-    res.stop = "converged";
-    op.solve_ended(0);
-    res.total_seconds = total.seconds();
-    return res;
+    return ended_at_start("converged");
   }
   double delta = d.s0;
-  if (!std::isfinite(delta) || !std::isfinite(gamma)) {
-    res.stop = "non-finite (the first SpMV gave NaN or Inf)";
-    op.solve_ended(0);
-    res.total_seconds = total.seconds();
-    return res;
-  }
-  if (!(delta > 0)) {
-    res.stop = "breakdown (u^T A u <= 0 at the start: the matrix is not positive definite)";
-    op.solve_ended(0);
-    res.total_seconds = total.seconds();
-    return res;
-  }
+  if (!std::isfinite(delta) || !std::isfinite(gamma))
+    return ended_at_start("non-finite (the first SpMV gave NaN or Inf)");
+  if (!(delta > 0))
+    return ended_at_start(
+        "breakdown (u^T A u <= 0 at the start: the matrix is not positive definite)");
   double alpha = gamma / delta, beta = 0.0;
   res.stop = "max_iterations";
   Kokkos::Timer timer;
