@@ -14,7 +14,8 @@
 # (sliced ELL with 16-bit column offsets), cusparse,
 # dup, sharing, auto (the kernel and the strategy chosen), auto-thread (the layer's strategies
 # only: --spmv csr-thread), throttle-cf, throttle-cfq, throttle-sj, throttle-sjq (and each with
-# -inplace: x read in place, remap.pack=false); a suffix
+# -inplace: x read in place, remap.pack=false); sell-l2 and cusparse-l2 (spmv.l2_persist: the
+# matrix's values in a persisting-L2 window); a suffix
 # +labelprop or +partition adds that reordering (e.g. gather+partition).
 # Environment: CG_CASES (default: the four stand-ins and large), CG_VARIANTS, CG_SOLVES (timed
 # solves per run, median reported; default 3), CG_SPMV_REPS (timed SpMVs, default 200),
@@ -59,6 +60,10 @@ for m in "${cases[@]}"; do
       [[ -f $tmp/sys_b.npy ]] || extra+=(--write-npy "$tmp/sys")
       base=${v%%+*}
       [[ $v == *+* ]] && extra+=(--reorder "${v#*+}")
+      if [[ $base == *-l2 ]]; then
+        extra+=(--set spmv.l2_persist=true)
+        base=${base%-l2}
+      fi
       if [[ $m == large ]]; then
         read -r -a large_extra <<<"${CG_LARGE_EXTRA---set remap.bisector=kd}"
         extra+=("${large_extra[@]}")
@@ -146,7 +151,7 @@ for case, order in keys:
                         ws.append(su / 1e3 + (sv.get("first_solve_total_seconds") or sv.get("first_solve_seconds") or sv["solve_seconds"]))
                 whole[v] = statistics.median(ws)
                 nwhole = len(ws)
-            if v != "cusparse" and s["converged"]:
+            if not v.startswith("cusparse") and s["converged"]:
                 # auto runs one of the others' kernels (cuSPARSE's, where it chose it): not a
                 # kernel of its own
                 if not v.startswith("auto") and (best_spmv is None or spmv < best_spmv[1]):

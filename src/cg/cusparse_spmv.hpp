@@ -9,7 +9,9 @@
 namespace mdremap::cg {
 
 #ifdef MDREMAP_HAS_CUSPARSE
-std::unique_ptr<CgSpmv> make_cusparse_spmv(const DeviceCsr& a);
+// l2_persist: the matrix's values marked persisting in the L2 while it lives
+// (mdremap/remap/l2_window.hpp), as sell's option does for its own arrays.
+std::unique_ptr<CgSpmv> make_cusparse_spmv(const DeviceCsr& a, bool l2_persist = false);
 #endif
 
 }  // namespace mdremap::cg

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mdremap/remap/l2_window.hpp"
 #include "mdremap/remap/registry.hpp"
 
 namespace mdremap::cg {
@@ -111,6 +112,15 @@ CgParams read_cg_params(io::Deck& deck) {
     k.fail("sell_sigma",
            "must be 0 (auto), 1 (rows in their own order) or a multiple of 32 up to 4096 (each "
            "row reads its window to find its place)");
+  p.spmv.l2_persist = k.get<bool>("l2_persist", p.spmv.l2_persist);
+  if (p.spmv.l2_persist) {
+    if (p.spmv.kernel != "sell" && p.spmv.kernel != "cusparse")
+      k.fail("l2_persist", fmt::format("applies to the sell and cusparse kernels (their matrix "
+                                       "arrays), not to '{}'",
+                                       p.spmv.kernel));
+    if (const auto l = remap::l2_persist_limits(); !l.unavailable.empty())
+      k.fail("l2_persist", l.unavailable);
+  }
   k.finish();
 
   auto rm = root.section("remap");

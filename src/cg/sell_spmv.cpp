@@ -6,12 +6,20 @@
 #include <algorithm>
 
 #include "mdremap/error.hpp"
+#include "mdremap/remap/l2_window.hpp"
 
 namespace mdremap::cg {
 
 namespace {
 
 using Range = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
+using Team = Kokkos::TeamPolicy<>;
+
+// A slice per team of one thread whose vector lanes are the slice's 32 slots (a warp on CUDA):
+// the set-up's per-slice reductions run across the lanes instead of as 32 sequential loads.
+Team slice_teams(std::int64_t slices) {
+  return Team(slices, 1, std::min(kSellSlice, Team::vector_length_max()));
+}
 
 // The column a row's differences start from: the row itself (the diagonal, on an SPD matrix),
 // inside [0, cols).
@@ -95,8 +103,11 @@ struct SellApply {
 
 class SellSpmv final : public CgSpmv {
  public:
-  SellSpmv(const DeviceCsr& a, int sigma)
-      : m_(build_sell(a, sigma)), csr_bytes_(a.min_spmv_bytes()), nnz_(a.nnz) {}
+  SellSpmv(const DeviceCsr& a, int sigma, bool l2_persist)
+      : m_(build_sell(a, sigma)), csr_bytes_(a.min_spmv_bytes()), nnz_(a.nnz) {
+    if (l2_persist)
+      window_ = std::make_unique<remap::L2PersistWindow>(m_.storage.data(), m_.storage.extent(0));
+  }
   std::string name() const override { return "sell"; }
   std::string describe() const override {
     const double stored = static_cast<double>(m_.entries);
@@ -108,10 +119,11 @@ class SellSpmv final : public CgSpmv {
                                   : std::string("in the rows' own order");
     return fmt::format(
         "sell (SELL-{} {}, 16-bit column offsets from a base per slice column; {} of {} slices "
-        "with 32-bit columns; {:.1f}% padding; {:.1f} MB a SpMV against CSR's {:.1f} MB)",
+        "with 32-bit columns; {:.1f}% padding; {:.1f} MB a SpMV against CSR's {:.1f} MB{})",
         kSellSlice, order, m_.wide_slices, m_.slices,
         stored > 0 ? 100.0 * (stored - static_cast<double>(nnz_)) / stored : 0.0, m_.bytes() / 1e6,
-        csr_bytes_ / 1e6);
+        csr_bytes_ / 1e6,
+        window_ ? "; values and offsets in " + window_->describe() : std::string());
   }
   void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
     if (m_.cols == 0) {  // no columns: every row is empty (padding must not read x)
@@ -132,6 +144,7 @@ class SellSpmv final : public CgSpmv {
 
  private:
   SellMatrix m_;
+  std::unique_ptr<remap::L2PersistWindow> window_;
   double csr_bytes_ = 0;
   std::int64_t nnz_ = 0;
 };
@@ -153,13 +166,20 @@ void slice_widths(const DeviceCsr& a, const SlotRows& row, const Kokkos::View<in
   const auto rp = a.rowptr;
   const std::int64_t rows = a.rows;
   Kokkos::parallel_for(
-      "CG::sell_widths", Range(0, width.extent(0)), KOKKOS_LAMBDA(const std::int64_t s) {
+      "CG::sell_widths", slice_teams(width.extent(0)), KOKKOS_LAMBDA(const Team::member_type& m) {
+        const std::int64_t s = m.league_rank();
         int w = 0;
-        for (std::int64_t t = s * kSellSlice; t < rows && t < (s + 1) * kSellSlice; ++t) {
-          const std::int64_t r = row(t);
-          w = Kokkos::max(w, static_cast<int>(rp(r + 1) - rp(r)));
-        }
-        width(s) = w;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, kSellSlice),
+            [&](const int i, int& acc) {
+              const std::int64_t t = s * kSellSlice + i;
+              if (t < rows) {
+                const std::int64_t r = row(t);
+                acc = Kokkos::max(acc, static_cast<int>(rp(r + 1) - rp(r)));
+              }
+            },
+            Kokkos::Max<int>(w));
+        Kokkos::single(Kokkos::PerThread(m), [&] { width(s) = w; });
       });
 }
 
@@ -245,22 +265,29 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
   Kokkos::View<const int*> colc = col;
   // Per slice and entry number k: the least k-th column over its 32 slots (the base), and whether
   // they spread over more than 16 bits (then the whole slice keeps 32-bit columns and its bases
-  // go unused).
+  // go unused). The slots on the team's vector lanes.
   Kokkos::parallel_for(
-      "CG::sell_slices", Range(0, slices), KOKKOS_LAMBDA(const std::int64_t s) {
+      "CG::sell_slices", slice_teams(slices), KOKKOS_LAMBDA(const Team::member_type& m) {
+        const std::int64_t s = m.league_rank();
         const int w = width(s);
         std::uint8_t f = 0;
         for (int k = 0; k < w && !f; ++k) {
-          int lo = padded_column(rpc, colc, rows, cols, row(s * kSellSlice), k), hi = lo;
-          for (std::int64_t t = s * kSellSlice + 1; t < (s + 1) * kSellSlice; ++t) {
-            const int c = padded_column(rpc, colc, rows, cols, row(t), k);
-            lo = Kokkos::min(lo, c);
-            hi = Kokkos::max(hi, c);
-          }
+          int lo = 0, hi = 0;
+          const auto column = [&](const int i) {
+            return padded_column(rpc, colc, rows, cols, row(s * kSellSlice + i), k);
+          };
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(m, kSellSlice),
+              [&](const int i, int& acc) { acc = Kokkos::min(acc, column(i)); },
+              Kokkos::Min<int>(lo));
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(m, kSellSlice),
+              [&](const int i, int& acc) { acc = Kokkos::max(acc, column(i)); },
+              Kokkos::Max<int>(hi));
           if (std::int64_t(hi) - lo > 65535) f = 1;
-          base(start(s) / kSellSlice + k) = lo;
+          Kokkos::single(Kokkos::PerThread(m), [&] { base(start(s) / kSellSlice + k) = lo; });
         }
-        wide(s) = f;
+        Kokkos::single(Kokkos::PerThread(m), [&] { wide(s) = f; });
       });
   m.entries32 = slice_starts(m.width, m.wide, true, m.start32);
   std::int64_t wide_count = 0;
@@ -268,10 +295,12 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
       "CG::sell_wide_count", Range(0, slices),
       KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& n) { n += wide(s); }, wide_count);
   m.wide_slices = wide_count;
-  m.val = Kokkos::View<double*>(Kokkos::view_alloc("cg::sell_val", Kokkos::WithoutInitializing),
-                                m.entries);
+  // val and off16 in one allocation (8 + 2 bytes an entry; off16 starts 8-byte aligned).
+  m.storage = Kokkos::View<char*>(
+      Kokkos::view_alloc("cg::sell_val_off16", Kokkos::WithoutInitializing), 10 * m.entries);
+  m.val = Kokkos::View<double*>(reinterpret_cast<double*>(m.storage.data()), m.entries);
   m.off16 = Kokkos::View<std::uint16_t*>(
-      Kokkos::view_alloc("cg::sell_off16", Kokkos::WithoutInitializing), m.entries);
+      reinterpret_cast<std::uint16_t*>(m.storage.data() + 8 * m.entries), m.entries);
   m.col32 = Kokkos::View<int*>(Kokkos::view_alloc("cg::sell_col32", Kokkos::WithoutInitializing),
                                m.entries32);
   const auto start32 = m.start32;
@@ -301,8 +330,8 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
   return m;
 }
 
-std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma) {
-  return std::make_unique<SellSpmv>(a, sigma);
+std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma, bool l2_persist) {
+  return std::make_unique<SellSpmv>(a, sigma, l2_persist);
 }
 
 }  // namespace mdremap::cg

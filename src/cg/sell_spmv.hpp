@@ -23,7 +23,9 @@ namespace mdremap::cg {
 
 // sigma: 0 = sort rows by length within windows of kSellSigma rows where the slices' padding in
 // the rows' own order exceeds kSellSortPadding; 1 = never; N > 1 = within windows of N rows.
-std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma = 0);
+// l2_persist: val and off16 (one allocation) marked persisting in the L2 while the kernel lives
+// (mdremap/remap/l2_window.hpp; CUDA builds, else mdremap::Error).
+std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma = 0, bool l2_persist = false);
 
 // The format, for tests: slices of kSellSlice rows, each `width` wide; `wide` slices hold 32-bit
 // columns. Built on the device.
@@ -36,6 +38,7 @@ struct SellMatrix {
   Kokkos::View<std::uint8_t*> wide;     // per slice: 1 = 32-bit columns
   Kokkos::View<std::int64_t*> start;    // per slice: its first entry (val, off16)
   Kokkos::View<std::int64_t*> start32;  // per slice: its first entry in col32 (wide slices)
+  Kokkos::View<char*> storage;          // val then off16, one allocation (one L2 window covers both)
   Kokkos::View<double*> val;            // slice-major, then column k, then the slice's row
   Kokkos::View<std::uint16_t*> off16;   // as val: column - base (narrow slices)
   Kokkos::View<int*> base;              // narrow slices: column k's base at start / 32 + k

@@ -123,6 +123,15 @@ expect_exit padding-refused 2 "remap\\.mode.*padding does not apply: CG's SpMV .
 expect_exit warp-no-remap 2 "remap\.mode.*needs spmv\.kernel csr-thread" -- cg "$work/ok.yaml" --remap dup --spmv csr-warp
 expect_exit bad-remap 2 "remap\.mode:? unknown value 'dupp' \(did you mean 'dup'\?\)" -- cg "$work/ok.yaml" --remap dupp
 expect_exit bad-reorder 2 "remap\.reorder:? unknown value 'spatial'" -- cg "$work/ok.yaml" --reorder spatial
+# The persisting-L2 window: for the kernels with a matrix array of their own, on a GPU that has one.
+expect_exit l2-persist-kernel 2 "spmv\.l2_persist:? applies to the sell and cusparse kernels .*not to 'csr-warp'" -- cg "$work/ok.yaml" --spmv csr-warp --set spmv.l2_persist=true
+if "$bin" info | grep -q "backend *cuda"; then
+  "$bin" cg "$work/ok.yaml" --spmv sell --set spmv.l2_persist=true --summary "$work/l2.json" >"$work/out" 2>"$work/err"
+  check l2-persist-runs test $? -eq 0
+  check l2-persist-described grep -q "persisting-L2 window of" "$work/l2.json"
+else
+  expect_exit l2-persist-host 2 "spmv\.l2_persist:? .*has no persisting L2" -- cg "$work/ok.yaml" --spmv sell --set spmv.l2_persist=true
+fi
 
 # --quiet prints one line.
 "$bin" cg "$work/ok.yaml" -q >"$work/out" 2>&1

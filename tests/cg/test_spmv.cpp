@@ -13,6 +13,7 @@
 #include "cg/device_csr.hpp"
 #include "cg/generators.hpp"
 #include "cg/sell_spmv.hpp"
+#include "mdremap/remap/l2_window.hpp"
 #include "cg/spmv.hpp"
 #include "cg/transactions.hpp"
 #include "mdremap/error.hpp"
@@ -338,6 +339,47 @@ TEST(CgSpmv, SellRefusesWhatItWouldPadPastFourTimesTheMatrix) {
   Kokkos::View<double*> y("y", h.rows);
   make_spmv(a, au)->apply(dev(x), y);
   expect_close(h, x, host(y), ref, "auto without sell");
+}
+
+// spmv.l2_persist: on a GPU the window changes where the values are read from, not the SpMV (the
+// same bits as without), says so, and gives the L2 back when the kernel goes; on the host it
+// is refused with the reason, never ignored.
+TEST(CgSpmv, PersistingL2WindowKeepsTheSpmvAndGivesTheCacheBack) {
+  GeneratorSpec g;
+  g.name = "laplace3d";
+  g.dims = {30, 20, 10};
+  const HostCsr h = generate(g);
+  const DeviceCsr a = DeviceCsr::upload(h);
+  std::vector<double> x(h.cols);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 2 * unit(mix(53, i)) - 1;
+  std::vector<std::string> kernels = {"sell"};
+  if (have_cusparse()) kernels.push_back("cusparse");
+  for (const auto& name : kernels) {
+    SpmvOptions plain;
+    plain.kernel = name;
+    SpmvOptions kept = plain;
+    kept.l2_persist = true;
+    if (!remap::l2_persist_limits().unavailable.empty()) {
+      try {
+        (void)make_spmv(a, kept);
+        ADD_FAILURE() << name << ": a persisting-L2 window was accepted without one";
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("persisting L2"), std::string::npos) << e.what();
+      }
+      continue;
+    }
+    Kokkos::View<double*> y0("y0", h.rows), y1("y1", h.rows);
+    make_spmv(a, plain)->apply(dev(x), y0);
+    {
+      const auto op = make_spmv(a, kept);
+      EXPECT_NE(op->describe().find("persisting-L2 window of"), std::string::npos)
+          << op->describe();
+      EXPECT_GT(remap::l2_set_aside_now(), 0u);
+      for (int rep = 0; rep < 3; ++rep) op->apply(dev(x), y1);
+    }
+    EXPECT_EQ(remap::l2_set_aside_now(), 0u) << name;
+    EXPECT_EQ(host(y0), host(y1)) << name;
+  }
 }
 
 TEST(CgSpmv, AutoVectorLengthFollowsTheMeanRow) {
