@@ -97,9 +97,10 @@ L2PersistWindow::~L2PersistWindow() = default;
 #endif
 
 std::string L2PersistWindow::describe() const {
-  return fmt::format("a persisting-L2 window of {:.1f} MB, {:.1f} MB of the L2 set aside (hit "
-                     "ratio {:.2f})",
-                     window_ / 1e6, set_aside_ / 1e6, hit_ratio_);
+  return fmt::format(
+      "a persisting-L2 window of {:.1f} MB, {:.1f} MB of the L2 set aside (hit "
+      "ratio {:.2f})",
+      window_ / 1e6, set_aside_ / 1e6, hit_ratio_);
 }
 
 }  // namespace mdremap::remap

@@ -15,7 +15,8 @@
 # dup, sharing, auto (the kernel and the strategy chosen), auto-thread (the layer's strategies
 # only: --spmv csr-thread), throttle-cf, throttle-cfq, throttle-sj, throttle-sjq (and each with
 # -inplace: x read in place, remap.pack=false); sell-l2 and cusparse-l2 (spmv.l2_persist: the
-# matrix's values in a persisting-L2 window); a suffix
+# matrix's values in a persisting-L2 window); a suffix -wait (e.g. sell-wait) runs the solve with a
+# host wait each iteration (solver.wait_each_iteration); a suffix
 # +labelprop or +partition adds that reordering (e.g. gather+partition).
 # Environment: CG_CASES (default: the four stand-ins and large), CG_VARIANTS, CG_SOLVES (timed
 # solves per run, median reported; default 3), CG_SPMV_REPS (timed SpMVs, default 200),
@@ -60,6 +61,10 @@ for m in "${cases[@]}"; do
       [[ -f $tmp/sys_b.npy ]] || extra+=(--write-npy "$tmp/sys")
       base=${v%%+*}
       [[ $v == *+* ]] && extra+=(--reorder "${v#*+}")
+      if [[ $base == *-wait ]]; then
+        extra+=(--set solver.wait_each_iteration=true)
+        base=${base%-wait}
+      fi
       if [[ $base == *-l2 ]]; then
         extra+=(--set spmv.l2_persist=true)
         base=${base%-l2}
@@ -197,7 +202,7 @@ for case, order in keys:
     if whole:
         checks.append(f"{tag} whole solve (set-up + first solve, ms, medians of {nwhole} rounds): "
                       + ", ".join(f"{v} {1e3 * w:.1f}" for v, w in sorted(whole.items(), key=lambda x: x[1])))
-    for av in ("auto", "auto-thread"):
+    for av in ("auto", "auto-thread", "auto-wait"):
         others = [(w, v) for v, w in whole.items() if not v.startswith("auto")]
         if av in whole and others:
             best = min(others)

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <future>
 #include <limits>
 
 #include "cg/remap_spmv.hpp"
@@ -28,7 +27,10 @@ class AutoSpmv final : public CgSpmv {
   AutoSpmv(const DeviceCsr& a, const SpmvOptions& o) : a_(a), o_(o) {
     remap::RemapOptions ro = o.remap_opt;
     ro.profile_reductions = true;  // compared with whole iterations measured here
+    Kokkos::Timer made;
     layer_ = std::make_unique<RemapSpmv>(a, "auto", ro, -1);
+    Kokkos::fence();
+    layer_ms_ = ms_since(made);
     layer_->set_fused_dots(o.fused_dots);
     // The layer's auto runs nothing until the decision: its gather is measured here through a
     // gather of its own.
@@ -43,12 +45,7 @@ class AutoSpmv final : public CgSpmv {
     if (o.decide_after == 0) {  // before the solve, over max_iterations, on a ones vector
       Kokkos::View<double*> x("cg::auto_x", a.cols), w("cg::auto_w", a.rows);
       Kokkos::deep_copy(x, 1.0);
-      while (!all_measured()) {
-        if (pending_)
-          wait_setup();  // nothing to overlap before the solve
-        else
-          (void)apply_dots(x, x, w);
-      }
+      while (next() != nullptr) (void)apply_dots(x, x, w);
       decide_over(o.remap_opt.horizon.executions,
                   fmt::format("decided before the solve, over max_iterations ({})",
                               o.remap_opt.horizon.executions));
@@ -63,7 +60,6 @@ class AutoSpmv final : public CgSpmv {
     return fmt::format("auto over the kernels ({}) and the remap strategies{}", names,
                        d.empty() ? std::string(" (undecided)") : ": " + d);
   }
-  ~AutoSpmv() override { wait_setup(); }
   void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
     // Undecided (a caller outside the solve): the best kernel measured so far, else the next
     // one, untimed; never the layer's auto, which runs nothing before it decides.
@@ -81,9 +77,9 @@ class AutoSpmv final : public CgSpmv {
     if (current_) return current_->apply_dots(u, r, w);
     Cand* c = next();
     if (!c) {
-      // Every kernel measured, or the next one still being set up beside: the best so far,
-      // untimed (no fence between the iteration's update and the SpMV: its launch overlaps the
-      // update, as in a plain iteration).
+      // Every kernel measured: the best so far until the decision, untimed (no fence between
+      // the iteration's update and the SpMV: its launch overlaps the update, as in a plain
+      // iteration).
       if (Cand* b = best()) return b->op->apply_dots(u, r, w);
       throw Error("cg auto: no SpMV kernel could be set up");
     }
@@ -104,19 +100,19 @@ class AutoSpmv final : public CgSpmv {
                std::int64_t max_iterations) override {
     if (current_) return current_->observe(it, rel, tolerance, max_iterations);
     residuals_.push_back(rel);
-    if (it < o_.decide_after || !all_measured()) return;
+    if (it < o_.decide_after || next() != nullptr) return;
     const DecisionHorizon h = horizon_after(residuals_, it, rel, tolerance, max_iterations);
     decide_over(h.left, h.note);
   }
   void solve_ended(std::int64_t iterations) override {
     if (current_) return current_->solve_ended(iterations);
-    wait_setup();
     decide_over(1, fmt::format("the solve ended after {} iterations, before the decision point "
                                "({}, and every kernel measured); decided afterwards for one "
                                "more SpMV",
                                iterations, o_.decide_after));
   }
   std::string horizon_note() const override { return note_; }
+  bool runs_unobserved() const override { return current_ && current_->runs_unobserved(); }
   bool has_report() const override { return true; }
   remap::RemapReport report() const override {
     remap::RemapReport r = layer_->report();
@@ -139,77 +135,37 @@ class AutoSpmv final : public CgSpmv {
     std::unique_ptr<CgSpmv> own;
     CgSpmv* op = nullptr;
     double setup_ms = 0, first_ms = 0, spent_ms = 0;
-    double waited_ms = 0;  // the solve's wait for a set-up made beside it
-    bool beside = false;   // set up on a helper thread while the best so far ran the solve
     std::vector<double> ms;
     int runs = 0;
     bool stopped = false;  // clearly slower than the best: measured no further
     std::string failed;    // why it could not be set up
     double exec_ms() const { return ms.empty() ? first_ms : median(ms); }
-    bool done(int profile_steps) const {
-      return !failed.empty() || stopped || runs >= 1 + profile_steps;
-    }
   };
 
-  // Makes c's kernel (timed; a failure recorded in c.failed).
-  void set_up(Cand& c) {
-    SpmvOptions k = o_;
-    k.kernel = c.name == "gather" ? "csr-thread" : c.name;
-    k.remap = "gather";
-    Kokkos::fence();
-    Kokkos::Timer t;
-    try {
-      c.own = make_spmv(a_, k);
-    } catch (const std::exception& e) {  // mdremap::Error, or Kokkos' failed allocation
-      c.failed = e.what();
-      return;
-    }
-    Kokkos::fence();
-    c.setup_ms = ms_since(t);
-  }
-
-  // Waits for a set-up running beside the solve (none: returns at once).
-  void wait_setup() {
-    if (!pending_) return;
-    Kokkos::Timer t;
-    setup_.get();
-    pending_->waited_ms += ms_since(t);
-    if (pending_->failed.empty()) pending_->op = pending_->own.get();
-    pending_ = nullptr;
-  }
-
-  // The first kernel still short of 1 + profile_steps iterations, set up on first use; null when
-  // all are measured or when the next one is being set up. Once one kernel is measured, the next
-  // is set up (on a GPU) on a helper thread while the solve goes on with the best so far, untimed, so its
-  // set-up (descriptors, allocations, format conversion: 0.3-1.6 ms on an H100) overlaps the
-  // solve's iterations instead of adding to them; a kernel is timed only while no set-up runs
-  // beside it (the helper works on one at a time, on request).
+  // The first kernel still short of 1 + profile_steps iterations, set up (timed) on first use;
+  // null when all are measured.
   Cand* next() {
-    if (pending_) {
-      if (setup_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return nullptr;
-      wait_setup();
-    }
     for (auto& c : cands_) {
-      if (c.done(o_.remap_opt.profile_steps)) continue;
-      if (c.op) return &c;
-      if (!kSetUpBeside || best() == nullptr) {  // nothing to run meanwhile: set up here
-        set_up(c);
-        if (!c.failed.empty()) continue;
+      if (!c.failed.empty() || c.stopped || c.runs >= 1 + o_.remap_opt.profile_steps) continue;
+      if (!c.op) {
+        SpmvOptions k = o_;
+        k.kernel = c.name == "gather" ? "csr-thread" : c.name;
+        k.remap = "gather";
+        Kokkos::fence();
+        Kokkos::Timer t;
+        try {
+          c.own = make_spmv(a_, k);
+        } catch (const std::exception& e) {  // mdremap::Error, or Kokkos' failed allocation
+          c.failed = e.what();
+          continue;
+        }
+        Kokkos::fence();
+        c.setup_ms = ms_since(t);
         c.op = c.own.get();
-        return &c;
       }
-      c.beside = true;
-      pending_ = &c;
-      setup_ = std::async(std::launch::async, [this, &c] { set_up(c); });
-      return nullptr;
+      return &c;
     }
     return nullptr;
-  }
-  bool all_measured() const {
-    if (pending_) return false;
-    for (const auto& c : cands_)
-      if (!c.done(o_.remap_opt.profile_steps)) return false;
-    return true;
   }
   Cand* best() {
     Cand* b = nullptr;
@@ -234,23 +190,21 @@ class AutoSpmv final : public CgSpmv {
         kernel_lines_ += fmt::format("kernel {} not measured: {}\n    ", c.name, c.failed);
         continue;
       }
-      // A set-up beside the solve costs what the solve waited for it; the others their time.
-      if (&c != b) excess += c.beside ? c.waited_ms : c.setup_ms;
+      if (&c != b) excess += c.setup_ms;  // set up, measured or not
       if (c.runs == 0) continue;
       a->add_measured(c.name, c.exec_ms(), c.setup_ms);
       if (b) excess += c.spent_ms - c.runs * b->exec_ms();
-      measured += fmt::format(
-          "{}{} x {} (first {:.4f} ms; set up in {:.3f} ms{})", measured.empty() ? "" : ", ",
-          c.name, c.runs, c.first_ms, c.setup_ms,
-          c.beside ? fmt::format(" beside the solve, waited {:.3f} ms", c.waited_ms) : "");
+      measured += fmt::format("{}{} x {} (first {:.4f} ms; set up in {:.3f} ms)",
+                              measured.empty() ? "" : ", ", c.name, c.runs, c.first_ms, c.setup_ms);
     }
     excess = std::max(0.0, excess);
     excess_ms_ = excess;
     a->add_explored_ms(excess);
     kernel_lines_ += fmt::format(
         "kernels measured on the solve's own iterations: {}; {:.3f} ms beyond running the best "
-        "throughout, counted in the exploration\n    ",
-        measured, excess);
+        "throughout, counted in the exploration (the layer's auto was made in {:.3f} ms before "
+        "the solve)\n    ",
+        measured, excess, layer_ms_);
     Kokkos::fence();
     Kokkos::Timer t;
     layer_->decide_over(executions, note);
@@ -273,13 +227,6 @@ class AutoSpmv final : public CgSpmv {
         decide_ms, ms_since(t));
   }
 
-  // Beside the solve only on a GPU, whose host thread waits for each iteration; on the host the
-  // solve's own threads are the CPU.
-#ifdef KOKKOS_ENABLE_CUDA
-  static constexpr bool kSetUpBeside = true;
-#else
-  static constexpr bool kSetUpBeside = false;
-#endif
   static constexpr double kClearLoser = 1.5;  // as the layer's auto (auto_strategy.hpp)
   DeviceCsr a_;
   SpmvOptions o_;
@@ -287,11 +234,9 @@ class AutoSpmv final : public CgSpmv {
   std::vector<Cand> cands_;
   CgSpmv* current_ = nullptr;  // the choice
   StreamClock clock_;
-  Cand* pending_ = nullptr;  // being set up beside the solve
-  std::future<void> setup_;
   std::vector<double> residuals_;
   std::string note_, kernel_lines_;
-  double excess_ms_ = 0;
+  double excess_ms_ = 0, layer_ms_ = 0;
 };
 
 }  // namespace

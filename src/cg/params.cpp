@@ -87,6 +87,7 @@ CgParams read_cg_params(io::Deck& deck) {
   p.solver.max_iterations = s.get<long long>("max_iterations", 20000);
   if (p.solver.max_iterations < 0) s.fail("max_iterations", "must not be negative");
   p.solver.jacobi = one_of(s, "preconditioner", "none", {"none", "jacobi"}) == "jacobi";
+  p.solver.wait_each_iteration = s.get<bool>("wait_each_iteration", false);
   p.solve_repeats = s.get<int>("repeats", 1);
   if (p.solve_repeats < 1) s.fail("repeats", "must be at least 1");
   s.finish();

@@ -38,15 +38,18 @@ struct SellMatrix {
   Kokkos::View<std::uint8_t*> wide;     // per slice: 1 = 32-bit columns
   Kokkos::View<std::int64_t*> start;    // per slice: its first entry (val, off16)
   Kokkos::View<std::int64_t*> start32;  // per slice: its first entry in col32 (wide slices)
-  Kokkos::View<char*> storage;          // val then off16, one allocation (one L2 window covers both)
-  Kokkos::View<double*> val;            // slice-major, then column k, then the slice's row
-  Kokkos::View<std::uint16_t*> off16;   // as val: column - base (narrow slices)
-  Kokkos::View<int*> base;              // narrow slices: column k's base at start / 32 + k
-  Kokkos::View<int*> col32;             // wide slices only
-  Kokkos::View<int*> perm;              // sorted (sigma > 1): slot -> row; else empty
-  std::int64_t sigma = 1;               // the sorting windows' rows (1: the rows' own order)
-  double padding_unsorted = 0;          // the padding the rows' own order would have
+  Kokkos::View<char*> storage;         // val then off16, one allocation (one L2 window covers both)
+  Kokkos::View<double*> val;           // slice-major, then column k, then the slice's row
+  Kokkos::View<std::uint16_t*> off16;  // as val: column - base (narrow slices)
+  Kokkos::View<int*> base;             // narrow slices: column k's base at start / 32 + k
+  Kokkos::View<int*> col32;            // wide slices only
+  Kokkos::View<int*> perm;             // sorted (sigma > 1): slot -> row; else empty
+  std::int64_t sigma = 1;              // the sorting windows' rows (1: the rows' own order)
+  double padding_unsorted = 0;         // the padding the rows' own order would have
   std::int64_t entries = 0, entries32 = 0, wide_slices = 0;
+  // Set-up, ms (fenced): the slices' shape (widths, sorting, starts, bases), allocating val,
+  // off16 and col32, filling them.
+  double shape_ms = 0, alloc_ms = 0, fill_ms = 0;
   double bytes() const;  // what one SpMV moves at least in this format (with x and y)
 };
 SellMatrix build_sell(const DeviceCsr& a, int sigma = 0);

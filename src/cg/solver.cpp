@@ -2,7 +2,12 @@
 
 #include <cmath>
 
+#include "mdremap/error.hpp"
 #include "mdremap/remap/device_pattern.hpp"
+
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 namespace mdremap::cg {
 
@@ -58,6 +63,136 @@ View vec(const char* name, std::int64_t n) {
   return View(std::string(name), n);  // zero-initialised
 }
 
+#ifdef KOKKOS_ENABLE_CUDA
+// The lagged loop (CgOptions::wait_each_iteration false): the recurrence's scalars live on the
+// device; after iteration k's SpMV and dots a one-thread kernel does what the host loop does
+// with them (the stop tests in the same order, then beta and alpha for k + 1) and writes the
+// residual and where the solve stands into host-pinned memory; the host reads iteration k after
+// launching k + 1. Once stopped, the scalars freeze and the update kernel leaves x and r alone,
+// so the lagged iteration changes nothing the result reports.
+enum : int { kRunning = 0, kConverged = 1, kNonFinite = 2, kBreakdown = 3 };
+struct LaggedState {
+  double gamma = 0, alpha = 0, beta = 0, rr = 0;
+  int status = kRunning;
+  std::int64_t stopped_at = 0;
+};
+
+struct UpdateLagged {
+  View p, s, x, r;
+  CView w;
+  Kokkos::View<const LaggedState> st;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    const LaggedState& q = st();
+    if (q.status != kRunning) return;
+    const double pt = r(t) + q.beta * p(t);
+    const double stt = w(t) + q.beta * s(t);
+    p(t) = pt;
+    s(t) = stt;
+    x(t) += q.alpha * pt;
+    r(t) -= q.alpha * stt;
+  }
+};
+
+void check_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw Error(std::string("cg: ") + what + ": " + cudaGetErrorString(e));
+}
+
+// Runs iterations first..max_iterations; alpha, beta, gamma are those the next update uses.
+void lagged_iterations(CgSpmv& op, std::int64_t first, double alpha, double beta, double gamma,
+                       double bb, double tol2, View p, View s, View x, View r, View w,
+                       const CgOptions& o, CgResult& res,
+                       const std::function<void(std::int64_t, double)>& on_iteration) {
+  const std::int64_t n = x.extent(0);
+  Kokkos::View<LaggedState> st("cg::lagged_state");
+  {
+    LaggedState h;
+    h.gamma = gamma;
+    h.alpha = alpha;
+    h.beta = beta;
+    Kokkos::deep_copy(st, h);
+  }
+  Kokkos::View<remap::Sums2> dots("cg::lagged_dots");
+  Kokkos::View<LaggedState[2], Kokkos::SharedHostPinnedSpace> seen("cg::lagged_seen");
+  cudaEvent_t ev[2] = {nullptr, nullptr};
+  check_cuda(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming), "cudaEventCreate");
+  if (const cudaError_t e = cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming);
+      e != cudaSuccess) {
+    cudaEventDestroy(ev[0]);
+    check_cuda(e, "cudaEventCreate");
+  }
+  const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
+  const auto read = [&](std::int64_t it) {
+    check_cuda(cudaEventSynchronize(ev[it & 1]), "cudaEventSynchronize");
+    const LaggedState q = seen(it & 1);
+    res.iterations = q.status != kRunning ? q.stopped_at : it;
+    res.rel_residual = std::sqrt(q.rr / bb);
+    if (on_iteration) on_iteration(res.iterations, res.rel_residual);
+    return q.status;
+  };
+  int status = kRunning;
+  std::int64_t it = first;
+  try {
+    for (; it <= o.max_iterations; ++it) {
+      Kokkos::parallel_for("CG::update_lagged", Range(0, n), UpdateLagged{p, s, x, r, w, st});
+      op.apply(r, w);
+      cg_dots_into(w, r, r, dots);
+      const auto sv = st;
+      const auto dv = dots;
+      Kokkos::parallel_for(
+          "CG::scalars", Kokkos::RangePolicy<>(0, 1), KOKKOS_LAMBDA(const int) {
+            LaggedState& q = sv();
+            if (q.status == kRunning) {
+              const double delta = dv().s0, g = dv().s1;
+              q.rr = g;
+              if (!Kokkos::isfinite(g) || !Kokkos::isfinite(delta)) {
+                q.status = kNonFinite;
+              } else if (g <= tol2) {
+                q.status = kConverged;
+              } else {
+                const double b = g / q.gamma;
+                const double curvature = delta - b * g / q.alpha;  // p^T A p
+                if (!(curvature > 0)) {
+                  q.status = kBreakdown;
+                } else {
+                  q.beta = b;
+                  q.alpha = g / curvature;
+                  q.gamma = g;
+                }
+              }
+              if (q.status != kRunning) q.stopped_at = it;
+            }
+            seen(it & 1) = q;
+          });
+      check_cuda(cudaEventRecord(ev[it & 1], stream), "cudaEventRecord");
+      if (it > first && (status = read(it - 1)) != kRunning) break;
+    }
+    Kokkos::fence();
+    if (status == kRunning && it > first) status = read(std::min(it, o.max_iterations));
+  } catch (...) {
+    Kokkos::fence();
+    cudaEventDestroy(ev[0]);
+    cudaEventDestroy(ev[1]);
+    throw;
+  }
+  cudaEventDestroy(ev[0]);
+  cudaEventDestroy(ev[1]);
+  switch (status) {
+    case kConverged:
+      res.converged = true;
+      res.stop = "converged";
+      break;
+    case kNonFinite:
+      res.stop = "non-finite (residual or inner product became NaN or Inf)";
+      break;
+    case kBreakdown:
+      res.stop = "breakdown (p^T A p <= 0: the matrix is not positive definite)";
+      break;
+    default:
+      res.stop = "max_iterations";
+  }
+}
+#endif
+
 }  // namespace
 
 CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptions& o,
@@ -112,6 +247,13 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   res.stop = "max_iterations";
   Kokkos::Timer timer;
   for (std::int64_t it = 1; it <= o.max_iterations; ++it) {
+#ifdef KOKKOS_ENABLE_CUDA
+    if (!o.jacobi && !o.wait_each_iteration && op.runs_unobserved()) {
+      res.lagged_from = it;
+      lagged_iterations(op, it, alpha, beta, gamma, bb, tol2, p, s, x, r, w, o, res, on_iteration);
+      break;
+    }
+#endif
     if (o.jacobi) {
       Kokkos::parallel_reduce("CG::update_jacobi", Range(0, n),
                               UpdateJacobi{p, s, x, r, u, w, dinv, alpha, beta}, rr_pinned);

@@ -4,7 +4,9 @@
 // of an iteration come right after its SpMV, so they fuse into the SpMV kernel, and the vector
 // updates of the iteration (p, s, x, r and the preconditioned u) are one kernel. An iteration is
 // two kernels and one host synchronisation (the convergence test); in exact arithmetic its
-// iterates are those of textbook CG.
+// iterates are those of textbook CG. On a GPU the synchronisation can be lagged (the scalars on
+// the device, CgOptions::wait_each_iteration): the host then checks iteration k while the GPU
+// runs k + 1, which stops changing x and r once k has met the tolerance.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <functional>
@@ -19,6 +21,11 @@ struct CgOptions {
   double tolerance = 1e-8;  // stop when ||r|| <= tolerance * ||b||
   std::int64_t max_iterations = 10000;
   bool jacobi = false;
+  // Wait for every iteration's convergence test before launching the next (true), or, on a GPU
+  // with a kernel that allows it (CgSpmv::runs_unobserved, unpreconditioned), keep the
+  // recurrence's scalars on the device and read each iteration's test one iteration late, so the
+  // GPU never idles on the host (false).
+  bool wait_each_iteration = false;
 };
 
 struct CgResult {
@@ -31,6 +38,8 @@ struct CgResult {
   // kernels' first launches) and the iterations.
   double total_seconds = 0;
   double first_spmv_seconds = 0;  // the SpMV before the iterations (r0's dot products)
+  // The iteration from which the lagged loop ran (0: a host wait every iteration).
+  std::int64_t lagged_from = 0;
 };
 
 // Solves A x = b from x = 0. `on_iteration(k, ||r_k|| / ||b||)` is called after every iteration

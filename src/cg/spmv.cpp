@@ -28,6 +28,18 @@ Sums2 cg_dots(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
   return s;
 }
 
+void cg_dots_into(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
+                  Kokkos::View<const double*> r, Kokkos::View<Sums2> out) {
+  Kokkos::parallel_reduce(
+      "CG::dots_device", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, w.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t t, Sums2& acc) {
+        const double ut = u(t);
+        acc.s0 += w(t) * ut;
+        acc.s1 += r(t) * ut;
+      },
+      Kokkos::Sum<Sums2, Kokkos::DefaultExecutionSpace::memory_space>(out));
+}
+
 namespace {
 
 class CsrLanesSpmv final : public CgSpmv {
@@ -54,6 +66,7 @@ class CsrLanesSpmv final : public CgSpmv {
                       rows_per_team_, false, s);
     return cg_dots(w, u, r);
   }
+  bool runs_unobserved() const override { return true; }
 
  private:
   DeviceCsr a_;

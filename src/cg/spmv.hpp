@@ -42,6 +42,9 @@ struct SpmvOptions {
 // s0 = w . u and s1 = r . u in one pass (blocking: the sums reach the host).
 remap::Sums2 cg_dots(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
                      Kokkos::View<const double*> r);
+// The same into device memory, without waiting.
+void cg_dots_into(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
+                  Kokkos::View<const double*> r, Kokkos::View<remap::Sums2> out);
 
 class CgSpmv {
  public:
@@ -61,6 +64,11 @@ class CgSpmv {
   // The solve has ended after `iterations`: a strategy still deciding decides now (the solve ran
   // on the gather throughout), so later SpMVs are served by its choice.
   virtual void solve_ended(std::int64_t /*iterations*/) {}
+  // Whether the solve may run this kernel with apply() and cg_dots_into, reading the iteration's
+  // results one iteration late (cg_solve's loop without a host wait per iteration): the kernels
+  // whose apply_dots is exactly that (sell, csr-warp, cuSPARSE), and auto once it has chosen one.
+  // False for what watches the iterations (auto deciding, the layer's strategies).
+  virtual bool runs_unobserved() const { return false; }
   // How auto's horizon was set (empty for the others and before it decides).
   virtual std::string horizon_note() const { return {}; }
   // Bytes one SpMV moves at least in the kernel's own format, where it is not CSR (sell); 0:

@@ -298,11 +298,11 @@ int run_cg(const CgCommandOptions& o) {
                    {"permuted", p.permute},
                    {"permute_seed", p.permute_seed},
                    {"reorder", p.reorder}};
-    j["solver"] = {{"method", "cg-chronopoulos-gear"},
-                   {"preconditioner", p.solver.jacobi ? "jacobi" : "none"},
-                   {"tolerance", p.solver.tolerance},
-                   {"max_iterations", p.solver.max_iterations},
-                   {"repeats", p.solve_repeats}};
+    j["solver"] = {
+        {"method", "cg-chronopoulos-gear"}, {"preconditioner", p.solver.jacobi ? "jacobi" : "none"},
+        {"tolerance", p.solver.tolerance},  {"max_iterations", p.solver.max_iterations},
+        {"repeats", p.solve_repeats},       {"wait_each_iteration", p.solver.wait_each_iteration},
+        {"lagged_from", r.lagged_from}};
     j["converged"] = r.converged;
     j["stop"] = r.stop;
     j["iterations"] = r.iterations;

@@ -129,7 +129,15 @@ if "$bin" info | grep -q "backend *cuda"; then
   "$bin" cg "$work/ok.yaml" --spmv sell --set spmv.l2_persist=true --summary "$work/l2.json" >"$work/out" 2>"$work/err"
   check l2-persist-runs test $? -eq 0
   check l2-persist-described grep -q "persisting-L2 window of" "$work/l2.json"
+  # On a GPU sell runs the lagged loop from the first iteration, unless told to wait.
+  "$bin" cg "$work/ok.yaml" --spmv sell --summary "$work/lag.json" >"$work/out" 2>"$work/err"
+  check lagged-loop grep -q '"lagged_from": 1' "$work/lag.json"
+  "$bin" cg "$work/ok.yaml" --spmv sell --set solver.wait_each_iteration=true --summary "$work/wait.json" >"$work/out" 2>"$work/err"
+  check waiting-loop grep -q '"lagged_from": 0' "$work/wait.json"
+  check lagged-same-iterations test "$(json "$work/lag.json" iterations)" = "$(json "$work/wait.json" iterations)"
 else
+  "$bin" cg "$work/ok.yaml" --spmv sell --summary "$work/lag.json" >"$work/out" 2>"$work/err"
+  check host-waits grep -q '"lagged_from": 0' "$work/lag.json"
   expect_exit l2-persist-host 2 "spmv\.l2_persist:? .*has no persisting L2" -- cg "$work/ok.yaml" --spmv sell --set spmv.l2_persist=true
 fi
 

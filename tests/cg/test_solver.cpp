@@ -111,6 +111,9 @@ std::vector<SpmvOptions> kernels() {
   SpmvOptions w;
   w.kernel = "csr-warp";
   k.push_back(w);
+  SpmvOptions sell;
+  sell.kernel = "sell";
+  k.push_back(sell);
   if (have_cusparse()) {
     SpmvOptions c;
     c.kernel = "cusparse";
@@ -207,29 +210,68 @@ TEST(CgSolver, JacobiHelpsABadlyScaledMatrix) {
   EXPECT_EQ(std::abs(jac.res.iterations - reference_iterations(s.a, s.b, 1e-9, true)) <= 1, true);
 }
 
+// Through the layer's gather (a host wait each iteration) and, on a GPU, through csr-warp and sell
+// (the lagged loop: the stop found on the device, read one iteration late).
 TEST(CgSolver, ReportsBreakdownLimitAndZeroRightHandSide) {
-  // Symmetric indefinite: diag(2, -1) coupled; CG must stop and say so.
-  LinearSystem ind;
-  ind.a = coo_to_csr(2, 2, {0, 1, 0, 1}, {0, 1, 1, 0}, {2.0, -1.0, 0.5, 0.5});
-  ind.b = {1.0, 1.0};
-  const Solved bd = solve(ind, SpmvOptions{}, {1e-10, 100, false});
-  EXPECT_FALSE(bd.res.converged);
-  EXPECT_NE(bd.res.stop.find("breakdown"), std::string::npos) << bd.res.stop;
+  SpmvOptions warp, sell;
+  warp.kernel = "csr-warp";
+  sell.kernel = "sell";
+  for (const SpmvOptions& k : {SpmvOptions{}, warp, sell}) {
+    // Symmetric indefinite: diag(2, -1) coupled; CG must stop and say so.
+    LinearSystem ind;
+    ind.a = coo_to_csr(2, 2, {0, 1, 0, 1}, {0, 1, 1, 0}, {2.0, -1.0, 0.5, 0.5});
+    ind.b = {1.0, 1.0};
+    const Solved bd = solve(ind, k, {1e-10, 100, false});
+    EXPECT_FALSE(bd.res.converged) << label(k);
+    EXPECT_NE(bd.res.stop.find("breakdown"), std::string::npos) << label(k) << ": " << bd.res.stop;
+    EXPECT_LE(bd.res.iterations, 2) << label(k);
 
-  const LinearSystem s = build_system(generated("laplace2d", {30, 30}));
-  const Solved lim = solve(s, SpmvOptions{}, {1e-12, 5, false});
-  EXPECT_FALSE(lim.res.converged);
-  EXPECT_EQ(lim.res.stop, "max_iterations");
-  EXPECT_EQ(lim.res.iterations, 5);
-  EXPECT_GT(lim.res.rel_residual, 1e-12);
+    const LinearSystem s = build_system(generated("laplace2d", {30, 30}));
+    const Solved lim = solve(s, k, {1e-12, 5, false});
+    EXPECT_FALSE(lim.res.converged) << label(k);
+    EXPECT_EQ(lim.res.stop, "max_iterations") << label(k);
+    EXPECT_EQ(lim.res.iterations, 5) << label(k);
+    EXPECT_GT(lim.res.rel_residual, 1e-12) << label(k);
 
-  LinearSystem zero = s;
-  zero.b.assign(zero.b.size(), 0.0);
-  zero.xstar.clear();
-  const Solved z = solve(zero, SpmvOptions{}, {1e-10, 100, false});
-  EXPECT_TRUE(z.res.converged);
-  EXPECT_EQ(z.res.iterations, 0);
-  for (double v : z.x) EXPECT_EQ(v, 0.0);
+    LinearSystem zero = s;
+    zero.b.assign(zero.b.size(), 0.0);
+    zero.xstar.clear();
+    const Solved z = solve(zero, k, {1e-10, 100, false});
+    EXPECT_TRUE(z.res.converged) << label(k);
+    EXPECT_EQ(z.res.iterations, 0) << label(k);
+    for (double v : z.x) EXPECT_EQ(v, 0.0);
+  }
+}
+
+// solver.wait_each_iteration: the lagged loop (a GPU's default for sell, csr-warp and cuSPARSE)
+// stops at the iteration the waiting loop stops at, with the same residual and solution; the
+// iteration it runs past the stop leaves x alone. On the host both are the waiting loop.
+TEST(CgSolver, LaggedLoopStopsWhereTheWaitingLoopStops) {
+  const LinearSystem s = build_system(generated("laplace3d", {16, 15, 14}));
+  std::vector<SpmvOptions> ks(2);
+  ks[0].kernel = "sell";
+  ks[1].kernel = "csr-warp";
+  if (have_cusparse()) {
+    ks.emplace_back();
+    ks.back().kernel = "cusparse";
+  }
+  for (const auto& k : ks) {
+    for (const double tol : {1e-10, 1e-3}) {
+      CgOptions wait{tol, 10000, false};
+      wait.wait_each_iteration = true;
+      const Solved a = solve(s, k, wait);
+      const Solved b = solve(s, k, {tol, 10000, false});
+      ASSERT_TRUE(a.res.converged && b.res.converged) << label(k);
+      EXPECT_EQ(a.res.iterations, b.res.iterations) << label(k) << " tol " << tol;
+      EXPECT_NEAR(a.res.rel_residual, b.res.rel_residual, 1e-6 * a.res.rel_residual) << label(k);
+      double diff = 0, norm = 0;
+      for (std::size_t i = 0; i < a.x.size(); ++i) {
+        diff = std::max(diff, std::abs(a.x[i] - b.x[i]));
+        norm = std::max(norm, std::abs(a.x[i]));
+      }
+      EXPECT_LE(diff, 1e-12 * norm) << label(k) << " tol " << tol;
+    }
+  }
 }
 
 // auto decides inside the solve, after `decide_after` iterations, over the iterations it then

@@ -13,10 +13,10 @@
 #include "cg/device_csr.hpp"
 #include "cg/generators.hpp"
 #include "cg/sell_spmv.hpp"
-#include "mdremap/remap/l2_window.hpp"
 #include "cg/spmv.hpp"
 #include "cg/transactions.hpp"
 #include "mdremap/error.hpp"
+#include "mdremap/remap/l2_window.hpp"
 
 namespace mdremap::cg {
 namespace {
