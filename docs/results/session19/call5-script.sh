@@ -1,0 +1,15 @@
+# Session 19, call 5 (nvidia-h100-x1): the final build (commit of the lagged loop): the CG GPU
+# tests and the CLI test, then every stand-in natural and permuted with sell, sell-wait, cusparse,
+# cusparse-wait, csr-warp and auto, 3 interleaved rounds, CuPy's cg beside; all tarred.
+source tools/unbundle.sh && unbundle $PWD; B=$PWD/.bundle/bin
+for t in test_cg_spmv test_cg_solver; do
+  timeout 200 $B/$t > $OUT/$t.log 2>&1; echo "$t rc=$?"; grep -E "PASSED|FAILED" $OUT/$t.log | head -5
+done
+timeout 120 bash tests/cg/test_cg_cli.sh $B/mdremap > $OUT/test_cg_cli.log 2>&1; echo "test_cg_cli rc=$?"; tail -1 $OUT/test_cg_cli.log
+w=$(mktemp -d)
+CG_CASES="offshore parabolic_fem apache2 ecology2" CG_ORDERS="natural permuted" CG_VARIANTS="sell sell-wait cusparse cusparse-wait csr-warp auto" \
+  CG_ROUNDS=3 CG_SOLVES=1 CG_SPMV_REPS=100 CG_EXTRA="--set spmv.transactions=false" \
+  timeout 400 bash tools/cg-bench.sh $B/mdremap $w > $w/cg-bench.log 2>&1
+echo "rc=$?"
+grep -E ": (whole solve|auto|best CG|best own) " $w/cg.txt
+tar czf $OUT/call5-cg.tgz -C $w .
