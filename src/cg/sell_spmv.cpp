@@ -185,17 +185,6 @@ void slice_widths(const DeviceCsr& a, const SlotRows& row, const Kokkos::View<in
       });
 }
 
-std::int64_t sum_entries(const Kokkos::View<int*>& width) {
-  std::int64_t n = 0;
-  Kokkos::parallel_reduce(
-      "CG::sell_entries", Range(0, width.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& e) {
-        e += std::int64_t(kSellSlice) * width(s);
-      },
-      n);
-  return n;
-}
-
 // The rows of each window of `sigma` rows ordered by length, longest first (stable: equal rows
 // keep their order): each row counts the rows of its window that go before it (a thread a row,
 // sigma reads each, from the L1).
@@ -233,15 +222,20 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
   m.cols = a.cols;
   m.slices = (a.rows + kSellSlice - 1) / kSellSlice;
   const std::int64_t rows = a.rows, cols = a.cols, slices = m.slices;
-  m.width = Kokkos::View<int*>("cg::sell_width", slices);
-  m.wide = Kokkos::View<std::uint8_t*>("cg::sell_wide", slices);
-  m.start = Kokkos::View<std::int64_t*>("cg::sell_start", slices + 1);
-  m.start32 = Kokkos::View<std::int64_t*>("cg::sell_start32", slices + 1);
+  // Every entry of these is written below before it is read: no zero fill (and its fence).
+  const auto uninit = [](const char* name) {
+    return Kokkos::view_alloc(std::string(name), Kokkos::WithoutInitializing);
+  };
+  m.width = Kokkos::View<int*>(uninit("cg::sell_width"), slices);
+  m.wide = Kokkos::View<std::uint8_t*>(uninit("cg::sell_wide"), slices);
+  m.start = Kokkos::View<std::int64_t*>(uninit("cg::sell_start"), slices + 1);
+  m.start32 = Kokkos::View<std::int64_t*>(uninit("cg::sell_start32"), slices + 1);
   if (slices == 0) return m;
   SlotRows row{{}, rows};
   slice_widths(a, row, m.width);
-  m.padding_unsorted =
-      1.0 - static_cast<double>(a.nnz) / std::max<std::int64_t>(1, sum_entries(m.width));
+  // The slices' first entries depend on their widths alone (one scan, one wait for its total).
+  m.entries = slice_starts(m.width, m.wide, false, m.start);
+  m.padding_unsorted = 1.0 - static_cast<double>(a.nnz) / std::max<std::int64_t>(1, m.entries);
   // Sorting within windows (SELL-C-sigma) where the slices' padding is worth a 4-byte row index
   // a row: sigma 0 sorts windows of kSellSigma rows when the padding exceeds kSellSortPadding.
   const std::int64_t window =
@@ -251,14 +245,13 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
     m.sigma = window;
     row.perm = m.perm;
     slice_widths(a, row, m.width);
+    m.entries = slice_starts(m.width, m.wide, false, m.start);
   }
-  // The slices' first entries depend on their widths alone; a format past four times the matrix
-  // is refused here, before anything large is allocated: a few long rows among short ones pad
-  // their slices to their length (sorting groups them but a row of n entries still makes 32 n),
-  // and the copy would outweigh CSR's by 3x or more.
-  m.entries = slice_starts(m.width, m.wide, false, m.start);
-  // (The last slice's slots past the last row are padding whatever the rows: not held against it,
-  // so a matrix of a few rows is not refused.)
+  // A format past four times the matrix is refused here, before anything large is allocated: a
+  // few long rows among short ones pad their slices to their length (sorting groups them but a
+  // row of n entries still makes 32 n), and the copy would outweigh CSR's by 3x or more. (The
+  // last slice's slots past the last row are padding whatever the rows, as wide as that slice:
+  // not held against it, so a matrix of a few rows is not refused.)
   int last_width = 0;
   Kokkos::deep_copy(last_width, Kokkos::subview(m.width, slices - 1));
   const std::int64_t tail = (slices * kSellSlice - rows) * std::int64_t(last_width);
