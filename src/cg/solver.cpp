@@ -93,14 +93,35 @@ struct UpdateLagged {
   }
 };
 
+// Jacobi: the same with p = u + beta p, then u = r / diag, ||r||^2 reduced alongside (into device
+// memory: the scalar kernel's stop test reads it).
+struct UpdateLaggedJacobi {
+  View p, s, x, r, u;
+  CView w, dinv;
+  Kokkos::View<const LaggedState> st;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, double& rr) const {
+    const LaggedState& q = st();
+    if (q.status != kRunning) return;
+    const double pt = u(t) + q.beta * p(t);
+    const double stt = w(t) + q.beta * s(t);
+    p(t) = pt;
+    s(t) = stt;
+    x(t) += q.alpha * pt;
+    const double rt = r(t) - q.alpha * stt;
+    r(t) = rt;
+    u(t) = dinv(t) * rt;
+    rr += rt * rt;
+  }
+};
+
 void check_cuda(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw Error(std::string("cg: ") + what + ": " + cudaGetErrorString(e));
 }
 
 // Runs iterations first..max_iterations; alpha, beta, gamma are those the next update uses.
 void lagged_iterations(CgSpmv& op, std::int64_t first, double alpha, double beta, double gamma,
-                       double bb, double tol2, View p, View s, View x, View r, View w,
-                       const CgOptions& o, CgResult& res,
+                       double bb, double tol2, View p, View s, View x, View r, View w, View u,
+                       CView dinv, const CgOptions& o, CgResult& res,
                        const std::function<void(std::int64_t, double)>& on_iteration) {
   const std::int64_t n = x.extent(0);
   Kokkos::View<LaggedState> st("cg::lagged_state");
@@ -112,6 +133,7 @@ void lagged_iterations(CgSpmv& op, std::int64_t first, double alpha, double beta
     Kokkos::deep_copy(st, h);
   }
   Kokkos::View<remap::Sums2> dots("cg::lagged_dots");
+  Kokkos::View<double> rr_dev("cg::lagged_rr");  // Jacobi: ||r||^2 from the update
   Kokkos::View<LaggedState[2], Kokkos::SharedHostPinnedSpace> seen("cg::lagged_seen");
   cudaEvent_t ev[2] = {nullptr, nullptr};
   check_cuda(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming), "cudaEventCreate");
@@ -133,20 +155,26 @@ void lagged_iterations(CgSpmv& op, std::int64_t first, double alpha, double beta
   std::int64_t it = first;
   try {
     for (; it <= o.max_iterations; ++it) {
-      Kokkos::parallel_for("CG::update_lagged", Range(0, n), UpdateLagged{p, s, x, r, w, st});
-      op.apply(r, w);
-      cg_dots_into(w, r, r, dots);
+      if (o.jacobi)
+        Kokkos::parallel_reduce("CG::update_lagged_jacobi", Range(0, n),
+                                UpdateLaggedJacobi{p, s, x, r, u, w, dinv, st}, rr_dev);
+      else
+        Kokkos::parallel_for("CG::update_lagged", Range(0, n), UpdateLagged{p, s, x, r, w, st});
+      op.apply(u, w);
+      cg_dots_into(w, u, r, dots);
       const auto sv = st;
       const auto dv = dots;
+      const auto rv = rr_dev;
+      const bool jacobi = o.jacobi;
       Kokkos::parallel_for(
           "CG::scalars", Kokkos::RangePolicy<>(0, 1), KOKKOS_LAMBDA(const int) {
             LaggedState& q = sv();
             if (q.status == kRunning) {
               const double delta = dv().s0, g = dv().s1;
-              q.rr = g;
-              if (!Kokkos::isfinite(g) || !Kokkos::isfinite(delta)) {
+              q.rr = jacobi ? rv() : g;
+              if (!Kokkos::isfinite(q.rr) || !Kokkos::isfinite(g) || !Kokkos::isfinite(delta)) {
                 q.status = kNonFinite;
-              } else if (g <= tol2) {
+              } else if (q.rr <= tol2) {
                 q.status = kConverged;
               } else {
                 const double b = g / q.gamma;
@@ -248,9 +276,10 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   Kokkos::Timer timer;
   for (std::int64_t it = 1; it <= o.max_iterations; ++it) {
 #ifdef KOKKOS_ENABLE_CUDA
-    if (!o.jacobi && !o.wait_each_iteration && op.runs_unobserved()) {
+    if (!o.wait_each_iteration && op.runs_unobserved()) {
       res.lagged_from = it;
-      lagged_iterations(op, it, alpha, beta, gamma, bb, tol2, p, s, x, r, w, o, res, on_iteration);
+      lagged_iterations(op, it, alpha, beta, gamma, bb, tol2, p, s, x, r, w, u, dinv, o, res,
+                        on_iteration);
       break;
     }
 #endif

@@ -22,7 +22,7 @@ struct CgOptions {
   std::int64_t max_iterations = 10000;
   bool jacobi = false;
   // Wait for every iteration's convergence test before launching the next (true), or, on a GPU
-  // with a kernel that allows it (CgSpmv::runs_unobserved, unpreconditioned), keep the
+  // with a kernel that allows it (CgSpmv::runs_unobserved), keep the
   // recurrence's scalars on the device and read each iteration's test one iteration late, so the
   // GPU never idles on the host (false).
   bool wait_each_iteration = false;

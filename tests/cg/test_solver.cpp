@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cg/csr.hpp"
@@ -243,7 +244,8 @@ TEST(CgSolver, ReportsBreakdownLimitAndZeroRightHandSide) {
   }
 }
 
-// solver.wait_each_iteration: the lagged loop (a GPU's default for sell, csr-warp and cuSPARSE)
+// solver.wait_each_iteration: the lagged loop (a GPU's default for sell, csr-warp and cuSPARSE,
+// plain and Jacobi)
 // stops at the iteration the waiting loop stops at, with the same residual and solution; the
 // iteration it runs past the stop leaves x alone. On the host both are the waiting loop.
 TEST(CgSolver, LaggedLoopStopsWhereTheWaitingLoopStops) {
@@ -256,11 +258,11 @@ TEST(CgSolver, LaggedLoopStopsWhereTheWaitingLoopStops) {
     ks.back().kernel = "cusparse";
   }
   for (const auto& k : ks) {
-    for (const double tol : {1e-10, 1e-3}) {
-      CgOptions wait{tol, 10000, false};
+    for (const auto& [tol, jacobi] : {std::pair{1e-10, false}, {1e-3, false}, {1e-10, true}}) {
+      CgOptions wait{tol, 10000, jacobi};
       wait.wait_each_iteration = true;
       const Solved a = solve(s, k, wait);
-      const Solved b = solve(s, k, {tol, 10000, false});
+      const Solved b = solve(s, k, {tol, 10000, jacobi});
       ASSERT_TRUE(a.res.converged && b.res.converged) << label(k);
       EXPECT_EQ(a.res.iterations, b.res.iterations) << label(k) << " tol " << tol;
       EXPECT_NEAR(a.res.rel_residual, b.res.rel_residual, 1e-6 * a.res.rel_residual) << label(k);
