@@ -17,13 +17,45 @@ using Range = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
 using View = Kokkos::View<double*>;
 using CView = Kokkos::View<const double*>;
 
+// Where the solve stands (the lagged loop keeps it on the device, below).
+enum : int { kRunning = 0, kConverged = 1, kNonFinite = 2, kBreakdown = 3 };
+struct LaggedState {
+  double gamma = 0, alpha = 0, beta = 0, rr = 0;
+  int status = kRunning;
+  std::int64_t stopped_at = 0;
+};
+
+// The alpha and beta an update uses: the host's, passed with the launch...
+struct HostScalars {
+  double alpha, beta;
+  KOKKOS_INLINE_FUNCTION bool get(double& a, double& b) const {
+    a = alpha;
+    b = beta;
+    return true;
+  }
+};
+// ... or the lagged loop's, read from device memory; false once the solve has stopped (the
+// update then leaves every vector alone).
+struct DeviceScalars {
+  Kokkos::View<const LaggedState> st;
+  KOKKOS_INLINE_FUNCTION bool get(double& a, double& b) const {
+    const LaggedState& q = st();
+    a = q.alpha;
+    b = q.beta;
+    return q.status == kRunning;
+  }
+};
+
 // One kernel for the iteration's vector work (unpreconditioned, u = r):
 // p = r + beta p; s = w + beta s; x += alpha p; r -= alpha s.
+template <class Scalars>
 struct UpdatePlain {
   View p, s, x, r;
   CView w;
-  double alpha, beta;
+  Scalars sc;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    double alpha = 0, beta = 0;
+    if (!sc.get(alpha, beta)) return;
     const double pt = r(t) + beta * p(t);
     const double st = w(t) + beta * s(t);
     p(t) = pt;
@@ -34,11 +66,14 @@ struct UpdatePlain {
 };
 
 // Jacobi: the same with p = u + beta p, then u = r / diag, and ||r||^2 reduced alongside.
+template <class Scalars>
 struct UpdateJacobi {
   View p, s, x, r, u;
   CView w, dinv;
-  double alpha, beta;
+  Scalars sc;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, double& rr) const {
+    double alpha = 0, beta = 0;
+    if (!sc.get(alpha, beta)) return;
     const double pt = u(t) + beta * p(t);
     const double st = w(t) + beta * s(t);
     p(t) = pt;
@@ -64,60 +99,17 @@ View vec(const char* name, std::int64_t n) {
 }
 
 #ifdef KOKKOS_ENABLE_CUDA
+void check_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw Error(std::string("cg: ") + what + ": " + cudaGetErrorString(e));
+}
+
 // The lagged loop (CgOptions::wait_each_iteration false): the recurrence's scalars live on the
 // device; after iteration k's SpMV and dots a one-thread kernel does what the host loop does
 // with them (the stop tests in the same order, then beta and alpha for k + 1) and writes the
 // residual and where the solve stands into host-pinned memory; the host reads iteration k after
 // launching k + 1. Once stopped, the scalars freeze and the update kernel leaves x and r alone,
 // so the lagged iteration changes nothing the result reports.
-enum : int { kRunning = 0, kConverged = 1, kNonFinite = 2, kBreakdown = 3 };
-struct LaggedState {
-  double gamma = 0, alpha = 0, beta = 0, rr = 0;
-  int status = kRunning;
-  std::int64_t stopped_at = 0;
-};
-
-struct UpdateLagged {
-  View p, s, x, r;
-  CView w;
-  Kokkos::View<const LaggedState> st;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
-    const LaggedState& q = st();
-    if (q.status != kRunning) return;
-    const double pt = r(t) + q.beta * p(t);
-    const double stt = w(t) + q.beta * s(t);
-    p(t) = pt;
-    s(t) = stt;
-    x(t) += q.alpha * pt;
-    r(t) -= q.alpha * stt;
-  }
-};
-
-// Jacobi: the same with p = u + beta p, then u = r / diag, ||r||^2 reduced alongside (into device
-// memory: the scalar kernel's stop test reads it).
-struct UpdateLaggedJacobi {
-  View p, s, x, r, u;
-  CView w, dinv;
-  Kokkos::View<const LaggedState> st;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, double& rr) const {
-    const LaggedState& q = st();
-    if (q.status != kRunning) return;
-    const double pt = u(t) + q.beta * p(t);
-    const double stt = w(t) + q.beta * s(t);
-    p(t) = pt;
-    s(t) = stt;
-    x(t) += q.alpha * pt;
-    const double rt = r(t) - q.alpha * stt;
-    r(t) = rt;
-    u(t) = dinv(t) * rt;
-    rr += rt * rt;
-  }
-};
-
-void check_cuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw Error(std::string("cg: ") + what + ": " + cudaGetErrorString(e));
-}
-
+//
 // Runs iterations first..max_iterations; alpha, beta, gamma are those the next update uses.
 void lagged_iterations(CgSpmv& op, std::int64_t first, double alpha, double beta, double gamma,
                        double bb, double tol2, View p, View s, View x, View r, View w, View u,
@@ -157,9 +149,10 @@ void lagged_iterations(CgSpmv& op, std::int64_t first, double alpha, double beta
     for (; it <= o.max_iterations; ++it) {
       if (o.jacobi)
         Kokkos::parallel_reduce("CG::update_lagged_jacobi", Range(0, n),
-                                UpdateLaggedJacobi{p, s, x, r, u, w, dinv, st}, rr_dev);
+                                UpdateJacobi<DeviceScalars>{p, s, x, r, u, w, dinv, {st}}, rr_dev);
       else
-        Kokkos::parallel_for("CG::update_lagged", Range(0, n), UpdateLagged{p, s, x, r, w, st});
+        Kokkos::parallel_for("CG::update_lagged", Range(0, n),
+                             UpdatePlain<DeviceScalars>{p, s, x, r, w, {st}});
       op.apply(u, w);
       cg_dots_into(w, u, r, dots);
       const auto sv = st;
@@ -285,9 +278,11 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
 #endif
     if (o.jacobi) {
       Kokkos::parallel_reduce("CG::update_jacobi", Range(0, n),
-                              UpdateJacobi{p, s, x, r, u, w, dinv, alpha, beta}, rr_pinned);
+                              UpdateJacobi<HostScalars>{p, s, x, r, u, w, dinv, {alpha, beta}},
+                              rr_pinned);
     } else {
-      Kokkos::parallel_for("CG::update", Range(0, n), UpdatePlain{p, s, x, r, w, alpha, beta});
+      Kokkos::parallel_for("CG::update", Range(0, n),
+                           UpdatePlain<HostScalars>{p, s, x, r, w, {alpha, beta}});
     }
     d = op.apply_dots(u, r, w);  // the iteration's one synchronisation
     const double gamma_new = d.s1;
