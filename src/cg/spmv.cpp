@@ -14,30 +14,35 @@
 
 namespace mdremap::cg {
 
+namespace {
+
+// s0 += w . u, s1 += r . u over the rows.
+struct CgDots {
+  Kokkos::View<const double*> w, u, r;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, Sums2& acc) const {
+    const double ut = u(t);
+    acc.s0 += w(t) * ut;
+    acc.s1 += r(t) * ut;
+  }
+};
+
+Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>> rows_of(Kokkos::View<const double*> w) {
+  return Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, w.extent(0));
+}
+
+}  // namespace
+
 Sums2 cg_dots(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
               Kokkos::View<const double*> r) {
   Sums2 s;
-  Kokkos::parallel_reduce(
-      "CG::dots", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, w.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t t, Sums2& acc) {
-        const double ut = u(t);
-        acc.s0 += w(t) * ut;
-        acc.s1 += r(t) * ut;
-      },
-      Kokkos::Sum<Sums2>(s));
+  Kokkos::parallel_reduce("CG::dots", rows_of(w), CgDots{w, u, r}, Kokkos::Sum<Sums2>(s));
   return s;
 }
 
 void cg_dots_into(Kokkos::View<const double*> w, Kokkos::View<const double*> u,
                   Kokkos::View<const double*> r, Kokkos::View<Sums2> out) {
-  Kokkos::parallel_reduce(
-      "CG::dots_device", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, w.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t t, Sums2& acc) {
-        const double ut = u(t);
-        acc.s0 += w(t) * ut;
-        acc.s1 += r(t) * ut;
-      },
-      Kokkos::Sum<Sums2, Kokkos::DefaultExecutionSpace::memory_space>(out));
+  Kokkos::parallel_reduce("CG::dots_device", rows_of(w), CgDots{w, u, r},
+                          Kokkos::Sum<Sums2, Kokkos::DefaultExecutionSpace::memory_space>(out));
 }
 
 namespace {
