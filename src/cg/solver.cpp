@@ -17,13 +17,46 @@ using Range = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
 using View = Kokkos::View<double*>;
 using CView = Kokkos::View<const double*>;
 
-// Where the solve stands (the lagged loop keeps it on the device, below).
+// The recurrence's scalars and where the solve stands (the lagged loop keeps them on the device,
+// below; the waiting loop on the host).
 enum : int { kRunning = 0, kConverged = 1, kNonFinite = 2, kBreakdown = 3 };
 struct LaggedState {
   double gamma = 0, alpha = 0, beta = 0, rr = 0;
   int status = kRunning;
   std::int64_t stopped_at = 0;
 };
+
+// One iteration's scalar step, the same in both loops: from ||r||^2 (rr), gamma_new = r . u and
+// delta = w . u, the stop tests in order (non-finite, tolerance, breakdown), then beta, alpha and
+// gamma for the next update. Returns (and records) the status; stopped_at is the caller's.
+KOKKOS_INLINE_FUNCTION int scalar_step(LaggedState& q, double rr, double gamma_new, double delta,
+                                       double tol2) {
+  q.rr = rr;
+  if (!Kokkos::isfinite(rr) || !Kokkos::isfinite(gamma_new) || !Kokkos::isfinite(delta))
+    return q.status = kNonFinite;
+  if (rr <= tol2) return q.status = kConverged;
+  const double beta = gamma_new / q.gamma;
+  const double curvature = delta - beta * gamma_new / q.alpha;  // p^T A p
+  if (!(curvature > 0)) return q.status = kBreakdown;
+  q.beta = beta;
+  q.alpha = gamma_new / curvature;
+  q.gamma = gamma_new;
+  return kRunning;
+}
+
+// What CgResult::stop says for a status.
+const char* stop_text(int status) {
+  switch (status) {
+    case kConverged:
+      return "converged";
+    case kNonFinite:
+      return "non-finite (residual or inner product became NaN or Inf)";
+    case kBreakdown:
+      return "breakdown (p^T A p <= 0: the matrix is not positive definite)";
+    default:
+      return "max_iterations";
+  }
+}
 
 // The alpha and beta an update uses: the host's, passed with the launch...
 struct HostScalars {
@@ -110,20 +143,14 @@ void check_cuda(cudaError_t e, const char* what) {
 // launching k + 1. Once stopped, the scalars freeze and the update kernel leaves x and r alone,
 // so the lagged iteration changes nothing the result reports.
 //
-// Runs iterations first..max_iterations; alpha, beta, gamma are those the next update uses.
-void lagged_iterations(CgSpmv& op, std::int64_t first, double alpha, double beta, double gamma,
-                       double bb, double tol2, View p, View s, View x, View r, View w, View u,
-                       CView dinv, const CgOptions& o, CgResult& res,
+// Runs iterations first..max_iterations from `start` (the scalars the next update uses).
+void lagged_iterations(CgSpmv& op, std::int64_t first, const LaggedState& start, double bb,
+                       double tol2, View p, View s, View x, View r, View w, View u, CView dinv,
+                       const CgOptions& o, CgResult& res,
                        const std::function<void(std::int64_t, double)>& on_iteration) {
   const std::int64_t n = x.extent(0);
   Kokkos::View<LaggedState> st("cg::lagged_state");
-  {
-    LaggedState h;
-    h.gamma = gamma;
-    h.alpha = alpha;
-    h.beta = beta;
-    Kokkos::deep_copy(st, h);
-  }
+  Kokkos::deep_copy(st, start);
   Kokkos::View<remap::Sums2> dots("cg::lagged_dots");
   Kokkos::View<double> rr_dev("cg::lagged_rr");  // Jacobi: ||r||^2 from the update
   Kokkos::View<LaggedState[2], Kokkos::SharedHostPinnedSpace> seen("cg::lagged_seen");
@@ -162,26 +189,9 @@ void lagged_iterations(CgSpmv& op, std::int64_t first, double alpha, double beta
       Kokkos::parallel_for(
           "CG::scalars", Kokkos::RangePolicy<>(0, 1), KOKKOS_LAMBDA(const int) {
             LaggedState& q = sv();
-            if (q.status == kRunning) {
-              const double delta = dv().s0, g = dv().s1;
-              q.rr = jacobi ? rv() : g;
-              if (!Kokkos::isfinite(q.rr) || !Kokkos::isfinite(g) || !Kokkos::isfinite(delta)) {
-                q.status = kNonFinite;
-              } else if (q.rr <= tol2) {
-                q.status = kConverged;
-              } else {
-                const double b = g / q.gamma;
-                const double curvature = delta - b * g / q.alpha;  // p^T A p
-                if (!(curvature > 0)) {
-                  q.status = kBreakdown;
-                } else {
-                  q.beta = b;
-                  q.alpha = g / curvature;
-                  q.gamma = g;
-                }
-              }
-              if (q.status != kRunning) q.stopped_at = it;
-            }
+            if (q.status == kRunning &&
+                scalar_step(q, jacobi ? rv() : dv().s1, dv().s1, dv().s0, tol2) != kRunning)
+              q.stopped_at = it;
             seen(it & 1) = q;
           });
       check_cuda(cudaEventRecord(ev[it & 1], stream), "cudaEventRecord");
@@ -197,20 +207,8 @@ void lagged_iterations(CgSpmv& op, std::int64_t first, double alpha, double beta
   }
   cudaEventDestroy(ev[0]);
   cudaEventDestroy(ev[1]);
-  switch (status) {
-    case kConverged:
-      res.converged = true;
-      res.stop = "converged";
-      break;
-    case kNonFinite:
-      res.stop = "non-finite (residual or inner product became NaN or Inf)";
-      break;
-    case kBreakdown:
-      res.stop = "breakdown (p^T A p <= 0: the matrix is not positive definite)";
-      break;
-    default:
-      res.stop = "max_iterations";
-  }
+  res.converged = status == kConverged;
+  res.stop = stop_text(status);
 }
 #endif
 
@@ -244,7 +242,7 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   Kokkos::Timer first_spmv;
   remap::Sums2 d = op.apply_dots(u, r, w);  // blocks: the dots reach the host
   res.first_spmv_seconds = first_spmv.seconds();
-  double gamma = d.s1;
+  const double gamma = d.s1;
   double rr = o.jacobi ? dot(r, r) : gamma;
   res.rel_residual = bb > 0 ? std::sqrt(rr / bb) : 0.0;
   // Ended before the iterations: auto, still deciding, decides now.
@@ -258,57 +256,44 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
     res.converged = true;
     return ended_at_start("converged");
   }
-  double delta = d.s0;
+  const double delta = d.s0;
   if (!std::isfinite(delta) || !std::isfinite(gamma))
     return ended_at_start("non-finite (the first SpMV gave NaN or Inf)");
   if (!(delta > 0))
     return ended_at_start(
         "breakdown (u^T A u <= 0 at the start: the matrix is not positive definite)");
-  double alpha = gamma / delta, beta = 0.0;
-  res.stop = "max_iterations";
+  LaggedState q;  // the scalars the next update uses
+  q.gamma = gamma;
+  q.alpha = gamma / delta;
+  res.stop = stop_text(kRunning);
   Kokkos::Timer timer;
   for (std::int64_t it = 1; it <= o.max_iterations; ++it) {
 #ifdef KOKKOS_ENABLE_CUDA
     if (!o.wait_each_iteration && op.runs_unobserved()) {
       res.lagged_from = it;
-      lagged_iterations(op, it, alpha, beta, gamma, bb, tol2, p, s, x, r, w, u, dinv, o, res,
-                        on_iteration);
+      lagged_iterations(op, it, q, bb, tol2, p, s, x, r, w, u, dinv, o, res, on_iteration);
       break;
     }
 #endif
     if (o.jacobi) {
       Kokkos::parallel_reduce("CG::update_jacobi", Range(0, n),
-                              UpdateJacobi<HostScalars>{p, s, x, r, u, w, dinv, {alpha, beta}},
+                              UpdateJacobi<HostScalars>{p, s, x, r, u, w, dinv, {q.alpha, q.beta}},
                               rr_pinned);
     } else {
       Kokkos::parallel_for("CG::update", Range(0, n),
-                           UpdatePlain<HostScalars>{p, s, x, r, w, {alpha, beta}});
+                           UpdatePlain<HostScalars>{p, s, x, r, w, {q.alpha, q.beta}});
     }
     d = op.apply_dots(u, r, w);  // the iteration's one synchronisation
-    const double gamma_new = d.s1;
-    delta = d.s0;
-    rr = o.jacobi ? rr_pinned() : gamma_new;
+    rr = o.jacobi ? rr_pinned() : d.s1;
     res.iterations = it;
     res.rel_residual = std::sqrt(rr / bb);
     if (on_iteration) on_iteration(it, res.rel_residual);
     op.observe(it, res.rel_residual, o.tolerance, o.max_iterations);
-    if (!std::isfinite(rr) || !std::isfinite(delta) || !std::isfinite(gamma_new)) {
-      res.stop = "non-finite (residual or inner product became NaN or Inf)";
+    if (const int status = scalar_step(q, rr, d.s1, d.s0, tol2); status != kRunning) {
+      res.converged = status == kConverged;
+      res.stop = stop_text(status);
       break;
     }
-    if (rr <= tol2) {
-      res.converged = true;
-      res.stop = "converged";
-      break;
-    }
-    beta = gamma_new / gamma;
-    const double curvature = delta - beta * gamma_new / alpha;  // p^T A p
-    if (!(curvature > 0)) {
-      res.stop = "breakdown (p^T A p <= 0: the matrix is not positive definite)";
-      break;
-    }
-    alpha = gamma_new / curvature;
-    gamma = gamma_new;
   }
   op.solve_ended(res.iterations);  // auto, still deciding: decides now (counted in the solve)
   Kokkos::fence();
