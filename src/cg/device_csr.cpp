@@ -32,6 +32,20 @@ DeviceCsr DeviceCsr::upload(const HostCsr& a) {
   return d;
 }
 
+HostCsr DeviceCsr::download() const {
+  HostCsr h;
+  h.rows = rows;
+  h.cols = cols;
+  h.rowptr.resize(rows + 1);
+  h.col.resize(nnz);
+  h.val.resize(nnz);
+  Kokkos::deep_copy(Kokkos::View<std::int64_t*, Kokkos::HostSpace>(h.rowptr.data(), rows + 1),
+                    rowptr);
+  Kokkos::deep_copy(Kokkos::View<int*, Kokkos::HostSpace>(h.col.data(), nnz), col);
+  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace>(h.val.data(), nnz), val);
+  return h;
+}
+
 Kokkos::View<double*> inverse_diagonal(const DeviceCsr& a) {
   Kokkos::View<double*> dinv(Kokkos::view_alloc("cg::dinv", Kokkos::WithoutInitializing), a.rows);
   auto rp = a.rowptr;

@@ -141,7 +141,8 @@ CgParams read_cg_params(io::Deck& deck) {
     rm.fail("mode", fmt::format("remap mode '{}' needs spmv.kernel csr-thread ('{}' runs its own "
                                 "gather)",
                                 p.spmv.remap, p.spmv.kernel));
-  p.reorder = one_of(rm, "reorder", "none", {"none", "labelprop", "partition"});
+  p.reorder =
+      one_of(rm, "reorder", "none", {"none", "labelprop", "labelprop-host", "partition"});
   auto& o = p.spmv.remap_opt;
   const std::string path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture"});
   o.path = path == "global"    ? remap::GatherPath::Global

@@ -31,7 +31,7 @@ std::vector<double> to_permuted(std::vector<double> v, const std::vector<std::in
 // The thread (row) order a reordering asks for, new -> old, from the SpMV's pattern.
 remap::ThreadPermutation reorder_rows(const CgParams& p, const HostCsr& a) {
   const remap::IrregularPattern host = spmv_pattern(a);
-  if (p.reorder == "labelprop") {
+  if (p.reorder == "labelprop-host") {
     // seed 001 §3.4: clusters of about one thread block of rows that read the same x entries.
     remap::LabelPropagationOptions o;
     o.cluster_threads = p.spmv.remap_opt.block_threads;
@@ -64,23 +64,6 @@ LinearSystem build_system(const CgParams& p) {
     s.natural = invert_permutation(perm);
   }
   s.matrix_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (p.reorder != "none") {
-    // Rows and columns together (CG's vectors live in both spaces): P A P^T once, before the
-    // solve; the vectors follow through `natural`.
-    const auto t1 = std::chrono::steady_clock::now();
-    const remap::ThreadPermutation order = reorder_rows(p, s.a);
-    std::vector<std::int32_t> new_of_old(order.size());
-    std::vector<std::int32_t> natural(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      new_of_old[order[i]] = static_cast<std::int32_t>(i);
-      natural[i] = s.natural.empty() ? static_cast<std::int32_t>(order[i]) : s.natural[order[i]];
-    }
-    s.a = permute_symmetric(s.a, new_of_old);
-    s.natural = std::move(natural);
-    s.reorder_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-  }
-
   const std::int64_t n = s.a.rows;
   if (!p.solution_file.empty())
     s.xstar = to_permuted(read_vector_file(p.solution_file, n), s.natural);
@@ -96,6 +79,32 @@ LinearSystem build_system(const CgParams& p) {
   }
   spmv_reference(s.a, s.xstar, s.b);
   return s;
+}
+
+bool reorder_on_host(LinearSystem& s, const CgParams& p) {
+  if (p.reorder == "none" || p.reorder == "labelprop") return false;  // labelprop: on the device
+  // Rows and columns together (CG's vectors live in both spaces): P A P^T once, before the
+  // solve; b, x* and the natural order follow.
+  const auto t1 = std::chrono::steady_clock::now();
+  const remap::ThreadPermutation order = reorder_rows(p, s.a);
+  std::vector<std::int32_t> new_of_old(order.size());
+  std::vector<std::int32_t> natural(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    new_of_old[order[i]] = static_cast<std::int32_t>(i);
+    natural[i] = s.natural.empty() ? static_cast<std::int32_t>(order[i]) : s.natural[order[i]];
+  }
+  s.a = permute_symmetric(s.a, new_of_old);
+  auto follow = [&order](std::vector<double>& v) {
+    if (v.empty()) return;
+    std::vector<double> out(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[order[i]];
+    v = std::move(out);
+  };
+  follow(s.b);
+  follow(s.xstar);
+  s.natural = std::move(natural);
+  s.reorder_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  return true;
 }
 
 }  // namespace mdremap::cg

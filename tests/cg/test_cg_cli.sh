@@ -112,6 +112,20 @@ check dup-hits grep -Eq '"cache_hits": [1-9][0-9]+' "$work/dup.json"
 check dup-ell grep -q '"dup_target": "references"' "$work/dup.json"
 check dup-payback grep -q '"payback_spmvs"' "$work/dup.json"
 check dup-error awk -v e="$(json "$work/dup.json" relative_error)" 'BEGIN { exit !(e < 1e-6) }'
+# labelprop runs on the device (one line of its levels, its time in the summary); the written
+# matrix is the deck's, before the reorder (the same file as without it); labelprop-host too.
+"$bin" cg "$work/ok.yaml" --set matrix.permute=true --reorder labelprop --write-matrix "$work/lp.mtx" --summary "$work/lp.json" >"$work/out" 2>"$work/err"
+check labelprop-runs test $? -eq 0
+check labelprop-levels grep -Eq "^# reorder: multilevel label propagation on the device .*: [1-9] levels?: 400 -> " "$work/out"
+check labelprop-note grep -q '"reorder_note": "multilevel' "$work/lp.json"
+check labelprop-timed awk -v t="$(grep -o '"reorder_seconds": [^,]*' "$work/lp.json" | cut -d' ' -f2)" 'BEGIN { exit !(t > 0) }'
+check labelprop-same-iterations test "$(json "$work/lp.json" iterations)" -le $((its + 1))
+check labelprop-error awk -v e="$(json "$work/lp.json" relative_error)" 'BEGIN { exit !(e < 1e-6) }'
+check labelprop-writes-the-deck-matrix cmp -s "$work/lp.mtx" "$work/w.mtx"
+"$bin" cg "$work/ok.yaml" --set matrix.permute=true --reorder labelprop-host --summary "$work/lph.json" >"$work/out" 2>"$work/err"
+check labelprop-host-runs test $? -eq 0
+check labelprop-host-error awk -v e="$(json "$work/lph.json" relative_error)" 'BEGIN { exit !(e < 1e-6) }'
+check labelprop-host-no-device-line test "$(grep -c '^# reorder:' "$work/out")" -eq 0
 "$bin" cg "$work/ok.yaml" --set matrix.permute=true --reorder labelprop --remap auto --summary "$work/auto.json" >"$work/out" 2>"$work/err"
 check auto-runs test $? -eq 0
 check auto-decides grep -q '"strategy": "auto:' "$work/auto.json"

@@ -1,0 +1,340 @@
+// Multilevel label-propagation order on the device (include/mdremap/remap/graph_order.hpp).
+#include "mdremap/remap/graph_order.hpp"
+
+#include <Kokkos_Sort.hpp>
+#include <climits>
+#include <fmt/format.h>
+
+#include "mdremap/error.hpp"
+
+namespace mdremap::remap {
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>;
+constexpr int kUnreached = INT_MAX;  // hop of a node not labelled yet
+constexpr int kCandidates = 32;      // labels a node weighs (its first 32 labelled neighbours)
+
+KOKKOS_INLINE_FUNCTION std::uint64_t mix64(std::uint64_t z) {  // splitmix64's finaliser
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+int bits_for(std::uint64_t v) {  // bits to hold 0 .. v
+  int b = 0;
+  while (b < 64 && (v >> b) != 0) ++b;
+  return b;
+}
+
+// Seed picks: about one node in `spacing` by a salted hash; or an unlabelled node none of whose
+// unlabelled neighbours has a smaller id (each component has one).
+struct HashPick {
+  std::uint64_t salt, spacing;
+  KOKKOS_INLINE_FUNCTION bool operator()(const std::int64_t u) const {
+    return mix64(salt ^ mix64(static_cast<std::uint64_t>(u))) % spacing == 0;
+  }
+};
+struct LocalMinimum {
+  Kokkos::View<const std::int64_t*> off;
+  Kokkos::View<const int*> adj;
+  Kokkos::View<const int*> label;
+  KOKKOS_INLINE_FUNCTION bool operator()(const std::int64_t u) const {
+    for (std::int64_t e = off(u); e < off(u + 1); ++e) {
+      const int v = adj(e);
+      if (v < u && label(v) < 0) return false;
+    }
+    return true;
+  }
+};
+
+// One level's graph (level 0 borrows the input's views) and its clustering.
+struct Level {
+  Kokkos::View<const std::int64_t*> offsets;
+  Kokkos::View<const int*> adj;
+  std::int64_t nodes = 0;
+  Kokkos::View<int*> label, hop;  // cluster of each node; the round it was labelled at
+  std::int64_t clusters = 0;
+  int rounds = 0;
+};
+
+// Seeds the unlabelled nodes that have a neighbour and pass `pick`, numbering them from `base`
+// in node order; returns how many.
+template <class Pick>
+std::int64_t add_seeds(const Level& L, std::int64_t base, int round, Pick pick) {
+  const auto off = L.offsets;
+  const auto adj = L.adj;
+  const auto label = L.label;
+  const auto hop = L.hop;
+  std::int64_t added = 0;
+  Kokkos::parallel_scan(
+      "Remap::graph_order_seeds", Policy(0, L.nodes),
+      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& pos, const bool final) {
+        if (label(u) >= 0) return;
+        bool linked = false;
+        for (std::int64_t e = off(u); e < off(u + 1) && !linked; ++e) linked = adj(e) != u;
+        if (!linked || !pick(u)) return;
+        if (final) {
+          label(u) = static_cast<int>(base + pos);
+          hop(u) = round;
+        }
+        ++pos;
+      },
+      added);
+  return added;
+}
+
+// seed 001 §3.4 on one level's graph: labels and hops of every node, clusters and rounds.
+void propagate(Level& L, int spacing, std::uint64_t salt) {
+  const std::int64_t n = L.nodes;
+  L.label = Kokkos::View<int*>("Remap::graph_order_label", n);
+  L.hop = Kokkos::View<int*>(Kokkos::view_alloc("Remap::graph_order_hop", Kokkos::WithoutInitializing),
+                             n);
+  Kokkos::View<int*> pending(
+      Kokkos::view_alloc("Remap::graph_order_pending", Kokkos::WithoutInitializing), n);
+  const auto off = L.offsets;
+  const auto adj = L.adj;
+  const auto label = L.label;
+  const auto hop = L.hop;
+  std::int64_t linked = 0;  // nodes with a neighbour other than themselves
+  Kokkos::parallel_reduce(
+      "Remap::graph_order_init", Policy(0, n),
+      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& c) {
+        label(u) = -1;
+        hop(u) = kUnreached;
+        bool any = false;
+        for (std::int64_t e = off(u); e < off(u + 1) && !any; ++e) any = adj(e) != u;
+        if (any) ++c;
+      },
+      linked);
+
+  const std::uint64_t us = static_cast<std::uint64_t>(spacing);
+  std::int64_t next = add_seeds(L, 0, 0, HashPick{salt, us});
+  std::int64_t labelled = next;
+  int round = 0;
+  while (labelled < linked) {
+    ++round;
+    // Synchronous round: labels of earlier rounds only, the new ones committed after.
+    std::int64_t gained = 0;
+    const int r = round;
+    Kokkos::parallel_reduce(
+        "Remap::graph_order_round", Policy(0, n),
+        KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& g) {
+          pending(u) = -1;
+          if (hop(u) != kUnreached) return;
+          int cand[kCandidates];
+          int k = 0;
+          for (std::int64_t e = off(u); e < off(u + 1) && k < kCandidates; ++e) {
+            const int v = adj(e);
+            if (v != u && hop(v) < r) cand[k++] = label(v);
+          }
+          if (k == 0) return;
+          int best = -1, best_n = 0;
+          for (int i = 0; i < k; ++i) {
+            int c = 0;
+            for (int j = 0; j < k; ++j) c += cand[j] == cand[i];
+            if (c > best_n || (c == best_n && cand[i] < best)) {
+              best = cand[i];
+              best_n = c;
+            }
+          }
+          pending(u) = best;
+          ++g;
+        },
+        gained);
+    if (gained > 0) {
+      Kokkos::parallel_for(
+          "Remap::graph_order_commit", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t u) {
+            if (pending(u) >= 0) {
+              label(u) = pending(u);
+              hop(u) = r;
+            }
+          });
+      labelled += gained;
+      continue;
+    }
+    // Nothing reached: a component without a seed. Seed it by a new hash, else at local minima
+    // (every component has one), so each stalled round adds at least one seed.
+    std::int64_t s = add_seeds(L, next, r, HashPick{mix64(salt + static_cast<std::uint64_t>(r)), us});
+    if (s == 0)
+      s = add_seeds(L, next, r, LocalMinimum{off, adj, label});
+    if (s == 0) throw Error("graph order: label propagation stalled (internal error)");
+    next += s;
+    labelled += s;
+  }
+  // Nodes without a neighbour: one last cluster.
+  if (linked < n) {
+    const int last = static_cast<int>(next);
+    Kokkos::parallel_for(
+        "Remap::graph_order_isolated", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t u) {
+          if (label(u) < 0) {
+            label(u) = last;
+            hop(u) = 0;
+          }
+        });
+    ++next;
+  }
+  L.clusters = next;
+  L.rounds = round;
+}
+
+// The graph of L's clusters: an edge between two clusters where any of their nodes are adjacent.
+Level coarsen(const Level& L) {
+  const auto off = L.offsets;
+  const auto adj = L.adj;
+  const auto label = L.label;
+  const std::int64_t n = L.nodes;
+  Kokkos::View<std::int64_t*> pos(
+      Kokkos::view_alloc("Remap::graph_order_cut_pos", Kokkos::WithoutInitializing), n + 1);
+  std::int64_t cut = 0;
+  Kokkos::parallel_scan(
+      "Remap::graph_order_cut_count", Policy(0, n + 1),
+      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& p, const bool final) {
+        if (final) pos(u) = p;
+        if (u == n) return;
+        const int lu = label(u);
+        for (std::int64_t e = off(u); e < off(u + 1); ++e) p += label(adj(e)) != lu;
+      },
+      cut);
+  Kokkos::View<std::uint64_t*> keys(
+      Kokkos::view_alloc("Remap::graph_order_cut", Kokkos::WithoutInitializing), cut);
+  Kokkos::parallel_for(
+      "Remap::graph_order_cut_fill", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t u) {
+        const int lu = label(u);
+        std::int64_t p = pos(u);
+        for (std::int64_t e = off(u); e < off(u + 1); ++e) {
+          const int lv = label(adj(e));
+          if (lv != lu)
+            keys(p++) = (static_cast<std::uint64_t>(lu) << 32) | static_cast<std::uint32_t>(lv);
+        }
+      });
+  if (cut > 0) Kokkos::sort(Space(), keys);
+  // Unique edges, then the coarse graph's offsets from their sources.
+  std::int64_t m = 0;
+  Kokkos::View<std::int64_t*> at(
+      Kokkos::view_alloc("Remap::graph_order_unique", Kokkos::WithoutInitializing), cut + 1);
+  Kokkos::parallel_scan(
+      "Remap::graph_order_unique", Policy(0, cut + 1),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& p, const bool final) {
+        if (final) at(i) = p;
+        if (i < cut && (i == 0 || keys(i) != keys(i - 1))) ++p;
+      },
+      m);
+  Level C;
+  C.nodes = L.clusters;
+  const std::int64_t nc = C.nodes;
+  Kokkos::View<std::int64_t*> coff(
+      Kokkos::view_alloc("Remap::graph_order_coarse_offsets", Kokkos::WithoutInitializing), nc + 1);
+  Kokkos::View<int*> cadj(
+      Kokkos::view_alloc("Remap::graph_order_coarse_adj", Kokkos::WithoutInitializing), m);
+  Kokkos::parallel_for(
+      "Remap::graph_order_coarse_adj", Policy(0, cut), KOKKOS_LAMBDA(const std::int64_t i) {
+        if (i == 0 || keys(i) != keys(i - 1))
+          cadj(at(i)) = static_cast<int>(keys(i) & 0xffffffffULL);
+      });
+  // Entry j of the unique list starts every cluster from the previous entry's source + 1 to its
+  // own source (clusters without edges get empty ranges); entry m closes the rest.
+  Kokkos::View<std::uint64_t*> uniq(
+      Kokkos::view_alloc("Remap::graph_order_unique_keys", Kokkos::WithoutInitializing), m);
+  Kokkos::parallel_for(
+      "Remap::graph_order_unique_keys", Policy(0, cut), KOKKOS_LAMBDA(const std::int64_t i) {
+        if (i == 0 || keys(i) != keys(i - 1)) uniq(at(i)) = keys(i);
+      });
+  Kokkos::parallel_for(
+      "Remap::graph_order_coarse_offsets", Policy(0, m + 1), KOKKOS_LAMBDA(const std::int64_t j) {
+        const std::int64_t src = j < m ? static_cast<std::int64_t>(uniq(j) >> 32) : nc;
+        const std::int64_t prev = j > 0 ? static_cast<std::int64_t>(uniq(j - 1) >> 32) : -1;
+        for (std::int64_t c = prev + 1; c <= src; ++c) coff(c) = j;
+      });
+  C.offsets = coff;
+  C.adj = cadj;
+  return C;
+}
+
+}  // namespace
+
+GraphOrder multilevel_label_order(const DeviceGraph& g, const GraphOrderOptions& o) {
+  if (o.cluster_nodes < 2) throw Error("graph order: cluster_nodes must be at least 2");
+  if (o.max_levels < 1) throw Error("graph order: max_levels must be at least 1");
+  if (g.nodes > INT_MAX) throw Error("graph order: more than 2^31 - 1 nodes");
+  GraphOrder out;
+  const std::int64_t n = g.nodes;
+  out.order = Kokkos::View<int*>(Kokkos::view_alloc("Remap::graph_order", Kokkos::WithoutInitializing),
+                                 n);
+  if (n == 0) return out;
+
+  std::vector<Level> levels;
+  Level top;
+  top.offsets = g.offsets;
+  top.adj = g.adj;
+  top.nodes = n;
+  while (true) {
+    out.level_nodes.push_back(top.nodes);
+    out.level_edges.push_back(static_cast<std::int64_t>(top.adj.extent(0)));
+    if (top.nodes <= o.cluster_nodes || static_cast<int>(levels.size()) == o.max_levels) break;
+    propagate(top, o.cluster_nodes, mix64(o.seed + levels.size()));
+    out.level_rounds.push_back(top.rounds);
+    if (top.clusters >= top.nodes) {  // nothing merged (no edges): this level adds no order
+      out.level_rounds.pop_back();
+      break;
+    }
+    Level next = coarsen(top);
+    levels.push_back(std::move(top));
+    top = std::move(next);
+  }
+
+  // Top down: rank of every node of level l from its cluster's rank at level l + 1, its round and
+  // its id (unique keys, so the sort's order is the order).
+  Kokkos::View<int*> rank(Kokkos::view_alloc("Remap::graph_order_rank", Kokkos::WithoutInitializing),
+                          top.nodes);
+  Kokkos::parallel_for(
+      "Remap::graph_order_top", Policy(0, top.nodes),
+      KOKKOS_LAMBDA(const std::int64_t u) { rank(u) = static_cast<int>(u); });
+  for (int l = static_cast<int>(levels.size()) - 1; l >= 0; --l) {
+    const Level& L = levels[l];
+    const int id_bits = bits_for(static_cast<std::uint64_t>(L.nodes - 1));
+    const int hop_bits = bits_for(static_cast<std::uint64_t>(L.rounds));
+    const int rank_bits = bits_for(static_cast<std::uint64_t>(L.clusters - 1));
+    if (id_bits + hop_bits + rank_bits > 64)
+      throw Error(fmt::format("graph order: level {} needs {}-bit keys", l,
+                              id_bits + hop_bits + rank_bits));
+    Kokkos::View<std::uint64_t*> keys(
+        Kokkos::view_alloc("Remap::graph_order_keys", Kokkos::WithoutInitializing), L.nodes);
+    const auto label = L.label;
+    const auto hop = L.hop;
+    const auto parent = rank;
+    Kokkos::parallel_for(
+        "Remap::graph_order_keys", Policy(0, L.nodes), KOKKOS_LAMBDA(const std::int64_t u) {
+          keys(u) = (((static_cast<std::uint64_t>(parent(label(u))) << hop_bits) |
+                      static_cast<std::uint64_t>(hop(u)))
+                     << id_bits) |
+                    static_cast<std::uint64_t>(u);
+        });
+    Kokkos::sort(Space(), keys);
+    Kokkos::View<int*> next = l == 0 ? out.order
+                                     : Kokkos::View<int*>(Kokkos::view_alloc(
+                                                              "Remap::graph_order_rank",
+                                                              Kokkos::WithoutInitializing),
+                                                          L.nodes);
+    const std::uint64_t id_mask = id_bits == 64 ? ~0ULL : ((1ULL << id_bits) - 1);
+    // Level 0 wants new -> old; the levels above want old -> new (their nodes' ranks).
+    const bool as_order = l == 0;
+    Kokkos::parallel_for(
+        "Remap::graph_order_rank", Policy(0, L.nodes), KOKKOS_LAMBDA(const std::int64_t i) {
+          const int u = static_cast<int>(keys(i) & id_mask);
+          if (as_order)
+            next(i) = u;
+          else
+            next(u) = static_cast<int>(i);
+        });
+    rank = next;
+  }
+  if (levels.empty())  // a graph of at most cluster_nodes nodes (or no edges): its own order
+    Kokkos::deep_copy(out.order, rank);
+  Kokkos::fence();
+  return out;
+}
+
+}  // namespace mdremap::remap

@@ -1,0 +1,135 @@
+// The CG matrix reordered on the device (cg/device_reorder.hpp).
+#include "cg/device_reorder.hpp"
+
+#include <fmt/format.h>
+
+#include <Kokkos_NestedSort.hpp>
+
+#include "mdremap/error.hpp"
+
+namespace mdremap::cg {
+
+namespace {
+using Policy = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
+constexpr int kThreadSortLen = 32;  // rows up to this long are sorted by one thread
+}  // namespace
+
+remap::GraphOrder labelprop_order(const DeviceCsr& a, int cluster_rows) {
+  if (a.rows != a.cols) throw Error("cg: labelprop reorders square matrices only");
+  remap::GraphOrderOptions o;
+  o.cluster_nodes = cluster_rows;
+  return remap::multilevel_label_order({a.rowptr, a.col, a.rows}, o);
+}
+
+DeviceCsr permute_symmetric(const DeviceCsr& a, Kokkos::View<const int*> order) {
+  if (a.rows != a.cols || static_cast<std::int64_t>(order.extent(0)) != a.rows)
+    throw Error("cg: a symmetric permutation needs a square matrix and one entry per row");
+  const std::int64_t n = a.rows;
+  DeviceCsr d;
+  d.rows = d.cols = n;
+  d.nnz = a.nnz;
+  d.max_len = a.max_len;
+  d.rowptr = Kokkos::View<std::int64_t*>(
+      Kokkos::view_alloc("cg::rowptr", Kokkos::WithoutInitializing), n + 1);
+  d.col = Kokkos::View<int*>(Kokkos::view_alloc("cg::col", Kokkos::WithoutInitializing), a.nnz);
+  d.val = Kokkos::View<double*>(Kokkos::view_alloc("cg::val", Kokkos::WithoutInitializing), a.nnz);
+  d.len = Kokkos::View<int*>(Kokkos::view_alloc("cg::len", Kokkos::WithoutInitializing), n);
+  Kokkos::View<int*> new_of_old(Kokkos::view_alloc("cg::new_of_old", Kokkos::WithoutInitializing),
+                                n);
+  const auto len = a.len;
+  const auto rp = a.rowptr;
+  const auto col = a.col;
+  const auto val = a.val;
+  const auto nlen = d.len;
+  const auto nrp = d.rowptr;
+  const auto ncol = d.col;
+  const auto nval = d.val;
+  Kokkos::parallel_for(
+      "CG::reorder_lengths", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        const int o = order(i);
+        new_of_old(o) = static_cast<int>(i);
+        nlen(i) = len(o);
+      });
+  Kokkos::parallel_scan(
+      "CG::reorder_rowptr", Policy(0, n + 1),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& p, const bool final) {
+        if (final) nrp(i) = p;
+        if (i < n) p += nlen(i);
+      });
+  // Each row's entries with their new columns, sorted by column (insertion sort on one thread
+  // for short rows; the long ones below, a team each).
+  Kokkos::parallel_for(
+      "CG::reorder_fill", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        const int o = order(i);
+        const std::int64_t src = rp(o), dst = nrp(i);
+        const int m = nlen(i);
+        for (int k = 0; k < m; ++k) {
+          ncol(dst + k) = new_of_old(col(src + k));
+          nval(dst + k) = val(src + k);
+        }
+        if (m > kThreadSortLen) return;
+        for (int k = 1; k < m; ++k) {
+          const int c = ncol(dst + k);
+          const double v = nval(dst + k);
+          int j = k - 1;
+          for (; j >= 0 && ncol(dst + j) > c; --j) {
+            ncol(dst + j + 1) = ncol(dst + j);
+            nval(dst + j + 1) = nval(dst + j);
+          }
+          ncol(dst + j + 1) = c;
+          nval(dst + j + 1) = v;
+        }
+      });
+  if (a.max_len > kThreadSortLen) {
+    std::int64_t nlong = 0;
+    Kokkos::parallel_reduce(
+        "CG::reorder_long_count", Policy(0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += nlen(i) > kThreadSortLen; },
+        nlong);
+    Kokkos::View<std::int64_t*> longs(
+        Kokkos::view_alloc("cg::reorder_long_rows", Kokkos::WithoutInitializing), nlong);
+    Kokkos::parallel_scan(
+        "CG::reorder_long_rows", Policy(0, n),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& p, const bool final) {
+          if (nlen(i) <= kThreadSortLen) return;
+          if (final) longs(p) = i;
+          ++p;
+        });
+    using Team = Kokkos::TeamPolicy<>;
+    Kokkos::parallel_for(
+        "CG::reorder_sort_long", Team(nlong, Kokkos::AUTO),
+        KOKKOS_LAMBDA(const Team::member_type& t) {
+          const std::int64_t i = longs(t.league_rank());
+          const Kokkos::pair<std::int64_t, std::int64_t> r(nrp(i), nrp(i + 1));
+          Kokkos::Experimental::sort_by_key_team(t, Kokkos::subview(ncol, r),
+                                                 Kokkos::subview(nval, r));
+        });
+  }
+  return d;
+}
+
+Kokkos::View<double*> permute_vector(Kokkos::View<const double*> v,
+                                     Kokkos::View<const int*> order) {
+  const std::int64_t n = v.extent(0);
+  Kokkos::View<double*> out(Kokkos::view_alloc(std::string(v.label()), Kokkos::WithoutInitializing),
+                            n);
+  if (n == 0) return out;
+  if (static_cast<std::int64_t>(order.extent(0)) != n)
+    throw Error("cg: a permuted vector needs one order entry per element");
+  Kokkos::parallel_for(
+      "CG::reorder_vector", Policy(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) { out(i) = v(order(i)); });
+  return out;
+}
+
+std::string describe(const remap::GraphOrder& g) {
+  std::string levels;
+  for (std::size_t l = 0; l + 1 < g.level_nodes.size(); ++l)
+    levels += fmt::format("{}{} -> {} in {} rounds", l ? ", " : "", g.level_nodes[l],
+                          g.level_nodes[l + 1], g.level_rounds[l]);
+  return fmt::format("multilevel label propagation on the device (seed 001 §3.4): {} level{}{}{}",
+                     g.level_rounds.size(), g.level_rounds.size() == 1 ? "" : "s",
+                     levels.empty() ? "" : ": ", levels);
+}
+
+}  // namespace mdremap::cg

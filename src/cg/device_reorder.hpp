@@ -1,0 +1,29 @@
+#pragma once
+// The CG matrix reordered on the device (remap.reorder: labelprop): the rows' order from the
+// remap layer's multilevel label propagation over the matrix's pattern (remap/graph_order.hpp;
+// seed 001 §3.4), applied as P A P^T with the vectors following, so a permuted mesh matrix gets
+// its locality back without the host touching it.
+#include <Kokkos_Core.hpp>
+#include <string>
+
+#include "cg/device_csr.hpp"
+#include "mdremap/remap/graph_order.hpp"
+
+namespace mdremap::cg {
+
+// The order (new -> old) of `a`'s rows: rows adjacent where A(i, j) != 0 (A symmetric: rows i
+// and j then share x entries i and j), clusters of about `cluster_rows` at every level.
+remap::GraphOrder labelprop_order(const DeviceCsr& a, int cluster_rows);
+
+// P A P^T for a new -> old order (rows and columns together: CG's vectors live in both spaces);
+// the columns of each row sorted, as the host CSR keeps them.
+DeviceCsr permute_symmetric(const DeviceCsr& a, Kokkos::View<const int*> order);
+
+// out[i] = v[order[i]]; an empty v gives an empty vector.
+Kokkos::View<double*> permute_vector(Kokkos::View<const double*> v,
+                                     Kokkos::View<const int*> order);
+
+// One line for the run's output: levels, their sizes and rounds.
+std::string describe(const remap::GraphOrder& g);
+
+}  // namespace mdremap::cg
