@@ -125,11 +125,12 @@ Kokkos::View<double*> permute_vector(Kokkos::View<const double*> v,
 std::string describe(const remap::GraphOrder& g) {
   std::string levels;
   for (std::size_t l = 0; l + 1 < g.level_nodes.size(); ++l)
-    levels += fmt::format("{}{} -> {} in {} rounds", l ? ", " : "", g.level_nodes[l],
-                          g.level_nodes[l + 1], g.level_rounds[l]);
-  return fmt::format("multilevel label propagation on the device (seed 001 §3.4): {} level{}{}{}",
-                     g.level_rounds.size(), g.level_rounds.size() == 1 ? "" : "s",
-                     levels.empty() ? "" : ": ", levels);
+    levels += fmt::format("{}{} -> {} in {} rounds ({:.2f} ms)", l ? ", " : ": ", g.level_nodes[l],
+                          g.level_nodes[l + 1], g.level_rounds[l], 1e3 * g.level_seconds[l]);
+  return fmt::format(
+      "multilevel label propagation on the device (seed 001 §3.4): {} level{}{}; order {:.2f} ms",
+      g.level_rounds.size(), g.level_rounds.size() == 1 ? "" : "s", levels,
+      1e3 * g.order_seconds);
 }
 
 }  // namespace mdremap::cg

@@ -20,8 +20,10 @@ namespace mdremap::cg {
 
 class KernelWarmUp {
  public:
-  // Starts the thread when `enabled` and the build runs on a GPU; else does nothing.
-  KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOptions& solver);
+  // Starts the thread when `enabled` and the build runs on a GPU; else does nothing. `reorder`:
+  // the device reordering's kernels too (remap.reorder labelprop, cg/device_reorder.hpp).
+  KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOptions& solver,
+               bool reorder = false);
   ~KernelWarmUp();
   KernelWarmUp(const KernelWarmUp&) = delete;
   KernelWarmUp& operator=(const KernelWarmUp&) = delete;
@@ -35,7 +37,7 @@ class KernelWarmUp {
   const std::string& note() const { return note_; }
 
  private:
-  void run(SpmvOptions spmv, CgOptions solver);
+  void run(SpmvOptions spmv, CgOptions solver, bool reorder);
   std::thread thread_;
   bool started_ = false;
   double seconds_ = 0;

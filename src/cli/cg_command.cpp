@@ -142,7 +142,7 @@ int run_cg(const CgCommandOptions& o) {
 
   // The solve's kernels are launched once on a small matrix while the host builds the real one
   // (their modules load there: cg/warm_up.hpp); waiting for it counts in the SpMV's set-up.
-  cg::KernelWarmUp warm_up(p.warm_up, p.spmv, p.solver);
+  cg::KernelWarmUp warm_up(p.warm_up, p.spmv, p.solver, p.reorder == "labelprop");
   // Files are read before anything is printed: a bad one is the only output.
   cg::LinearSystem sys = cg::build_system(p);
   if (!o.quiet) {

@@ -167,9 +167,10 @@ TEST(GraphOrder, GivesARenumberedGridItsLocalityBack) {
     const double span = mean_edge_span(renumbered, host_order(g));
     EXPECT_LT(span, 0.03 * n) << "clusters of " << c << ": natural " << span_natural;
     EXPECT_LT(span, span_renumbered / 10) << "clusters of " << c;
-    // About n / c clusters at level 1 (seeds one in c, a few more where components stall).
+    // About n / c clusters at level 1: seeds one in c, and as many again at most where the
+    // fronts left gaps.
     EXPECT_GT(g.clusters(), n / (2 * c)) << c;
-    EXPECT_LT(g.clusters(), 2 * n / c) << c;
+    EXPECT_LT(g.clusters(), 3 * n / c) << c;
     // Levels until the top has at most c nodes.
     EXPECT_LE(g.level_nodes.back(), c);
     for (std::size_t l = 1; l < g.level_nodes.size(); ++l)
