@@ -1,9 +1,16 @@
 // Multilevel label-propagation order on the device (include/mdremap/remap/graph_order.hpp).
 #include "mdremap/remap/graph_order.hpp"
 
+#include <fmt/format.h>
 #include <Kokkos_Sort.hpp>
 #include <climits>
-#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cub/device/device_radix_sort.cuh>
+#endif
 
 #include "mdremap/error.hpp"
 
@@ -27,6 +34,54 @@ int bits_for(std::uint64_t v) {  // bits to hold 0 .. v
   int b = 0;
   while (b < 64 && (v >> b) != 0) ++b;
   return b;
+}
+
+// Buffers shared by the levels (sized by level 0, the largest): two key arrays (the radix sort's
+// double buffer), positions, the sort's temporary storage and the round's pending labels.
+struct Scratch {
+  Kokkos::View<std::uint64_t*> keys[2];
+  Kokkos::View<std::int64_t*> pos;
+  Kokkos::View<int*> pending;
+  Kokkos::View<unsigned char*> temp;
+  int current = 0;  // which of keys[] holds the sorted keys
+  template <class V>
+  static void fit(V& v, std::int64_t size, const char* name) {
+    if (static_cast<std::int64_t>(v.extent(0)) < size)
+      v = V(Kokkos::view_alloc(std::string(name), Kokkos::WithoutInitializing), size);
+  }
+  void fit_keys(std::int64_t size) {
+    fit(keys[0], size, "Remap::graph_order_keys");
+    fit(keys[1], size, "Remap::graph_order_keys2");
+  }
+  Kokkos::View<std::uint64_t*> sorted(std::int64_t size) const {
+    return Kokkos::subview(keys[current], std::make_pair(std::int64_t(0), size));
+  }
+};
+
+// Sorts keys[0][0, size) (every key below 2^bits); the result is s.sorted(size). On CUDA a radix
+// sort over the key's bits only, in the scratch's buffers (no allocation per call); elsewhere
+// Kokkos::sort.
+void sort_keys(Scratch& s, std::int64_t size, int bits) {
+  s.current = 0;
+  if (size < 2) return;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
+    if (size <= INT_MAX) {
+      cub::DoubleBuffer<std::uint64_t> buf(s.keys[0].data(), s.keys[1].data());
+      std::size_t bytes = 0;
+      const int end_bit = std::max(1, bits);
+      cub::DeviceRadixSort::SortKeys(nullptr, bytes, buf, static_cast<int>(size), 0, end_bit,
+                                     Space().cuda_stream());
+      Scratch::fit(s.temp, static_cast<std::int64_t>(bytes), "Remap::graph_order_sort_temp");
+      if (cub::DeviceRadixSort::SortKeys(s.temp.data(), bytes, buf, static_cast<int>(size), 0,
+                                         end_bit, Space().cuda_stream()) != cudaSuccess)
+        throw Error("graph order: the radix sort failed");
+      s.current = buf.Current() == s.keys[0].data() ? 0 : 1;
+      return;
+    }
+#endif
+  (void)bits;
+  Kokkos::sort(Space(), Kokkos::subview(s.keys[0], std::make_pair(std::int64_t(0), size)));
 }
 
 // Seed picks: about one node in `spacing` by a salted hash; or an unlabelled node none of whose
@@ -93,13 +148,13 @@ std::int64_t add_seeds(const Level& L, Kokkos::View<int*> flag, std::int64_t bas
 }
 
 // seed 001 §3.4 on one level's graph: labels and hops of every node, clusters and rounds.
-void propagate(Level& L, int spacing, std::uint64_t salt) {
+void propagate(Level& L, Scratch& scratch, int spacing, std::uint64_t salt) {
   const std::int64_t n = L.nodes;
   L.label = Kokkos::View<int*>("Remap::graph_order_label", n);
-  L.hop = Kokkos::View<int*>(Kokkos::view_alloc("Remap::graph_order_hop", Kokkos::WithoutInitializing),
-                             n);
-  Kokkos::View<int*> pending(
-      Kokkos::view_alloc("Remap::graph_order_pending", Kokkos::WithoutInitializing), n);
+  L.hop = Kokkos::View<int*>(
+      Kokkos::view_alloc("Remap::graph_order_hop", Kokkos::WithoutInitializing), n);
+  Scratch::fit(scratch.pending, n, "Remap::graph_order_pending");
+  const auto pending = scratch.pending;
   const auto off = L.offsets;
   const auto adj = L.adj;
   const auto label = L.label;
@@ -164,8 +219,8 @@ void propagate(Level& L, int spacing, std::uint64_t salt) {
       // seeds of their own at the same rate: a random placement leaves gaps whose filling
       // would take many more rounds (about 30 on a 1000 x 1000 grid at 128 nodes a cluster).
       if (gained < last_gain && labelled < linked) {
-        const std::int64_t s = add_seeds(
-            L, pending, next, r, HashPick{mix64(salt + static_cast<std::uint64_t>(r)), us});
+        const std::int64_t s = add_seeds(L, pending, next, r,
+                                         HashPick{mix64(salt + static_cast<std::uint64_t>(r)), us});
         next += s;
         labelled += s;
       }
@@ -176,8 +231,7 @@ void propagate(Level& L, int spacing, std::uint64_t salt) {
     // (every component has one), so each stalled round adds at least one seed.
     std::int64_t s =
         add_seeds(L, pending, next, r, HashPick{mix64(salt + ~static_cast<std::uint64_t>(r)), us});
-    if (s == 0)
-      s = add_seeds(L, pending, next, r, LocalMinimum{off, adj, label});
+    if (s == 0) s = add_seeds(L, pending, next, r, LocalMinimum{off, adj, label});
     if (s == 0)
       throw Error(fmt::format(
           "graph order: label propagation stalled at round {} with {} of {} nodes labelled "
@@ -203,13 +257,13 @@ void propagate(Level& L, int spacing, std::uint64_t salt) {
 }
 
 // The graph of L's clusters: an edge between two clusters where any of their nodes are adjacent.
-Level coarsen(const Level& L) {
+Level coarsen(const Level& L, Scratch& scratch) {
   const auto off = L.offsets;
   const auto adj = L.adj;
   const auto label = L.label;
   const std::int64_t n = L.nodes;
-  Kokkos::View<std::int64_t*> pos(
-      Kokkos::view_alloc("Remap::graph_order_cut_pos", Kokkos::WithoutInitializing), n + 1);
+  Scratch::fit(scratch.pos, n + 1, "Remap::graph_order_pos");
+  const auto pos = scratch.pos;
   std::int64_t cut = 0;
   Kokkos::parallel_scan(
       "Remap::graph_order_cut_count", Policy(0, n + 1),
@@ -220,23 +274,29 @@ Level coarsen(const Level& L) {
         for (std::int64_t e = off(u); e < off(u + 1); ++e) p += label(adj(e)) != lu;
       },
       cut);
-  Kokkos::View<std::uint64_t*> keys(
-      Kokkos::view_alloc("Remap::graph_order_cut", Kokkos::WithoutInitializing), cut);
-  Kokkos::parallel_for(
-      "Remap::graph_order_cut_fill", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t u) {
-        const int lu = label(u);
-        std::int64_t p = pos(u);
-        for (std::int64_t e = off(u); e < off(u + 1); ++e) {
-          const int lv = label(adj(e));
-          if (lv != lu)
-            keys(p++) = (static_cast<std::uint64_t>(lu) << 32) | static_cast<std::uint32_t>(lv);
-        }
-      });
-  if (cut > 0) Kokkos::sort(Space(), keys);
-  // Unique edges, then the coarse graph's offsets from their sources.
+  // Edge (lu, lv) as the key lu * nc + lv: sorted, then unique.
+  const std::uint64_t nc = static_cast<std::uint64_t>(L.clusters);
+  scratch.fit_keys(cut);
+  {
+    const auto fill = scratch.keys[0];
+    Kokkos::parallel_for(
+        "Remap::graph_order_cut_fill", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t u) {
+          const int lu = label(u);
+          std::int64_t p = pos(u);
+          for (std::int64_t e = off(u); e < off(u + 1); ++e) {
+            const int lv = label(adj(e));
+            if (lv != lu)
+              fill(p++) = static_cast<std::uint64_t>(lu) * nc + static_cast<std::uint64_t>(lv);
+          }
+        });
+  }
+  sort_keys(scratch, cut, bits_for(nc * nc - 1));
+  const auto keys = scratch.sorted(cut);
+  // Unique edges (their positions in the scratch's position array: the node positions are no
+  // longer needed), then the coarse graph's offsets from their sources.
   std::int64_t m = 0;
-  Kokkos::View<std::int64_t*> at(
-      Kokkos::view_alloc("Remap::graph_order_unique", Kokkos::WithoutInitializing), cut + 1);
+  Scratch::fit(scratch.pos, cut + 1, "Remap::graph_order_pos");
+  const auto at = scratch.pos;
   Kokkos::parallel_scan(
       "Remap::graph_order_unique", Policy(0, cut + 1),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& p, const bool final) {
@@ -246,29 +306,22 @@ Level coarsen(const Level& L) {
       m);
   Level C;
   C.nodes = L.clusters;
-  const std::int64_t nc = C.nodes;
   Kokkos::View<std::int64_t*> coff(
-      Kokkos::view_alloc("Remap::graph_order_coarse_offsets", Kokkos::WithoutInitializing), nc + 1);
+      Kokkos::view_alloc("Remap::graph_order_coarse_offsets", Kokkos::WithoutInitializing),
+      C.nodes + 1);
   Kokkos::View<int*> cadj(
       Kokkos::view_alloc("Remap::graph_order_coarse_adj", Kokkos::WithoutInitializing), m);
-  Kokkos::parallel_for(
-      "Remap::graph_order_coarse_adj", Policy(0, cut), KOKKOS_LAMBDA(const std::int64_t i) {
-        if (i == 0 || keys(i) != keys(i - 1))
-          cadj(at(i)) = static_cast<int>(keys(i) & 0xffffffffULL);
-      });
   // Entry j of the unique list starts every cluster from the previous entry's source + 1 to its
-  // own source (clusters without edges get empty ranges); entry m closes the rest.
-  Kokkos::View<std::uint64_t*> uniq(
-      Kokkos::view_alloc("Remap::graph_order_unique_keys", Kokkos::WithoutInitializing), m);
+  // own source (clusters without edges get empty ranges); the last closes the rest.
+  const std::int64_t ncs = C.nodes;
   Kokkos::parallel_for(
-      "Remap::graph_order_unique_keys", Policy(0, cut), KOKKOS_LAMBDA(const std::int64_t i) {
-        if (i == 0 || keys(i) != keys(i - 1)) uniq(at(i)) = keys(i);
-      });
-  Kokkos::parallel_for(
-      "Remap::graph_order_coarse_offsets", Policy(0, m + 1), KOKKOS_LAMBDA(const std::int64_t j) {
-        const std::int64_t src = j < m ? static_cast<std::int64_t>(uniq(j) >> 32) : nc;
-        const std::int64_t prev = j > 0 ? static_cast<std::int64_t>(uniq(j - 1) >> 32) : -1;
-        for (std::int64_t c = prev + 1; c <= src; ++c) coff(c) = j;
+      "Remap::graph_order_coarse_graph", Policy(0, cut + 1), KOKKOS_LAMBDA(const std::int64_t i) {
+        const bool first = i == cut || i == 0 || keys(i) != keys(i - 1);
+        if (!first) return;
+        const std::int64_t src = i < cut ? static_cast<std::int64_t>(keys(i) / nc) : ncs;
+        const std::int64_t prev = i > 0 ? static_cast<std::int64_t>(keys(i - 1) / nc) : -1;
+        for (std::int64_t c = prev + 1; c <= src; ++c) coff(c) = at(i);
+        if (i < cut) cadj(at(i)) = static_cast<int>(keys(i) % nc);
       });
   C.offsets = coff;
   C.adj = cadj;
@@ -283,11 +336,12 @@ GraphOrder multilevel_label_order(const DeviceGraph& g, const GraphOrderOptions&
   if (g.nodes > INT_MAX) throw Error("graph order: more than 2^31 - 1 nodes");
   GraphOrder out;
   const std::int64_t n = g.nodes;
-  out.order = Kokkos::View<int*>(Kokkos::view_alloc("Remap::graph_order", Kokkos::WithoutInitializing),
-                                 n);
+  out.order =
+      Kokkos::View<int*>(Kokkos::view_alloc("Remap::graph_order", Kokkos::WithoutInitializing), n);
   if (n == 0) return out;
 
   std::vector<Level> levels;
+  Scratch scratch;
   Level top;
   top.offsets = g.offsets;
   top.adj = g.adj;
@@ -297,10 +351,10 @@ GraphOrder multilevel_label_order(const DeviceGraph& g, const GraphOrderOptions&
     out.level_edges.push_back(static_cast<std::int64_t>(top.adj.extent(0)));
     if (top.nodes <= o.cluster_nodes || static_cast<int>(levels.size()) == o.max_levels) break;
     Kokkos::Timer clock;
-    propagate(top, o.cluster_nodes, mix64(o.seed + levels.size()));
+    propagate(top, scratch, o.cluster_nodes, mix64(o.seed + levels.size()));
     if (top.clusters >= top.nodes) break;  // nothing merged (no edges): this level adds no order
     out.level_rounds.push_back(top.rounds);
-    Level next = coarsen(top);
+    Level next = coarsen(top, scratch);
     Kokkos::fence();
     out.level_seconds.push_back(clock.seconds());
     levels.push_back(std::move(top));
@@ -310,8 +364,8 @@ GraphOrder multilevel_label_order(const DeviceGraph& g, const GraphOrderOptions&
   Kokkos::Timer order_clock;
   // Top down: rank of every node of level l from its cluster's rank at level l + 1, its round and
   // its id (unique keys, so the sort's order is the order).
-  Kokkos::View<int*> rank(Kokkos::view_alloc("Remap::graph_order_rank", Kokkos::WithoutInitializing),
-                          top.nodes);
+  Kokkos::View<int*> rank(
+      Kokkos::view_alloc("Remap::graph_order_rank", Kokkos::WithoutInitializing), top.nodes);
   Kokkos::parallel_for(
       "Remap::graph_order_top", Policy(0, top.nodes),
       KOKKOS_LAMBDA(const std::int64_t u) { rank(u) = static_cast<int>(u); });
@@ -323,8 +377,8 @@ GraphOrder multilevel_label_order(const DeviceGraph& g, const GraphOrderOptions&
     if (id_bits + hop_bits + rank_bits > 64)
       throw Error(fmt::format("graph order: level {} needs {}-bit keys", l,
                               id_bits + hop_bits + rank_bits));
-    Kokkos::View<std::uint64_t*> keys(
-        Kokkos::view_alloc("Remap::graph_order_keys", Kokkos::WithoutInitializing), L.nodes);
+    scratch.fit_keys(L.nodes);
+    const auto keys = scratch.keys[0];
     const auto label = L.label;
     const auto hop = L.hop;
     const auto parent = rank;
@@ -335,18 +389,19 @@ GraphOrder multilevel_label_order(const DeviceGraph& g, const GraphOrderOptions&
                      << id_bits) |
                     static_cast<std::uint64_t>(u);
         });
-    Kokkos::sort(Space(), keys);
-    Kokkos::View<int*> next = l == 0 ? out.order
-                                     : Kokkos::View<int*>(Kokkos::view_alloc(
-                                                              "Remap::graph_order_rank",
-                                                              Kokkos::WithoutInitializing),
-                                                          L.nodes);
+    sort_keys(scratch, L.nodes, id_bits + hop_bits + rank_bits);
+    const auto sorted = scratch.sorted(L.nodes);
+    Kokkos::View<int*> next =
+        l == 0 ? out.order
+               : Kokkos::View<int*>(
+                     Kokkos::view_alloc("Remap::graph_order_rank", Kokkos::WithoutInitializing),
+                     L.nodes);
     const std::uint64_t id_mask = id_bits == 64 ? ~0ULL : ((1ULL << id_bits) - 1);
     // Level 0 wants new -> old; the levels above want old -> new (their nodes' ranks).
     const bool as_order = l == 0;
     Kokkos::parallel_for(
         "Remap::graph_order_rank", Policy(0, L.nodes), KOKKOS_LAMBDA(const std::int64_t i) {
-          const int u = static_cast<int>(keys(i) & id_mask);
+          const int u = static_cast<int>(sorted(i) & id_mask);
           if (as_order)
             next(i) = u;
           else

@@ -122,6 +122,23 @@ Kokkos::View<double*> permute_vector(Kokkos::View<const double*> v,
   return out;
 }
 
+double scattered_fraction(const DeviceCsr& a, std::int64_t reach) {
+  if (a.nnz == 0) return 0.0;
+  const auto rp = a.rowptr;
+  const auto col = a.col;
+  std::int64_t far = 0;
+  Kokkos::parallel_reduce(
+      "CG::scattered_entries", Policy(0, a.rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) {
+        for (std::int64_t k = rp(i); k < rp(i + 1); ++k) {
+          const std::int64_t d = col(k) - i;
+          c += d > reach || d < -reach;
+        }
+      },
+      far);
+  return static_cast<double>(far) / static_cast<double>(a.nnz);
+}
+
 std::string describe(const remap::GraphOrder& g) {
   std::string levels;
   for (std::size_t l = 0; l + 1 < g.level_nodes.size(); ++l)
@@ -129,8 +146,7 @@ std::string describe(const remap::GraphOrder& g) {
                           g.level_nodes[l + 1], g.level_rounds[l], 1e3 * g.level_seconds[l]);
   return fmt::format(
       "multilevel label propagation on the device (seed 001 §3.4): {} level{}{}; order {:.2f} ms",
-      g.level_rounds.size(), g.level_rounds.size() == 1 ? "" : "s", levels,
-      1e3 * g.order_seconds);
+      g.level_rounds.size(), g.level_rounds.size() == 1 ? "" : "s", levels, 1e3 * g.order_seconds);
 }
 
 }  // namespace mdremap::cg

@@ -20,8 +20,15 @@ remap::GraphOrder labelprop_order(const DeviceCsr& a, int cluster_rows);
 DeviceCsr permute_symmetric(const DeviceCsr& a, Kokkos::View<const int*> order);
 
 // out[i] = v[order[i]]; an empty v gives an empty vector.
-Kokkos::View<double*> permute_vector(Kokkos::View<const double*> v,
-                                     Kokkos::View<const int*> order);
+Kokkos::View<double*> permute_vector(Kokkos::View<const double*> v, Kokkos::View<const int*> order);
+
+// The fraction of the entries lying more than `reach` columns from their row: near 0 for a mesh
+// in its own numbering (a 3D grid's farthest neighbour is a plane away), near 1 after a random
+// symmetric permutation. remap.reorder auto runs labelprop where it exceeds kScatteredFraction
+// at kScatteredReach (the 16-bit reach of sell's column offsets, 256 KB of x).
+double scattered_fraction(const DeviceCsr& a, std::int64_t reach);
+inline constexpr std::int64_t kScatteredReach = 32767;
+inline constexpr double kScatteredFraction = 0.5;
 
 // One line for the run's output: levels, their sizes and rounds.
 std::string describe(const remap::GraphOrder& g);

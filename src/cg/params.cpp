@@ -141,8 +141,12 @@ CgParams read_cg_params(io::Deck& deck) {
     rm.fail("mode", fmt::format("remap mode '{}' needs spmv.kernel csr-thread ('{}' runs its own "
                                 "gather)",
                                 p.spmv.remap, p.spmv.kernel));
+  // auto (the default of remap.mode auto): labelprop where the order is scattered
+  // (cg/device_reorder.hpp), else none.
+  const bool reorder_named = rm.has("reorder");
   p.reorder =
-      one_of(rm, "reorder", "none", {"none", "labelprop", "labelprop-host", "partition"});
+      one_of(rm, "reorder", "none", {"none", "labelprop", "labelprop-host", "partition", "auto"});
+  if (p.spmv.remap == "auto" && !reorder_named) p.reorder = "auto";
   auto& o = p.spmv.remap_opt;
   const std::string path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture"});
   o.path = path == "global"    ? remap::GatherPath::Global

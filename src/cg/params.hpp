@@ -11,7 +11,9 @@
 //   spmv:     kernel csr-thread|csr-warp|sell|cusparse|auto, vector_length (csr-warp lanes,
 //             0 = auto), timing_repeats (SpMVs timed after the solve), transactions (model them:
 //             true), fused_dots, warm_up (cg/warm_up.hpp: true), sell_sigma (cg/sell_spmv.hpp)
-//   remap:    mode (the registry's strategies), reorder none|labelprop|partition, gather_path,
+//   remap:    mode (the registry's strategies), reorder none|labelprop (on the device)|
+//             labelprop-host|partition|auto (labelprop where the order is scattered; the default
+//             of mode auto), gather_path,
 //             chunks, streams, dup_fraction, cache, block, smem_bytes, profile_steps,
 //             partition_bytes (reorder partition and throttle parts), throttle's schedule
 //             cf|cf-q|sj|sj-q, bisector auto|coarsened|kd, chunk_threads, queue_unit

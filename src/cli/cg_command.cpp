@@ -50,7 +50,8 @@ void add_cg_command(CLI::App& app, CgCommandOptions& o) {
                  "throttle: cf | cf-q | sj | sj-q (seed 002 §3; remap.schedule)");
   cg->add_option("--reorder", o.reorder,
                  "Symmetric row reordering before the solve: none | labelprop (on the device) | "
-                 "labelprop-host | partition (remap.reorder)");
+                 "labelprop-host | partition | auto (labelprop where the order is scattered; "
+                 "the default of --remap auto) (remap.reorder)");
   cg->add_option("--backend", o.backend,
                  "Backend to run on (only the one compiled in: " + device_backend() + ")");
   cg->add_option("--summary", o.summary, "Write a JSON summary of the solve to this file");
@@ -142,7 +143,8 @@ int run_cg(const CgCommandOptions& o) {
 
   // The solve's kernels are launched once on a small matrix while the host builds the real one
   // (their modules load there: cg/warm_up.hpp); waiting for it counts in the SpMV's set-up.
-  cg::KernelWarmUp warm_up(p.warm_up, p.spmv, p.solver, p.reorder == "labelprop");
+  cg::KernelWarmUp warm_up(p.warm_up, p.spmv, p.solver,
+                           p.reorder == "labelprop" || p.reorder == "auto");
   // Files are read before anything is printed: a bad one is the only output.
   cg::LinearSystem sys = cg::build_system(p);
   if (!o.quiet) {
@@ -173,18 +175,27 @@ int run_cg(const CgCommandOptions& o) {
   const double upload_s = setup.seconds();
   // labelprop on the device: the order, then P A P^T and the vectors, where they already are.
   std::string reorder_note;
-  const bool device_reorder = p.reorder == "labelprop";
+  Kokkos::Timer reorder_clock;
+  bool device_reorder = p.reorder == "labelprop";
+  if (p.reorder == "auto") {
+    const double far = cg::scattered_fraction(a, cg::kScatteredReach);
+    device_reorder = far > cg::kScatteredFraction;
+    reorder_note = fmt::format(
+        "auto: {:.1f}% of the entries lie more than {} columns from their row ({} {:.0f}%): {}",
+        100 * far, cg::kScatteredReach, device_reorder ? "over" : "at most",
+        100 * cg::kScatteredFraction, device_reorder ? "labelprop; " : "the order kept");
+    sys.reorder_seconds = reorder_clock.seconds();
+  }
   if (device_reorder) {
-    Kokkos::Timer reorder_clock;
     const remap::GraphOrder g = cg::labelprop_order(a, p.spmv.remap_opt.block_threads);
     a = cg::permute_symmetric(a, g.order);
     b = cg::permute_vector(b, g.order);
     xstar = cg::permute_vector(xstar, g.order);
     Kokkos::fence();
     sys.reorder_seconds = reorder_clock.seconds();
-    reorder_note = cg::describe(g) + fmt::format(" in {:.2f} ms", 1e3 * sys.reorder_seconds);
-    if (!o.quiet) fmt::print("# reorder: {}\n", reorder_note);
+    reorder_note += cg::describe(g) + fmt::format(" in {:.2f} ms", 1e3 * sys.reorder_seconds);
   }
+  if (!o.quiet && !reorder_note.empty()) fmt::print("# reorder: {}\n", reorder_note);
   Kokkos::Timer make_clock;
   auto op = cg::make_spmv(a, p.spmv);  // plans the strategy (auto: profiles and decides)
   Kokkos::View<double*> x("cg::x", a.rows);

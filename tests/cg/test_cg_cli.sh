@@ -122,6 +122,13 @@ check labelprop-timed awk -v t="$(grep -o '"reorder_seconds": [^,]*' "$work/lp.j
 check labelprop-same-iterations test "$(json "$work/lp.json" iterations)" -le $((its + 1))
 check labelprop-error awk -v e="$(json "$work/lp.json" relative_error)" 'BEGIN { exit !(e < 1e-6) }'
 check labelprop-writes-the-deck-matrix cmp -s "$work/lp.mtx" "$work/w.mtx"
+# remap.reorder auto (what --remap auto runs): a permuted 160,000-row grid is scattered (most
+# entries past 32,767 columns) and gets labelprop; the 400-row one keeps its order.
+"$bin" cg "$work/ok.yaml" --set matrix.dims=[400,400] --set matrix.permute=true --set solver.tolerance=1e-3 --remap auto --summary "$work/ra.json" >"$work/out" 2>"$work/err"
+check reorder-auto-runs test $? -eq 0
+check reorder-auto-scattered grep -Eq "^# reorder: auto: [5-9][0-9]\.[0-9]% of the entries lie more than 32767 columns from their row \(over 50%\): labelprop; multilevel" "$work/out"
+"$bin" cg "$work/ok.yaml" --set matrix.permute=true --remap auto >"$work/out" 2>"$work/err"
+check reorder-auto-small-kept grep -Eq "^# reorder: auto: 0\.0% .*: the order kept$" "$work/out"
 "$bin" cg "$work/ok.yaml" --set matrix.permute=true --reorder labelprop-host --summary "$work/lph.json" >"$work/out" 2>"$work/err"
 check labelprop-host-runs test $? -eq 0
 check labelprop-host-error awk -v e="$(json "$work/lph.json" relative_error)" 'BEGIN { exit !(e < 1e-6) }'

@@ -36,7 +36,8 @@ struct OnDevice {
     }
     off = Kokkos::View<std::int64_t*>("off", o.size());
     adj = Kokkos::View<int*>("adj", e.size());
-    Kokkos::deep_copy(off, Kokkos::View<const std::int64_t*, Kokkos::HostSpace>(o.data(), o.size()));
+    Kokkos::deep_copy(off,
+                      Kokkos::View<const std::int64_t*, Kokkos::HostSpace>(o.data(), o.size()));
     Kokkos::deep_copy(adj, Kokkos::View<const int*, Kokkos::HostSpace>(e.data(), e.size()));
   }
   DeviceGraph graph() const { return {off, adj, n}; }
@@ -120,9 +121,9 @@ TEST(GraphOrder, IsAPermutationForEveryShape) {
     }
     graphs.push_back(a);
   }
-  graphs.push_back(Adjacency(1));           // one node, no edge
-  graphs.push_back(Adjacency(100));         // no edges at all
-  graphs.push_back({{1}, {0}});             // one edge
+  graphs.push_back(Adjacency(1));    // one node, no edge
+  graphs.push_back(Adjacency(100));  // no edges at all
+  graphs.push_back({{1}, {0}});      // one edge
   for (const auto& a : graphs) {
     const OnDevice d(a);
     for (int c : {2, 8, 64}) {
