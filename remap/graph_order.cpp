@@ -115,12 +115,12 @@ struct Level {
   int rounds = 0;
 };
 
-// Seeds the unlabelled nodes that have a neighbour and pass `pick`, numbering them from `base`
-// in node order; returns how many. The picks are made first, into `flag`, so that a pick that
-// reads labels (LocalMinimum) sees none of this call's new ones.
+// Seeds the unlabelled nodes that have a neighbour and pass `pick`; a seed's label is its own id
+// until propagate numbers the clusters densely at the end (a numbering scan per call cost more
+// than the rounds). Returns how many. The picks are made first, into `flag`, so that a pick that
+// reads labels (LocalMinimum) sees none of this call's new seeds.
 template <class Pick>
-std::int64_t add_seeds(const Level& L, Kokkos::View<int*> flag, std::int64_t base, int round,
-                       Pick pick) {
+std::int64_t add_seeds(const Level& L, Kokkos::View<int*> flag, int round, Pick pick) {
   const auto off = L.offsets;
   const auto adj = L.adj;
   const auto label = L.label;
@@ -133,15 +133,13 @@ std::int64_t add_seeds(const Level& L, Kokkos::View<int*> flag, std::int64_t bas
         flag(u) = linked && pick(u);
       });
   std::int64_t added = 0;
-  Kokkos::parallel_scan(
+  Kokkos::parallel_reduce(
       "Remap::graph_order_seeds", Policy(0, L.nodes),
-      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& pos, const bool final) {
+      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& c) {
         if (!flag(u)) return;
-        if (final) {
-          label(u) = static_cast<int>(base + pos);
-          hop(u) = round;
-        }
-        ++pos;
+        label(u) = static_cast<int>(u);
+        hop(u) = round;
+        ++c;
       },
       added);
   return added;
@@ -172,8 +170,7 @@ void propagate(Level& L, Scratch& scratch, int spacing, std::uint64_t salt) {
       linked);
 
   const std::uint64_t us = static_cast<std::uint64_t>(spacing);
-  std::int64_t next = add_seeds(L, pending, 0, 0, HashPick{salt, us});
-  std::int64_t labelled = next;
+  std::int64_t labelled = add_seeds(L, pending, 0, HashPick{salt, us});
   std::int64_t last_gain = 0;
   int round = 0;
   while (labelled < linked) {
@@ -219,10 +216,8 @@ void propagate(Level& L, Scratch& scratch, int spacing, std::uint64_t salt) {
       // seeds of their own at the same rate: a random placement leaves gaps whose filling
       // would take many more rounds (about 30 on a 1000 x 1000 grid at 128 nodes a cluster).
       if (gained < last_gain && labelled < linked) {
-        const std::int64_t s = add_seeds(L, pending, next, r,
-                                         HashPick{mix64(salt + static_cast<std::uint64_t>(r)), us});
-        next += s;
-        labelled += s;
+        labelled +=
+            add_seeds(L, pending, r, HashPick{mix64(salt + static_cast<std::uint64_t>(r)), us});
       }
       last_gain = gained;
       continue;
@@ -230,29 +225,37 @@ void propagate(Level& L, Scratch& scratch, int spacing, std::uint64_t salt) {
     // Nothing reached: a component without a seed. Seed it by a new hash, else at local minima
     // (every component has one), so each stalled round adds at least one seed.
     std::int64_t s =
-        add_seeds(L, pending, next, r, HashPick{mix64(salt + ~static_cast<std::uint64_t>(r)), us});
-    if (s == 0) s = add_seeds(L, pending, next, r, LocalMinimum{off, adj, label});
+        add_seeds(L, pending, r, HashPick{mix64(salt + ~static_cast<std::uint64_t>(r)), us});
+    if (s == 0) s = add_seeds(L, pending, r, LocalMinimum{off, adj, label});
     if (s == 0)
       throw Error(fmt::format(
           "graph order: label propagation stalled at round {} with {} of {} nodes labelled "
           "(internal error)",
           r, labelled, linked));
-    next += s;
     labelled += s;
   }
-  // Nodes without a neighbour: one last cluster.
-  if (linked < n) {
-    const int last = static_cast<int>(next);
-    Kokkos::parallel_for(
-        "Remap::graph_order_isolated", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t u) {
-          if (label(u) < 0) {
-            label(u) = last;
-            hop(u) = 0;
-          }
-        });
-    ++next;
-  }
-  L.clusters = next;
+  // Clusters numbered densely in their seeds' order (a seed is the node whose label is its own
+  // id), then the nodes without a neighbour as one last cluster.
+  std::int64_t seeds = 0;
+  Kokkos::parallel_scan(
+      "Remap::graph_order_number", Policy(0, n),
+      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& p, const bool final) {
+        if (label(u) != u) return;
+        if (final) pending(u) = static_cast<int>(p);
+        ++p;
+      },
+      seeds);
+  const int last = static_cast<int>(seeds);
+  Kokkos::parallel_for(
+      "Remap::graph_order_renumber", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t u) {
+        if (label(u) < 0) {
+          label(u) = last;
+          hop(u) = 0;
+        } else {
+          label(u) = pending(label(u));
+        }
+      });
+  L.clusters = seeds + (linked < n ? 1 : 0);
   L.rounds = round;
 }
 

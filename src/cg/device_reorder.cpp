@@ -56,28 +56,36 @@ DeviceCsr permute_symmetric(const DeviceCsr& a, Kokkos::View<const int*> order) 
         if (final) nrp(i) = p;
         if (i < n) p += nlen(i);
       });
-  // Each row's entries with their new columns, sorted by column (insertion sort on one thread
-  // for short rows; the long ones below, a team each).
+  // Each row's entries with their new columns, sorted by column: short rows by one thread in
+  // registers (an insertion sort), the long ones below, a team each.
   Kokkos::parallel_for(
       "CG::reorder_fill", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
         const int o = order(i);
         const std::int64_t src = rp(o), dst = nrp(i);
         const int m = nlen(i);
-        for (int k = 0; k < m; ++k) {
-          ncol(dst + k) = new_of_old(col(src + k));
-          nval(dst + k) = val(src + k);
-        }
-        if (m > kThreadSortLen) return;
-        for (int k = 1; k < m; ++k) {
-          const int c = ncol(dst + k);
-          const double v = nval(dst + k);
-          int j = k - 1;
-          for (; j >= 0 && ncol(dst + j) > c; --j) {
-            ncol(dst + j + 1) = ncol(dst + j);
-            nval(dst + j + 1) = nval(dst + j);
+        if (m > kThreadSortLen) {
+          for (int k = 0; k < m; ++k) {
+            ncol(dst + k) = new_of_old(col(src + k));
+            nval(dst + k) = val(src + k);
           }
-          ncol(dst + j + 1) = c;
-          nval(dst + j + 1) = v;
+          return;
+        }
+        int c[kThreadSortLen];
+        double v[kThreadSortLen];
+        for (int k = 0; k < m; ++k) {
+          const int ck = new_of_old(col(src + k));
+          const double vk = val(src + k);
+          int j = k - 1;
+          for (; j >= 0 && c[j] > ck; --j) {
+            c[j + 1] = c[j];
+            v[j + 1] = v[j];
+          }
+          c[j + 1] = ck;
+          v[j + 1] = vk;
+        }
+        for (int k = 0; k < m; ++k) {
+          ncol(dst + k) = c[k];
+          nval(dst + k) = v[k];
         }
       });
   if (a.max_len > kThreadSortLen) {

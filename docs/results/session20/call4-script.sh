@@ -1,12 +1,14 @@
-# Session 20, call 4 (nvidia-h100-x1): the large case (16.8M rows, 3D 7-point), natural and
-# permuted, with sell, cusparse, sell+labelprop and auto, 2 interleaved rounds, CuPy beside.
+# Session 20, call 4 (nvidia-h100-x1): where the reorder's time goes. Each permuted stand-in
+# with sell+labelprop, twice with the default lazy module loading and once with
+# CUDA_MODULE_LOADING=EAGER (diagnosis only: the modules load at start-up instead); then auto.
 source tools/unbundle.sh && unbundle $PWD; B=$PWD/.bundle/bin
 w=$(mktemp -d)
-mkdir -p $w/large
-CG_CASES="large" CG_LARGE_ORDERS="natural permuted" CG_VARIANTS="sell cusparse sell+labelprop auto" \
-  CG_ROUNDS=2 CG_SOLVES=1 CG_SPMV_REPS=20 CG_EXTRA="--set spmv.transactions=false" \
-  timeout 560 bash tools/cg-bench.sh $B/mdremap $w/large > $w/large/cg-bench.log 2>&1
-echo "large rc=$?"
-grep -E ": (whole solve|auto|best CG|best own) " $w/large/cg.txt
-grep -E "reorder_note" -r $w/large 2>/dev/null | head -3
+for m in offshore parabolic_fem apache2 ecology2; do
+  for mode in lazy lazy eager; do
+    echo "== $m permuted sell+labelprop ($mode)"
+    env $([[ $mode == eager ]] && echo CUDA_MODULE_LOADING=EAGER) $B/mdremap cg inputs/cg_$m.yaml --set matrix.permute=true --reorder labelprop --spmv sell --set spmv.timing_repeats=0 2>&1 | grep -E "^# reorder|^# warm-up|^Time" | cut -c1-520
+  done
+  echo "== $m permuted auto"
+  $B/mdremap cg inputs/cg_$m.yaml --set matrix.permute=true --remap auto --set spmv.timing_repeats=0 2>&1 | grep -E "^# reorder|^Time" | cut -c1-520
+done 2>&1 | tee $w/reorder-lines.txt
 tar czf $OUT/call4.tgz -C $w .
