@@ -241,6 +241,32 @@ TEST(CgSolver, DeviceLabelpropReordersTheSystemAndKeepsItsSolution) {
   }
 }
 
+// remap.reorder auto's measure: the fraction of entries more than `reach` columns from their row,
+// counted on the device, equals the host's count: small and large grids (8.4M rows: 2 of a row's
+// 5 entries a plane away), natural and permuted.
+TEST(CgSolver, ScatteredFractionCountsTheFarEntries) {
+  struct Case {
+    CgParams p;
+    std::int64_t reach;
+  };
+  std::vector<Case> cases;
+  cases.push_back({generated("laplace3d", {30, 30, 30}), 500});
+  cases.push_back({generated("laplace2d", {35000, 240}), kScatteredReach});
+  CgParams perm = generated("tri2d", {200, 150});
+  perm.permute = true;
+  cases.push_back({perm, 3000});
+  for (const auto& c : cases) {
+    const LinearSystem s = build_system(c.p);
+    std::int64_t far = 0;
+    for (std::int64_t i = 0; i < s.a.rows; ++i)
+      for (std::int64_t k = s.a.rowptr[i]; k < s.a.rowptr[i + 1]; ++k)
+        far += std::abs(static_cast<std::int64_t>(s.a.col[k]) - i) > c.reach;
+    const double want = static_cast<double>(far) / static_cast<double>(s.a.nnz());
+    ASSERT_GT(want, 0.1) << c.p.gen.name;  // every case has far entries to count
+    EXPECT_DOUBLE_EQ(scattered_fraction(DeviceCsr::upload(s.a), c.reach), want) << c.p.gen.name;
+  }
+}
+
 // A badly scaled diagonal (D A D): Jacobi undoes the scaling, plain CG suffers from it.
 TEST(CgSolver, JacobiHelpsABadlyScaledMatrix) {
   const LinearSystem s0 = build_system(generated("laplace2d", {30, 30}, 0.1));
