@@ -82,7 +82,8 @@ LinearSystem build_system(const CgParams& p) {
 }
 
 bool reorder_on_host(LinearSystem& s, const CgParams& p) {
-  if (p.reorder == "none" || p.reorder == "labelprop") return false;  // labelprop: on the device
+  // labelprop and auto: on the device (cg/device_reorder.hpp)
+  if (p.reorder != "partition" && p.reorder != "labelprop-host") return false;
   // Rows and columns together (CG's vectors live in both spaces): P A P^T once, before the
   // solve; b, x* and the natural order follow.
   const auto t1 = std::chrono::steady_clock::now();

@@ -27,8 +27,8 @@ struct LinearSystem {
 LinearSystem build_system(const CgParams& p);
 
 // remap.reorder's host orders (partition, labelprop-host) applied to the system, timed in
-// reorder_seconds; false (nothing done) for none and for labelprop, which runs on the device
-// (cg/device_reorder.hpp).
+// reorder_seconds; false (nothing done) for none, and for labelprop and auto, which run on the
+// device (cg/device_reorder.hpp).
 bool reorder_on_host(LinearSystem& s, const CgParams& p);
 
 // x*_i for natural row i: uniform in [-1, 1) from (seed, i), or 1.

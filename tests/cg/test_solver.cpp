@@ -241,6 +241,28 @@ TEST(CgSolver, DeviceLabelpropReordersTheSystemAndKeepsItsSolution) {
   }
 }
 
+// The host applies only the host orders: labelprop and auto are the device's (an auto run once
+// got the host's partition order before its own measure).
+TEST(CgSolver, HostReorderOnlyForTheHostOrders) {
+  CgParams p = generated("laplace2d", {40, 30});
+  p.permute = true;
+  p.partition_bytes = 2048;  // several parts even at 1,200 rows
+  const LinearSystem s0 = build_system(p);
+  for (const char* r : {"none", "labelprop", "auto"}) {
+    LinearSystem s = s0;
+    p.reorder = r;
+    EXPECT_FALSE(reorder_on_host(s, p)) << r;
+    EXPECT_EQ(s.a.col, s0.a.col) << r;
+    EXPECT_EQ(s.b, s0.b) << r;
+  }
+  for (const char* r : {"partition", "labelprop-host"}) {
+    LinearSystem s = s0;
+    p.reorder = r;
+    EXPECT_TRUE(reorder_on_host(s, p)) << r;
+    EXPECT_NE(s.a.col, s0.a.col) << r;
+  }
+}
+
 // remap.reorder auto's measure: the fraction of entries more than `reach` columns from their row,
 // counted on the device, equals the host's count: small and large grids (8.4M rows: 2 of a row's
 // 5 entries a plane away), natural and permuted.
