@@ -46,6 +46,70 @@ HostCsr DeviceCsr::download() const {
   return h;
 }
 
+namespace {
+
+// Neighbour j of point p of an nx x ny grid (south, west, p, east, north), -1 past the boundary.
+struct GridNeighbour {
+  std::int64_t nx, ny;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(const std::int64_t p, const int j) const {
+    const std::int64_t x = p % nx, y = p / nx;
+    switch (j) {
+      case 0:
+        return y > 0 ? p - nx : -1;
+      case 1:
+        return x > 0 ? p - 1 : -1;
+      case 2:
+        return p;
+      case 3:
+        return x + 1 < nx ? p + 1 : -1;
+      default:
+        return y + 1 < ny ? p + nx : -1;
+    }
+  }
+};
+
+}  // namespace
+
+DeviceCsr laplace2d_on_device(int nx, int ny) {
+  using Policy = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
+  DeviceCsr d;
+  const std::int64_t n = static_cast<std::int64_t>(nx) * ny;
+  d.rows = d.cols = n;
+  d.max_len = 5;
+  d.rowptr = Kokkos::View<std::int64_t*>("cg::warm_rowptr", n + 1);
+  d.len = Kokkos::View<int*>("cg::warm_len", n);
+  const auto rp = d.rowptr;
+  const auto len = d.len;
+  const GridNeighbour at{nx, ny};
+  Kokkos::parallel_scan(
+      "CG::warm_grid_rows", Policy(0, n + 1),
+      KOKKOS_LAMBDA(const std::int64_t p, std::int64_t& pos, const bool final) {
+        if (final) rp(p) = pos;
+        if (p == n) return;
+        int k = 0;
+        for (int j = 0; j < 5; ++j) k += at(p, j) >= 0;
+        if (final) len(p) = k;
+        pos += k;
+      },
+      d.nnz);
+  d.col = Kokkos::View<int*>("cg::warm_col", d.nnz);
+  d.val = Kokkos::View<double*>("cg::warm_val", d.nnz);
+  const auto col = d.col;
+  const auto val = d.val;
+  Kokkos::parallel_for(
+      "CG::warm_grid_fill", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t p) {
+        std::int64_t k = rp(p);
+        for (int j = 0; j < 5; ++j) {
+          const std::int64_t q = at(p, j);
+          if (q < 0) continue;
+          col(k) = static_cast<int>(q);
+          val(k) = q == p ? 4.0 : -1.0;
+          ++k;
+        }
+      });
+  return d;
+}
+
 Kokkos::View<double*> inverse_diagonal(const DeviceCsr& a) {
   Kokkos::View<double*> dinv(Kokkos::view_alloc("cg::dinv", Kokkos::WithoutInitializing), a.rows);
   auto rp = a.rowptr;

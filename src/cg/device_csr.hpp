@@ -23,6 +23,10 @@ struct DeviceCsr {
   double min_spmv_bytes() const { return 8.0 * (rows + 1) + 12.0 * nnz + 8.0 * cols + 8.0 * rows; }
 };
 
+// The laplace2d generator's matrix (5-point, diagonal 4, off-diagonals -1, x fastest) made on
+// the device, with no host work: the warm-up's reorder runs on it (cg/warm_up.cpp).
+DeviceCsr laplace2d_on_device(int nx, int ny);
+
 // 1 / A(t,t) per row (Jacobi); rows without a positive diagonal get 1 (the host checks refuse
 // such matrices before they get here).
 Kokkos::View<double*> inverse_diagonal(const DeviceCsr& a);

@@ -241,6 +241,18 @@ TEST(CgSolver, DeviceLabelpropReordersTheSystemAndKeepsItsSolution) {
   }
 }
 
+// The grid the warm-up makes on the device is the laplace2d generator's matrix, entry for entry.
+TEST(CgSolver, Laplace2dOnTheDeviceIsTheGenerators) {
+  for (const auto& d : std::vector<std::vector<std::int64_t>>{{1, 1}, {7, 5}, {64, 33}}) {
+    const HostCsr want = build_system(generated("laplace2d", d)).a;
+    const HostCsr got =
+        laplace2d_on_device(static_cast<int>(d[0]), static_cast<int>(d[1])).download();
+    EXPECT_EQ(got.rowptr, want.rowptr) << d[0] << "x" << d[1];
+    EXPECT_EQ(got.col, want.col) << d[0] << "x" << d[1];
+    EXPECT_EQ(got.val, want.val) << d[0] << "x" << d[1];
+  }
+}
+
 // The host applies only the host orders: labelprop and auto are the device's (an auto run once
 // got the host's partition order before its own measure).
 TEST(CgSolver, HostReorderOnlyForTheHostOrders) {
