@@ -148,7 +148,8 @@ std::int64_t add_seeds(const Level& L, Kokkos::View<int*> flag, int round, Pick 
 // seed 001 §3.4 on one level's graph: labels and hops of every node, clusters and rounds.
 void propagate(Level& L, Scratch& scratch, int spacing, std::uint64_t salt) {
   const std::int64_t n = L.nodes;
-  L.label = Kokkos::View<int*>("Remap::graph_order_label", n);
+  L.label = Kokkos::View<int*>(
+      Kokkos::view_alloc("Remap::graph_order_label", Kokkos::WithoutInitializing), n);
   L.hop = Kokkos::View<int*>(
       Kokkos::view_alloc("Remap::graph_order_hop", Kokkos::WithoutInitializing), n);
   Scratch::fit(scratch.pending, n, "Remap::graph_order_pending");
@@ -351,7 +352,6 @@ GraphOrder multilevel_label_order(const DeviceGraph& g, const GraphOrderOptions&
   top.nodes = n;
   while (true) {
     out.level_nodes.push_back(top.nodes);
-    out.level_edges.push_back(static_cast<std::int64_t>(top.adj.extent(0)));
     if (top.nodes <= o.cluster_nodes || static_cast<int>(levels.size()) == o.max_levels) break;
     Kokkos::Timer clock;
     propagate(top, scratch, o.cluster_nodes, mix64(o.seed + levels.size()));

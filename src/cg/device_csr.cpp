@@ -6,19 +6,24 @@
 
 namespace mdremap::cg {
 
+DeviceCsr DeviceCsr::allocate(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int max_len) {
+  DeviceCsr d;
+  d.rows = rows;
+  d.cols = cols;
+  d.nnz = nnz;
+  d.max_len = max_len;
+  d.rowptr = Kokkos::View<std::int64_t*>(
+      Kokkos::view_alloc("cg::rowptr", Kokkos::WithoutInitializing), rows + 1);
+  d.col = Kokkos::View<int*>(Kokkos::view_alloc("cg::col", Kokkos::WithoutInitializing), nnz);
+  d.val = Kokkos::View<double*>(Kokkos::view_alloc("cg::val", Kokkos::WithoutInitializing), nnz);
+  d.len = Kokkos::View<int*>(Kokkos::view_alloc("cg::len", Kokkos::WithoutInitializing), rows);
+  return d;
+}
+
 DeviceCsr DeviceCsr::upload(const HostCsr& a) {
   if (a.max_row_len() > std::numeric_limits<int>::max())
     throw Error("cg: a row has more than 2^31 entries");
-  DeviceCsr d;
-  d.rows = a.rows;
-  d.cols = a.cols;
-  d.nnz = a.nnz();
-  d.max_len = static_cast<int>(a.max_row_len());
-  d.rowptr = Kokkos::View<std::int64_t*>(
-      Kokkos::view_alloc("cg::rowptr", Kokkos::WithoutInitializing), a.rows + 1);
-  d.col = Kokkos::View<int*>(Kokkos::view_alloc("cg::col", Kokkos::WithoutInitializing), d.nnz);
-  d.val = Kokkos::View<double*>(Kokkos::view_alloc("cg::val", Kokkos::WithoutInitializing), d.nnz);
-  d.len = Kokkos::View<int*>(Kokkos::view_alloc("cg::len", Kokkos::WithoutInitializing), a.rows);
+  DeviceCsr d = allocate(a.rows, a.cols, a.nnz(), static_cast<int>(a.max_row_len()));
   Kokkos::deep_copy(d.rowptr, Kokkos::View<const std::int64_t*, Kokkos::HostSpace>(
                                   a.rowptr.data(), a.rowptr.size()));
   Kokkos::deep_copy(d.col, Kokkos::View<const int*, Kokkos::HostSpace>(a.col.data(), a.col.size()));

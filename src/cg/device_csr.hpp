@@ -18,6 +18,8 @@ struct DeviceCsr {
   int max_len = 0;
 
   static DeviceCsr upload(const HostCsr& a);
+  // Arrays of these sizes, not filled (upload and the device permutation write every entry).
+  static DeviceCsr allocate(std::int64_t rows, std::int64_t cols, std::int64_t nnz, int max_len);
   HostCsr download() const;
   // Bytes an SpMV must move at least: the matrix once (rowptr, col, val), x once, y once.
   double min_spmv_bytes() const { return 8.0 * (rows + 1) + 12.0 * nnz + 8.0 * cols + 8.0 * rows; }

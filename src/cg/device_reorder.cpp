@@ -25,15 +25,7 @@ DeviceCsr permute_symmetric(const DeviceCsr& a, Kokkos::View<const int*> order) 
   if (a.rows != a.cols || static_cast<std::int64_t>(order.extent(0)) != a.rows)
     throw Error("cg: a symmetric permutation needs a square matrix and one entry per row");
   const std::int64_t n = a.rows;
-  DeviceCsr d;
-  d.rows = d.cols = n;
-  d.nnz = a.nnz;
-  d.max_len = a.max_len;
-  d.rowptr = Kokkos::View<std::int64_t*>(
-      Kokkos::view_alloc("cg::rowptr", Kokkos::WithoutInitializing), n + 1);
-  d.col = Kokkos::View<int*>(Kokkos::view_alloc("cg::col", Kokkos::WithoutInitializing), a.nnz);
-  d.val = Kokkos::View<double*>(Kokkos::view_alloc("cg::val", Kokkos::WithoutInitializing), a.nnz);
-  d.len = Kokkos::View<int*>(Kokkos::view_alloc("cg::len", Kokkos::WithoutInitializing), n);
+  DeviceCsr d = DeviceCsr::allocate(n, n, a.nnz, a.max_len);
   Kokkos::View<int*> new_of_old(Kokkos::view_alloc("cg::new_of_old", Kokkos::WithoutInitializing),
                                 n);
   const auto len = a.len;

@@ -39,7 +39,6 @@ struct GraphOrderOptions {
 struct GraphOrder {
   Kokkos::View<int*> order;               // new -> old
   std::vector<std::int64_t> level_nodes;  // nodes of each level's graph, level 0 the input's
-  std::vector<std::int64_t> level_edges;  // directed edges of each level's graph (self loops too)
   std::vector<int> level_rounds;          // propagation rounds at each level
   std::vector<double> level_seconds;      // each level's propagation and coarsening (fenced)
   double order_seconds = 0;               // the top-down ordering (fenced)
