@@ -6,6 +6,7 @@
 #include <exception>
 #include <limits>
 
+#include "cg/device_reorder.hpp"
 #include "cg/remap_spmv.hpp"
 #include "cg/stream_clock.hpp"
 #include "mdremap/error.hpp"
@@ -52,7 +53,7 @@ class AutoSpmv final : public CgSpmv {
     }
   }
 
-  std::string name() const override { return layer_->name(); }
+  std::string name() const override { return layer_->name() + (reordered_ ? "+labelprop" : ""); }
   std::string describe() const override {
     std::string names;
     for (const auto& c : cands_) names += (names.empty() ? "" : ", ") + c.name;
@@ -61,6 +62,13 @@ class AutoSpmv final : public CgSpmv {
                        d.empty() ? std::string(" (undecided)") : ": " + d);
   }
   void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
+    if (reordered_) {  // x in, y out through the order (callers outside the solve)
+      frame_scratch();
+      permute_vector_into(x, order_, xs_);
+      reordered_->apply(xs_, ys_);
+      unpermute_vector_into(ys_, order_, y);
+      return;
+    }
     // Undecided (a caller outside the solve): the best kernel measured so far, else the next
     // one, untimed; never the layer's auto, which runs nothing before it decides.
     CgSpmv* op = current_;
@@ -74,6 +82,14 @@ class AutoSpmv final : public CgSpmv {
   }
   Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                    Kokkos::View<double*> w) override {
+    if (reordered_) {  // the dots do not depend on the order
+      frame_scratch();
+      permute_vector_into(u, order_, xs_);
+      permute_vector_into(r, order_, rs_);
+      const Sums2 s = reordered_->apply_dots(xs_, rs_, ys_);
+      unpermute_vector_into(ys_, order_, w);
+      return s;
+    }
     if (current_) return current_->apply_dots(u, r, w);
     Cand* c = next();
     if (!c) {
@@ -98,21 +114,27 @@ class AutoSpmv final : public CgSpmv {
   }
   void observe(std::int64_t it, double rel, double tolerance,
                std::int64_t max_iterations) override {
-    if (current_) return current_->observe(it, rel, tolerance, max_iterations);
+    if (current_) return active()->observe(it, rel, tolerance, max_iterations);
     residuals_.push_back(rel);
     if (it < o_.decide_after || next() != nullptr) return;
     const DecisionHorizon h = horizon_after(residuals_, it, rel, tolerance, max_iterations);
     decide_over(h.left, h.note);
   }
   void solve_ended(std::int64_t iterations) override {
-    if (current_) return current_->solve_ended(iterations);
+    if (current_) return active()->solve_ended(iterations);
+    ended_ = true;
     decide_over(1, fmt::format("the solve ended after {} iterations, before the decision point "
                                "({}, and every kernel measured); decided afterwards for one "
                                "more SpMV",
                                iterations, o_.decide_after));
   }
   std::string horizon_note() const override { return note_; }
-  bool runs_unobserved() const override { return current_ && current_->runs_unobserved(); }
+  bool runs_unobserved() const override { return current_ && active()->runs_unobserved(); }
+  Frame frame() override {
+    if (reordered_) return {order_, reordered_.get()};
+    return {{}, this};
+  }
+  std::string reorder_note() const override { return reorder_note_; }
   bool has_report() const override { return true; }
   remap::RemapReport report() const override {
     remap::RemapReport r = layer_->report();
@@ -120,9 +142,11 @@ class AutoSpmv final : public CgSpmv {
     r.selection_ms += excess_ms_;  // the kernels' exploration beside the layer's
     return r;
   }
-  double remap_ms() const override { return current_ ? current_->remap_ms() : 0.0; }
-  double format_bytes() const override { return current_ ? current_->format_bytes() : 0.0; }
+  double remap_ms() const override { return current_ ? active()->remap_ms() : 0.0; }
+  double format_bytes() const override { return current_ ? active()->format_bytes() : 0.0; }
+  // Not after a reorder: the model is of the matrix's own order.
   bool models_transactions() const override {
+    if (reordered_) return false;
     return current_ ? current_->models_transactions() : layer_->models_transactions();
   }
   remap::TransactionBreakdown model_breakdown(const remap::IrregularPattern& h) const override {
@@ -225,6 +249,93 @@ class AutoSpmv final : public CgSpmv {
         "the layer's decision (its screening, probes and any profiling) took {:.3f} ms, "
         "releasing the kernels not chosen {:.3f} ms\n    ",
         decide_ms, ms_since(t));
+    if (o_.reorder.enabled) reorder_if_it_can_pay(executions, b);
+  }
+
+  // remap.reorder auto's deferred reorder (SpmvOptions::DeferredReorder): the order is
+  // scattered, so labelprop (seed 001 §3.4) may make the SpMV faster, but on a short solve it
+  // costs more than it saves. Seed 001 §4's rule for any remapping, on the solve's own figures:
+  // the most the reorder can save is the remaining iterations x (the best measured iteration's
+  // SpMV and dots - the floor of the bytes any order moves), as if it made the SpMV free; it runs
+  // where that exceeds its predicted cost (the warm-up's measured reorder per matrix entry, and
+  // the chosen kernel's set-up again), else the order is kept. Not measured: it runs.
+  void reorder_if_it_can_pay(std::int64_t executions, const Cand* best_kernel) {
+    remap::AutoStrategy<double>* a = layer_->auto_strategy();
+    remap::RemapStrategy<double>* strategy = current_ == layer_.get() ? a->chosen() : nullptr;
+    SpmvOptions k = o_;
+    k.reorder = {};
+    k.remap = "gather";
+    double setup_ms = 0;
+    for (const auto& c : cands_)
+      if (c.op == current_) {
+        k.kernel = c.name == "gather" ? "csr-thread" : c.name;
+        setup_ms = c.setup_ms;
+      }
+    if (strategy) {
+      k.kernel = "csr-thread";
+      k.remap = strategy->key();
+      setup_ms = layer_->report().plan_ms + layer_->remap_ms();
+    }
+    const double exec_ms = best_kernel ? best_kernel->exec_ms() : 0.0;
+    const double bytes =
+        current_->format_bytes() > 0 ? current_->format_bytes() : a_.min_spmv_bytes();
+    const double floor_ms = remap::AutoStrategy<double>::floor_ms_for(bytes);
+    const double left = static_cast<double>(std::max<std::int64_t>(1, executions));
+    const double bound_ms = left * std::max(0.0, exec_ms - floor_ms);
+    const double cost_ms = o_.reorder.ms_per_entry * static_cast<double>(a_.nnz) + setup_ms;
+    const bool measured = o_.reorder.ms_per_entry > 0;
+    const std::string why =
+        measured ? fmt::format(
+                       "it can save at most {:.0f} iterations x ({} {:.4f} ms - floor {:.4f} "
+                       "ms) = {:.2f} ms, {} its predicted {:.2f} ms ({:.3f} ms per million "
+                       "entries, measured by the warm-up, x {:.2f}M entries + {} set up again "
+                       "{:.3f} ms)",
+                       left, best_kernel ? best_kernel->name : "-", exec_ms, floor_ms, bound_ms,
+                       bound_ms > cost_ms ? "over" : "under", cost_ms,
+                       1e6 * o_.reorder.ms_per_entry, a_.nnz / 1e6, k.kernel, setup_ms)
+                 : std::string("its cost not measured on this device (no warm-up)");
+    if (ended_) {
+      reorder_note_ = fmt::format(
+          "{}; the order kept: the solve ended before auto's decision point", o_.reorder.note);
+      kernel_lines_ += reorder_note_ + "\n    ";
+      return;
+    }
+    if (measured && !(bound_ms > cost_ms)) {
+      reorder_note_ = fmt::format("{}; at the decision: the order kept: {}", o_.reorder.note, why);
+      kernel_lines_ += reorder_note_ + "\n    ";
+      return;
+    }
+    Kokkos::fence();
+    Kokkos::Timer t;
+    const remap::GraphOrder g = labelprop_order(a_, o_.remap_opt.block_threads);
+    const double order_ms = ms_since(t);
+    const DeviceCsr ra = permute_symmetric(a_, g.order);
+    Kokkos::fence();
+    const double apply_ms = ms_since(t) - order_ms;
+    reordered_ = make_spmv(ra, k);
+    Kokkos::fence();
+    const double total_ms = ms_since(t);
+    order_ = g.order;
+    for (auto& c : cands_) {  // the kernel on the old order is done with
+      if (c.op == current_ && c.own) c.own.reset();
+      if (c.op == current_) c.op = nullptr;
+    }
+    reorder_note_ = fmt::format(
+        "{}; at the decision: labelprop ({}): {}; {} in {:.2f} ms (order {:.2f}, applying it "
+        "{:.2f}, {} set up again {:.2f}); the solve's vectors follow it",
+        o_.reorder.note, measured ? "it can pay" : "run", why, cg::describe(g), total_ms, order_ms,
+        apply_ms, k.kernel, total_ms - order_ms - apply_ms);
+    current_ = reordered_.get();
+    kernel_lines_ += reorder_note_ + "\n    ";
+  }
+
+  CgSpmv* active() const { return reordered_ ? reordered_.get() : current_; }
+  // Vectors in the reordered frame for callers outside the solve.
+  void frame_scratch() {
+    if (xs_.extent(0) == static_cast<std::size_t>(a_.rows)) return;
+    xs_ = Kokkos::View<double*>("cg::auto_frame_x", a_.rows);
+    rs_ = Kokkos::View<double*>("cg::auto_frame_r", a_.rows);
+    ys_ = Kokkos::View<double*>("cg::auto_frame_y", a_.rows);
   }
 
   static constexpr double kClearLoser = 1.5;  // as the layer's auto (auto_strategy.hpp)
@@ -237,6 +348,12 @@ class AutoSpmv final : public CgSpmv {
   std::vector<double> residuals_;
   std::string note_, kernel_lines_;
   double excess_ms_ = 0, layer_ms_ = 0;
+  // The deferred reorder, where it ran: the order (new -> old) and the chosen kernel on P A P^T.
+  Kokkos::View<const int*> order_;
+  std::unique_ptr<CgSpmv> reordered_;
+  Kokkos::View<double*> xs_, rs_, ys_;
+  std::string reorder_note_;
+  bool ended_ = false;  // decided at the solve's end: no reorder then
 };
 
 }  // namespace

@@ -113,13 +113,31 @@ Kokkos::View<double*> permute_vector(Kokkos::View<const double*> v,
   const std::int64_t n = v.extent(0);
   Kokkos::View<double*> out(Kokkos::view_alloc(std::string(v.label()), Kokkos::WithoutInitializing),
                             n);
-  if (n == 0) return out;
-  if (static_cast<std::int64_t>(order.extent(0)) != n)
-    throw Error("cg: a permuted vector needs one order entry per element");
-  Kokkos::parallel_for(
-      "CG::reorder_vector", Policy(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i) { out(i) = v(order(i)); });
+  if (n > 0) permute_vector_into(v, order, out);
   return out;
+}
+
+namespace {
+void check_lengths(std::int64_t v, std::int64_t order, std::int64_t out) {
+  if (order != v || out != v)
+    throw Error("cg: a permuted vector needs one order entry per element");
+}
+}  // namespace
+
+void permute_vector_into(Kokkos::View<const double*> v, Kokkos::View<const int*> order,
+                         Kokkos::View<double*> out) {
+  check_lengths(v.extent(0), order.extent(0), out.extent(0));
+  Kokkos::parallel_for(
+      "CG::reorder_vector", Policy(0, v.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) { out(i) = v(order(i)); });
+}
+
+void unpermute_vector_into(Kokkos::View<const double*> v, Kokkos::View<const int*> order,
+                           Kokkos::View<double*> out) {
+  check_lengths(v.extent(0), order.extent(0), out.extent(0));
+  Kokkos::parallel_for(
+      "CG::unreorder_vector", Policy(0, v.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) { out(order(i)) = v(i); });
 }
 
 double scattered_fraction(const DeviceCsr& a, std::int64_t reach) {

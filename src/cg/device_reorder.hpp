@@ -21,6 +21,11 @@ DeviceCsr permute_symmetric(const DeviceCsr& a, Kokkos::View<const int*> order);
 
 // out[i] = v[order[i]]; an empty v gives an empty vector.
 Kokkos::View<double*> permute_vector(Kokkos::View<const double*> v, Kokkos::View<const int*> order);
+// The same into `out` (v's length), and back: out[order[i]] = v[i].
+void permute_vector_into(Kokkos::View<const double*> v, Kokkos::View<const int*> order,
+                         Kokkos::View<double*> out);
+void unpermute_vector_into(Kokkos::View<const double*> v, Kokkos::View<const int*> order,
+                           Kokkos::View<double*> out);
 
 // The fraction of the entries lying more than `reach` columns from their row: near 0 for a mesh
 // in its own numbering (a 3D grid's farthest neighbour is a plane away), near 1 after a random

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "cg/device_reorder.hpp"
 #include "mdremap/error.hpp"
 #include "mdremap/remap/device_pattern.hpp"
 
@@ -237,10 +238,33 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   Kokkos::View<double, Kokkos::SharedHostPinnedSpace> rr_pinned("cg::rr");
   const double bb = dot(b, b);
   const double tol2 = o.tolerance * o.tolerance * bb;
+  // The frame the iterations run in (CgSpmv::frame): once the kernel serves the matrix reordered,
+  // every vector of the recurrence follows the order (CG's iterates are those of P A P^T with P b)
+  // and x goes back at the end.
+  CgSpmv* cur = &op;
+  View xw = x;  // x in the frame
+  Kokkos::View<const int*> order;
+  const auto follow_frame = [&] {
+    const CgSpmv::Frame f = op.frame();
+    if (f.order.extent(0) == 0 || order.extent(0) != 0) return;
+    order = f.order;
+    cur = f.op;
+    for (View* v : {&p, &s, &w, &r, &xw}) *v = permute_vector(*v, order);
+    if (o.jacobi) {
+      u = permute_vector(u, order);
+      dinv = permute_vector(dinv, order);
+    } else {
+      u = r;
+    }
+  };
+  const auto x_back = [&] {
+    if (order.extent(0) != 0) unpermute_vector_into(xw, order, x);
+  };
+  follow_frame();
 
   Kokkos::fence();
   Kokkos::Timer first_spmv;
-  remap::Sums2 d = op.apply_dots(u, r, w);  // blocks: the dots reach the host
+  remap::Sums2 d = cur->apply_dots(u, r, w);  // blocks: the dots reach the host
   res.first_spmv_seconds = first_spmv.seconds();
   const double gamma = d.s1;
   double rr = o.jacobi ? dot(r, r) : gamma;
@@ -249,6 +273,7 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   const auto ended_at_start = [&](const char* stop) {
     res.stop = stop;
     op.solve_ended(0);
+    x_back();
     res.total_seconds = total.seconds();
     return res;
   };
@@ -269,26 +294,27 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   Kokkos::Timer timer;
   for (std::int64_t it = 1; it <= o.max_iterations; ++it) {
 #ifdef KOKKOS_ENABLE_CUDA
-    if (!o.wait_each_iteration && op.runs_unobserved()) {
+    if (!o.wait_each_iteration && cur->runs_unobserved()) {
       res.lagged_from = it;
-      lagged_iterations(op, it, q, bb, tol2, p, s, x, r, w, u, dinv, o, res, on_iteration);
+      lagged_iterations(*cur, it, q, bb, tol2, p, s, xw, r, w, u, dinv, o, res, on_iteration);
       break;
     }
 #endif
     if (o.jacobi) {
       Kokkos::parallel_reduce("CG::update_jacobi", Range(0, n),
-                              UpdateJacobi<HostScalars>{p, s, x, r, u, w, dinv, {q.alpha, q.beta}},
+                              UpdateJacobi<HostScalars>{p, s, xw, r, u, w, dinv, {q.alpha, q.beta}},
                               rr_pinned);
     } else {
       Kokkos::parallel_for("CG::update", Range(0, n),
-                           UpdatePlain<HostScalars>{p, s, x, r, w, {q.alpha, q.beta}});
+                           UpdatePlain<HostScalars>{p, s, xw, r, w, {q.alpha, q.beta}});
     }
-    d = op.apply_dots(u, r, w);  // the iteration's one synchronisation
+    d = cur->apply_dots(u, r, w);  // the iteration's one synchronisation
     rr = o.jacobi ? rr_pinned() : d.s1;
     res.iterations = it;
     res.rel_residual = std::sqrt(rr / bb);
     if (on_iteration) on_iteration(it, res.rel_residual);
     op.observe(it, res.rel_residual, o.tolerance, o.max_iterations);
+    follow_frame();  // auto may have reordered at its decision
     if (const int status = scalar_step(q, rr, d.s1, d.s0, tol2); status != kRunning) {
       res.converged = status == kConverged;
       res.stop = stop_text(status);
@@ -296,6 +322,7 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
     }
   }
   op.solve_ended(res.iterations);  // auto, still deciding: decides now (counted in the solve)
+  x_back();
   Kokkos::fence();
   res.loop_seconds = timer.seconds();
   res.total_seconds = total.seconds();

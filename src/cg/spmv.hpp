@@ -37,6 +37,16 @@ struct SpmvOptions {
   // the set-aside holds is read from the L2 on every SpMV after the first.
   bool l2_persist = false;
   remap::RemapOptions remap_opt;
+  // auto (kernel auto): remap.reorder auto found the matrix's order scattered
+  // (cg/device_reorder.hpp) and left the reorder to auto's decision point, where the iterations
+  // expected to remain say whether it can pay (auto_spmv.hpp).
+  struct DeferredReorder {
+    bool enabled = false;
+    // The reorder's cost on this device per matrix entry (ms), measured by the warm-up on its
+    // grid; 0: not measured (warm-up off, or a host build): then it is run whatever the bound.
+    double ms_per_entry = 0;
+    std::string note;  // what the scattered measure found
+  } reorder;
 };
 
 // s0 = w . u and s1 = r . u in one pass (blocking: the sums reach the host).
@@ -69,6 +79,18 @@ class CgSpmv {
   // whose apply_dots is exactly that (sell, csr-warp, cuSPARSE), and auto once it has chosen one.
   // False for what watches the iterations (auto deciding, the layer's strategies).
   virtual bool runs_unobserved() const { return false; }
+  // Where the solve iterates: `op` serving the matrix with its rows in `order` (new -> old), or,
+  // with an empty order, this kernel in the matrix's own order. auto returns an order once it has
+  // reordered the matrix at its decision point; cg_solve then permutes its vectors and goes on
+  // with `op`, and brings x back at the end. apply() and apply_dots() of this object keep taking
+  // vectors in the matrix's own order.
+  struct Frame {
+    Kokkos::View<const int*> order;
+    CgSpmv* op = nullptr;
+  };
+  virtual Frame frame() { return {{}, this}; }
+  // auto's deferred reorder: what it decided and why (empty where none was deferred to it).
+  virtual std::string reorder_note() const { return {}; }
   // How auto's horizon was set (empty for the others and before it decides).
   virtual std::string horizon_note() const { return {}; }
   // Bytes one SpMV moves at least in the kernel's own format, where it is not CSR (sell); 0:

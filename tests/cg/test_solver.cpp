@@ -489,6 +489,86 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
   EXPECT_THROW(make_spmv(a, bad), Error);
 }
 
+// remap.reorder auto under kernel auto, the order scattered (SpmvOptions::DeferredReorder): auto
+// reorders at its decision point where the most it can save over the iterations left exceeds the
+// predicted cost (always where the cost is unmeasured), and the solve goes on in the new order:
+// the same iterations (within 1) and solution as without, x back in the matrix's own order, a
+// second solve in the new order from its start; where the cost is too high the order is kept; a
+// solve that ends before the decision point keeps it.
+TEST(CgSolver, AutoDeferredReorderRunsWhereItCanPayAndKeepsTheSolution) {
+  CgParams g = generated("laplace2d", {60, 60});
+  g.permute = true;
+  g.permute_seed = 7;
+  const LinearSystem s = build_system(g);
+  const double tol = 1e-9;
+  const DeviceCsr a = DeviceCsr::upload(s.a);
+  const auto b = dev(s.b);
+  const auto xstar = dev(s.xstar);
+  SpmvOptions k;
+  k.kernel = "auto";
+  k.remap = "auto";
+  k.decide_after = 20;
+  k.remap_opt.profile_steps = 2;
+  k.reorder.enabled = true;
+  k.reorder.note = "scattered";
+  for (const bool jacobi : {false, true}) {
+    const std::int64_t ref = reference_iterations(s.a, s.b, tol, jacobi);
+    ASSERT_GT(ref, 40);
+    const CgOptions co{tol, 10000, jacobi};
+    for (const double per_entry : {0.0, 1e-15}) {  // unmeasured; nearly free
+      SpmvOptions kk = k;
+      kk.reorder.ms_per_entry = per_entry;
+      auto op = make_spmv(a, kk);
+      Kokkos::View<double*> x("x", a.rows);
+      const CgResult r = cg_solve(*op, a, b, x, co);
+      ASSERT_TRUE(r.converged) << jacobi;
+      EXPECT_LE(std::abs(r.iterations - ref), 1) << jacobi;
+      EXPECT_LE(relative_error(x, xstar), 1e-6) << jacobi;
+      EXPECT_LE(true_relative_residual(*op, a, b, x), 1e-8) << jacobi;  // through the order
+      ASSERT_EQ(op->frame().order.extent(0), static_cast<std::size_t>(a.rows))
+          << op->reorder_note();
+      EXPECT_NE(op->frame().op, op.get());
+      EXPECT_NE(op->name().find("+labelprop"), std::string::npos) << op->name();
+      EXPECT_EQ(op->reorder_note().rfind("scattered; at the decision: labelprop (", 0), 0u)
+          << op->reorder_note();
+      EXPECT_NE(op->reorder_note().find(per_entry > 0 ? "over its predicted" : "not measured"),
+                std::string::npos)
+          << op->reorder_note();
+      // A second solve runs in the new order from its start: the same iterates.
+      Kokkos::View<double*> x2("x2", a.rows);
+      const CgResult r2 = cg_solve(*op, a, b, x2, co);
+      EXPECT_LE(std::abs(r2.iterations - r.iterations), 1);
+      const auto h1 = host(x), h2 = host(x2);
+      double diff = 0;
+      for (std::size_t i = 0; i < h1.size(); ++i) diff = std::max(diff, std::abs(h1[i] - h2[i]));
+      EXPECT_LE(diff, 1e-7) << jacobi;
+    }
+    // A reorder that cannot pay (a second per entry): the order kept, the solve as without it.
+    SpmvOptions dear = k;
+    dear.reorder.ms_per_entry = 1e3;
+    auto op = make_spmv(a, dear);
+    Kokkos::View<double*> x("x", a.rows);
+    const CgResult r = cg_solve(*op, a, b, x, co);
+    EXPECT_TRUE(r.converged);
+    EXPECT_LE(std::abs(r.iterations - ref), 1);
+    EXPECT_EQ(op->frame().order.extent(0), 0u);
+    EXPECT_EQ(op->frame().op, op.get());
+    EXPECT_NE(op->reorder_note().find("the order kept: it can save at most"), std::string::npos)
+        << op->reorder_note();
+    EXPECT_NE(op->reorder_note().find("under its predicted"), std::string::npos)
+        << op->reorder_note();
+  }
+  // Ended before the decision point: kept.
+  auto op = make_spmv(a, k);
+  Kokkos::View<double*> x("x", a.rows);
+  const CgResult r = cg_solve(*op, a, b, x, {1e-2, 10000, false});
+  EXPECT_TRUE(r.converged);
+  EXPECT_EQ(op->frame().order.extent(0), 0u);
+  EXPECT_NE(op->reorder_note().find("the solve ended before auto's decision point"),
+            std::string::npos)
+      << op->reorder_note();
+}
+
 // spmv.warm_up: on a GPU the kernels run once on small matrices on a thread of their own while
 // this thread does host work (here: generating the system); on the host nothing runs. Either way
 // the solve afterwards is the one without it, bit for bit.

@@ -55,6 +55,12 @@ class AutoStrategy final : public RemapStrategy<T> {
   explicit AutoStrategy(const RemapOptions& o) : RemapStrategy<T>(o) {
     if (o.profile_steps < 1) throw Error("auto: profile steps must be at least 1");
   }
+  // The least time an execution moving `bytes` can take: 0 where they may stay in the last-level
+  // cache (at most twice its size), else those bytes at the device's copy bandwidth.
+  static double floor_ms_for(double bytes) {
+    if (!(bytes > 2.0 * static_cast<double>(device_l2_bytes()))) return 0.0;
+    return bytes / (1e6 * copy_gb_per_s(bytes));
+  }
   const char* key() const override { return kName; }
   std::string name() const override {
     if (chosen_) return std::string(kName) + ":" + chosen_->name();
@@ -529,8 +535,7 @@ class AutoStrategy final : public RemapStrategy<T> {
                                : static_cast<double>(pv_.threads) * pv_.rows;
     const double bytes = static_cast<double>(pv_.data_count) * sizeof(T) +
                          (pv_.has_weight() ? entries * sizeof(double) : 0.0);
-    if (!(bytes > 2.0 * static_cast<double>(device_l2_bytes()))) return 0.0;
-    return bytes / (1e6 * copy_gb_per_s(bytes));
+    return floor_ms_for(bytes);
   }
   // max_saving_ms against the best candidate finished so far (infinite before one is).
   double saving_bound_ms() const {
