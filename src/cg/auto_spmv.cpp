@@ -114,7 +114,15 @@ class AutoSpmv final : public CgSpmv {
   }
   void observe(std::int64_t it, double rel, double tolerance,
                std::int64_t max_iterations) override {
-    if (current_) return active()->observe(it, rel, tolerance, max_iterations);
+    if (current_) {
+      if (pending_) {  // the deferred reorder, re-estimated
+        residuals_.push_back(rel);
+        consider(expected_remaining_iterations(residuals_, tolerance,
+                                               std::max<std::int64_t>(0, max_iterations - it)),
+                 it, "later");
+      }
+      return active()->observe(it, rel, tolerance, max_iterations);
+    }
     residuals_.push_back(rel);
     if (it < o_.decide_after || next() != nullptr) return;
     const DecisionHorizon h = horizon_after(residuals_, it, rel, tolerance, max_iterations);
@@ -249,62 +257,84 @@ class AutoSpmv final : public CgSpmv {
         "the layer's decision (its screening, probes and any profiling) took {:.3f} ms, "
         "releasing the kernels not chosen {:.3f} ms\n    ",
         decide_ms, ms_since(t));
-    if (o_.reorder.enabled) reorder_if_it_can_pay(executions, b);
+    if (o_.reorder.enabled) plan_reorder(executions, b);
   }
 
   // remap.reorder auto's deferred reorder (SpmvOptions::DeferredReorder): the order is
   // scattered, so labelprop (seed 001 §3.4) may make the SpMV faster, but on a short solve it
   // costs more than it saves. Seed 001 §4's rule for any remapping, on the solve's own figures:
-  // the most the reorder can save is the remaining iterations x (the best measured iteration's
-  // SpMV and dots - the floor of the bytes any order moves), as if it made the SpMV free; it runs
-  // where that exceeds its predicted cost (the warm-up's measured reorder per matrix entry, and
-  // the chosen kernel's set-up again), else the order is kept. Not measured: it runs.
-  void reorder_if_it_can_pay(std::int64_t executions, const Cand* best_kernel) {
+  // the most the reorder can save is the iterations left x (the best measured iteration's SpMV
+  // and dots - the floor of the bytes any order moves), as if it made the SpMV free; it runs
+  // where that exceeds its predicted cost (the warm-up's measured reorder, fixed + per matrix
+  // entry, and the chosen kernel's set-up again). The iterations left are re-estimated after every
+  // later iteration (CG's residual slows down: at the decision point the extrapolation is short,
+  // 94 against 944 on parabolic_fem), so a solve that turns out long is reordered then. Its cost
+  // not measured (no warm-up): it runs at the decision.
+  void plan_reorder(std::int64_t executions, const Cand* best_kernel) {
     remap::AutoStrategy<double>* a = layer_->auto_strategy();
     remap::RemapStrategy<double>* strategy = current_ == layer_.get() ? a->chosen() : nullptr;
-    SpmvOptions k = o_;
-    k.reorder = {};
-    k.remap = "gather";
+    rebuild_ = o_;
+    rebuild_.reorder = {};
+    rebuild_.remap = "gather";
     double setup_ms = 0;
     for (const auto& c : cands_)
       if (c.op == current_) {
-        k.kernel = c.name == "gather" ? "csr-thread" : c.name;
+        rebuild_.kernel = c.name == "gather" ? "csr-thread" : c.name;
         setup_ms = c.setup_ms;
       }
     if (strategy) {
-      k.kernel = "csr-thread";
-      k.remap = strategy->key();
+      rebuild_.kernel = "csr-thread";
+      rebuild_.remap = strategy->key();
       setup_ms = layer_->report().plan_ms + layer_->remap_ms();
     }
     const double exec_ms = best_kernel ? best_kernel->exec_ms() : 0.0;
     const double bytes =
         current_->format_bytes() > 0 ? current_->format_bytes() : a_.min_spmv_bytes();
     const double floor_ms = remap::AutoStrategy<double>::floor_ms_for(bytes);
-    const double left = static_cast<double>(std::max<std::int64_t>(1, executions));
-    const double bound_ms = left * std::max(0.0, exec_ms - floor_ms);
-    const double cost_ms = o_.reorder.ms_per_entry * static_cast<double>(a_.nnz) + setup_ms;
-    const bool measured = o_.reorder.ms_per_entry > 0;
-    const std::string why =
-        measured ? fmt::format(
-                       "it can save at most {:.0f} iterations x ({} {:.4f} ms - floor {:.4f} "
-                       "ms) = {:.2f} ms, {} its predicted {:.2f} ms ({:.3f} ms per million "
-                       "entries, measured by the warm-up, x {:.2f}M entries + {} set up again "
-                       "{:.3f} ms)",
-                       left, best_kernel ? best_kernel->name : "-", exec_ms, floor_ms, bound_ms,
-                       bound_ms > cost_ms ? "over" : "under", cost_ms,
-                       1e6 * o_.reorder.ms_per_entry, a_.nnz / 1e6, k.kernel, setup_ms)
-                 : std::string("its cost not measured on this device (no warm-up)");
+    saving_per_it_ms_ = std::max(0.0, exec_ms - floor_ms);
+    const auto& c = o_.reorder;
+    cost_ms_ = c.fixed_ms + c.ms_per_entry * static_cast<double>(a_.nnz) + setup_ms;
+    const bool measured = c.fixed_ms > 0 || c.ms_per_entry > 0;
+    bound_text_ = fmt::format("({} {:.4f} ms - floor {:.4f} ms)",
+                              best_kernel ? best_kernel->name : "-", exec_ms, floor_ms);
+    cost_text_ = fmt::format(
+        "its predicted {:.2f} ms ({:.3f} ms + {:.3f} ms per million entries x {:.2f}M, measured "
+        "by the warm-up, + {} set up again {:.3f} ms)",
+        cost_ms_, c.fixed_ms, 1e6 * c.ms_per_entry, a_.nnz / 1e6, rebuild_.kernel, setup_ms);
     if (ended_) {
+      reorder_note_ =
+          fmt::format("{}; the order kept: the solve ended before auto's decision point", c.note);
+      kernel_lines_ += reorder_note_ + "\n    ";
+      return;
+    }
+    if (!measured) {
+      run_reorder(o_.decide_after, "run: its cost not measured on this device (no warm-up)");
+      return;
+    }
+    pending_ = true;
+    consider(executions, o_.decide_after, "at the decision");
+    if (pending_)
+      kernel_lines_ += fmt::format(
+          "{}; at the decision: the order kept for now: it can save at most {} iterations x {} "
+          "= {:.2f} ms, under {}; re-estimated after every iteration\n    ",
+          c.note, executions, bound_text_, executions * saving_per_it_ms_, cost_text_);
+  }
+  // The rule above with `left` iterations expected to remain after iteration `it`.
+  void consider(std::int64_t left, std::int64_t it, const char* when) {
+    const double bound_ms = static_cast<double>(left) * saving_per_it_ms_;
+    if (!(bound_ms > cost_ms_)) {
       reorder_note_ = fmt::format(
-          "{}; the order kept: the solve ended before auto's decision point", o_.reorder.note);
-      kernel_lines_ += reorder_note_ + "\n    ";
+          "{}; the order kept: at the last estimate (after {} iterations) it could save at most "
+          "{} iterations x {} = {:.2f} ms, under {}",
+          o_.reorder.note, it, left, bound_text_, bound_ms, cost_text_);
       return;
     }
-    if (measured && !(bound_ms > cost_ms)) {
-      reorder_note_ = fmt::format("{}; at the decision: the order kept: {}", o_.reorder.note, why);
-      kernel_lines_ += reorder_note_ + "\n    ";
-      return;
-    }
+    pending_ = false;
+    run_reorder(it, fmt::format("{} (after {} iterations): it can save at most {} iterations x "
+                                "{} = {:.2f} ms, over {}",
+                                when, it, left, bound_text_, bound_ms, cost_text_));
+  }
+  void run_reorder(std::int64_t it, const std::string& why) {
     Kokkos::fence();
     Kokkos::Timer t;
     const remap::GraphOrder g = labelprop_order(a_, o_.remap_opt.block_threads);
@@ -312,7 +342,7 @@ class AutoSpmv final : public CgSpmv {
     const DeviceCsr ra = permute_symmetric(a_, g.order);
     Kokkos::fence();
     const double apply_ms = ms_since(t) - order_ms;
-    reordered_ = make_spmv(ra, k);
+    reordered_ = make_spmv(ra, rebuild_);
     Kokkos::fence();
     const double total_ms = ms_since(t);
     order_ = g.order;
@@ -320,12 +350,12 @@ class AutoSpmv final : public CgSpmv {
       if (c.op == current_ && c.own) c.own.reset();
       if (c.op == current_) c.op = nullptr;
     }
-    reorder_note_ = fmt::format(
-        "{}; at the decision: labelprop ({}): {}; {} in {:.2f} ms (order {:.2f}, applying it "
-        "{:.2f}, {} set up again {:.2f}); the solve's vectors follow it",
-        o_.reorder.note, measured ? "it can pay" : "run", why, cg::describe(g), total_ms, order_ms,
-        apply_ms, k.kernel, total_ms - order_ms - apply_ms);
     current_ = reordered_.get();
+    reorder_note_ = fmt::format(
+        "{}; labelprop {}; {} in {:.2f} ms (order {:.2f}, applying it {:.2f}, {} set up again "
+        "{:.2f}); the solve's vectors follow it",
+        o_.reorder.note, why, cg::describe(g), total_ms, order_ms, apply_ms, rebuild_.kernel,
+        total_ms - order_ms - apply_ms);
     kernel_lines_ += reorder_note_ + "\n    ";
   }
 
@@ -353,7 +383,11 @@ class AutoSpmv final : public CgSpmv {
   std::unique_ptr<CgSpmv> reordered_;
   Kokkos::View<double*> xs_, rs_, ys_;
   std::string reorder_note_;
-  bool ended_ = false;  // decided at the solve's end: no reorder then
+  bool ended_ = false;    // decided at the solve's end: no reorder then
+  bool pending_ = false;  // the reorder not run yet, re-estimated after every iteration
+  SpmvOptions rebuild_;   // the chosen kernel, as it is set up again on P A P^T
+  double saving_per_it_ms_ = 0, cost_ms_ = 0;
+  std::string bound_text_, cost_text_;
 };
 
 }  // namespace

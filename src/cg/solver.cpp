@@ -144,11 +144,16 @@ void check_cuda(cudaError_t e, const char* what) {
 // launching k + 1. Once stopped, the scalars freeze and the update kernel leaves x and r alone,
 // so the lagged iteration changes nothing the result reports.
 //
-// Runs iterations first..max_iterations from `start` (the scalars the next update uses).
-void lagged_iterations(CgSpmv& op, std::int64_t first, const LaggedState& start, double bb,
-                       double tol2, View p, View s, View x, View r, View w, View u, CView dinv,
-                       const CgOptions& o, CgResult& res,
-                       const std::function<void(std::int64_t, double)>& on_iteration) {
+// Runs iterations first..max_iterations from `start` (the scalars the next update uses). After
+// each test read, `after_read(k, ||r_k|| / ||b||)` may move the solve to another frame (auto's
+// reorder, CgSpmv::frame): it reassigns the vectors and `op` it was given by reference, and the
+// iterations go on with them (the permutation's kernels follow the one iteration in flight in
+// the stream, so they see its results).
+void lagged_iterations(CgSpmv*& op, std::int64_t first, const LaggedState& start, double bb,
+                       double tol2, View& p, View& s, View& x, View& r, View& w, View& u,
+                       View& dinv, const CgOptions& o, CgResult& res,
+                       const std::function<void(std::int64_t, double)>& on_iteration,
+                       const std::function<void(std::int64_t, double)>& after_read) {
   const std::int64_t n = x.extent(0);
   Kokkos::View<LaggedState> st("cg::lagged_state");
   Kokkos::deep_copy(st, start);
@@ -169,6 +174,7 @@ void lagged_iterations(CgSpmv& op, std::int64_t first, const LaggedState& start,
     res.iterations = q.status != kRunning ? q.stopped_at : it;
     res.rel_residual = std::sqrt(q.rr / bb);
     if (on_iteration) on_iteration(res.iterations, res.rel_residual);
+    if (q.status == kRunning) after_read(it, res.rel_residual);
     return q.status;
   };
   int status = kRunning;
@@ -181,7 +187,7 @@ void lagged_iterations(CgSpmv& op, std::int64_t first, const LaggedState& start,
       else
         Kokkos::parallel_for("CG::update_lagged", Range(0, n),
                              UpdatePlain<DeviceScalars>{p, s, x, r, w, {st}});
-      op.apply(u, w);
+      op->apply(u, w);
       cg_dots_into(w, u, r, dots);
       const auto sv = st;
       const auto dv = dots;
@@ -296,7 +302,11 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
 #ifdef KOKKOS_ENABLE_CUDA
     if (!o.wait_each_iteration && cur->runs_unobserved()) {
       res.lagged_from = it;
-      lagged_iterations(*cur, it, q, bb, tol2, p, s, xw, r, w, u, dinv, o, res, on_iteration);
+      lagged_iterations(cur, it, q, bb, tol2, p, s, xw, r, w, u, dinv, o, res, on_iteration,
+                        [&](std::int64_t k, double rel) {
+                          op.observe(k, rel, o.tolerance, o.max_iterations);
+                          follow_frame();
+                        });
       break;
     }
 #endif
@@ -314,7 +324,7 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
     res.rel_residual = std::sqrt(rr / bb);
     if (on_iteration) on_iteration(it, res.rel_residual);
     op.observe(it, res.rel_residual, o.tolerance, o.max_iterations);
-    follow_frame();  // auto may have reordered at its decision
+    follow_frame();  // auto may have reordered at (or after) its decision
     if (const int status = scalar_step(q, rr, d.s1, d.s0, tol2); status != kRunning) {
       res.converged = status == kConverged;
       res.stop = stop_text(status);

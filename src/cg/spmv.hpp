@@ -42,9 +42,10 @@ struct SpmvOptions {
   // expected to remain say whether it can pay (auto_spmv.hpp).
   struct DeferredReorder {
     bool enabled = false;
-    // The reorder's cost on this device per matrix entry (ms), measured by the warm-up on its
-    // grid; 0: not measured (warm-up off, or a host build): then it is run whatever the bound.
-    double ms_per_entry = 0;
+    // The reorder's cost on this device, fixed_ms + ms_per_entry x the matrix's entries, measured
+    // by the warm-up on two grids; both 0: not measured (warm-up off, or a host build): it then
+    // runs at the decision.
+    double fixed_ms = 0, ms_per_entry = 0;
     std::string note;  // what the scattered measure found
   } reorder;
 };

@@ -32,9 +32,12 @@ class KernelWarmUp {
   double join();
   bool started() const { return started_; }
   double seconds() const { return seconds_; }  // the warm-up's own run time
-  // With `reorder`: the reorder's time per matrix entry (ms) on the warm-up's grid, its kernels
-  // loaded (0 where it did not run). Read after join().
-  double reorder_ms_per_entry() const { return reorder_ms_per_entry_; }
+  // With `reorder`: the reorder's cost as timed on two grids, its kernels loaded (fixed_ms +
+  // ms_per_entry x entries; both 0 where it did not run). Read after join().
+  struct ReorderCost {
+    double fixed_ms = 0, ms_per_entry = 0;
+  };
+  const ReorderCost& reorder_cost() const { return reorder_cost_; }
   // What ran, or why nothing did, or what failed (a failure costs only the first launches' time
   // in the solve: the kernels load there instead).
   const std::string& note() const { return note_; }
@@ -44,7 +47,7 @@ class KernelWarmUp {
   std::thread thread_;
   bool started_ = false;
   double seconds_ = 0;
-  double reorder_ms_per_entry_ = 0;
+  ReorderCost reorder_cost_;
   std::string note_;
 };
 

@@ -194,7 +194,8 @@ int run_cg(const CgCommandOptions& o) {
                          : "the order kept");
     if (deferred) {
       spmv.reorder.enabled = true;
-      spmv.reorder.ms_per_entry = warm_up.reorder_ms_per_entry();
+      spmv.reorder.fixed_ms = warm_up.reorder_cost().fixed_ms;
+      spmv.reorder.ms_per_entry = warm_up.reorder_cost().ms_per_entry;
       spmv.reorder.note = reorder_note;
     }
     sys.reorder_seconds = reorder_clock.seconds();
