@@ -53,8 +53,12 @@ class AutoSpmv final : public CgSpmv {
     }
   }
 
-  std::string name() const override { return layer_->name() + (reordered_ ? "+labelprop" : ""); }
+  std::string name() const override {
+    if (early_) return reordered_->name() + "+labelprop";
+    return layer_->name() + (reordered_ ? "+labelprop" : "");
+  }
   std::string describe() const override {
+    if (early_) return kernel_lines_ + reordered_->describe();
     std::string names;
     for (const auto& c : cands_) names += (names.empty() ? "" : ", ") + c.name;
     const std::string d = report().decision;
@@ -124,6 +128,7 @@ class AutoSpmv final : public CgSpmv {
       return active()->observe(it, rel, tolerance, max_iterations);
     }
     residuals_.push_back(rel);
+    if (o_.reorder.enabled && it < o_.decide_after && consider_early(it)) return;
     if (it < o_.decide_after || next() != nullptr) return;
     const DecisionHorizon h = horizon_after(residuals_, it, rel, tolerance, max_iterations);
     decide_over(h.left, h.note);
@@ -136,7 +141,7 @@ class AutoSpmv final : public CgSpmv {
                                "more SpMV",
                                iterations, o_.decide_after));
   }
-  std::string horizon_note() const override { return note_; }
+  std::string horizon_note() const override { return early_ ? reordered_->horizon_note() : note_; }
   bool runs_unobserved() const override { return current_ && active()->runs_unobserved(); }
   Frame frame() override {
     if (reordered_) return {order_, reordered_.get()};
@@ -145,7 +150,7 @@ class AutoSpmv final : public CgSpmv {
   std::string reorder_note() const override { return reorder_note_; }
   bool has_report() const override { return true; }
   remap::RemapReport report() const override {
-    remap::RemapReport r = layer_->report();
+    remap::RemapReport r = early_ ? reordered_->report() : layer_->report();
     r.decision = kernel_lines_ + r.decision;
     r.selection_ms += excess_ms_;  // the kernels' exploration beside the layer's
     return r;
@@ -319,6 +324,57 @@ class AutoSpmv final : public CgSpmv {
           "= {:.2f} ms, under {}; re-estimated after every iteration\n    ",
           c.note, executions, bound_text_, executions * saving_per_it_ms_, cost_text_);
   }
+  // Before the decision point, once a kernel is measured: the solve is expected to run at least
+  // to the decision point, and where even those iterations could lose more than the reorder costs
+  // (a matrix whose x is far past the L2: the large permuted grid's SpMV runs 5.5x its floor), it
+  // runs now, and a fresh auto on P A P^T measures the kernels and decides there (its own
+  // decision point unchanged). A solve that then ends before that point has paid the reorder for
+  // nothing: at most its cost, which the iterations to the decision point could have lost anyway.
+  bool consider_early(std::int64_t it) {
+    const Cand* b = best();
+    const bool measured = o_.reorder.fixed_ms > 0 || o_.reorder.ms_per_entry > 0;
+    if (!b || !measured) return false;
+    const double bytes =
+        b->op && b->op->format_bytes() > 0 ? b->op->format_bytes() : a_.min_spmv_bytes();
+    const double floor_ms = remap::AutoStrategy<double>::floor_ms_for(bytes);
+    const double per_it = std::max(0.0, b->exec_ms() - floor_ms);
+    const double cost =
+        o_.reorder.fixed_ms + o_.reorder.ms_per_entry * static_cast<double>(a_.nnz) + b->setup_ms;
+    const std::int64_t left = o_.decide_after - it;
+    if (!(static_cast<double>(left) * per_it > cost)) return false;
+    Kokkos::fence();
+    Kokkos::Timer t;
+    const remap::GraphOrder g = labelprop_order(a_, o_.remap_opt.block_threads);
+    const double order_ms = ms_since(t);
+    const DeviceCsr ra = permute_symmetric(a_, g.order);
+    Kokkos::fence();
+    const double apply_ms = ms_since(t) - order_ms;
+    SpmvOptions inner = o_;
+    inner.reorder = {};
+    reordered_ = make_auto_spmv(ra, inner);
+    Kokkos::fence();
+    const double total_ms = ms_since(t);
+    order_ = g.order;
+    for (auto& c : cands_) {  // measured on the old order: done with
+      c.own.reset();
+      c.op = nullptr;
+    }
+    current_ = reordered_.get();
+    early_ = true;
+    reorder_note_ = fmt::format(
+        "{}; labelprop before the decision point (after {} iterations): the {} iterations to it "
+        "could lose up to {} x ({} {:.4f} ms - floor {:.4f} ms) = {:.2f} ms, over its predicted "
+        "{:.2f} ms ({:.3f} ms + {:.3f} ms per million entries x {:.2f}M, measured by the "
+        "warm-up, + {} set up again {:.3f} ms); {} in {:.2f} ms (order {:.2f}, applying it "
+        "{:.2f}, a new auto over P A P^T {:.2f}); the solve's vectors follow it",
+        o_.reorder.note, it, left, left, b->name, b->exec_ms(), floor_ms,
+        static_cast<double>(left) * per_it, cost, o_.reorder.fixed_ms,
+        1e6 * o_.reorder.ms_per_entry, a_.nnz / 1e6, b->name, b->setup_ms, cg::describe(g),
+        total_ms, order_ms, apply_ms, total_ms - order_ms - apply_ms);
+    kernel_lines_ = reorder_note_ + "\n    ";
+    return true;
+  }
+
   // The rule above with `left` iterations expected to remain after iteration `it`.
   void consider(std::int64_t left, std::int64_t it, const char* when) {
     const double bound_ms = static_cast<double>(left) * saving_per_it_ms_;
@@ -385,6 +441,7 @@ class AutoSpmv final : public CgSpmv {
   std::string reorder_note_;
   bool ended_ = false;    // decided at the solve's end: no reorder then
   bool pending_ = false;  // the reorder not run yet, re-estimated after every iteration
+  bool early_ = false;    // reordered before the decision point: reordered_ is an auto of its own
   SpmvOptions rebuild_;   // the chosen kernel, as it is set up again on P A P^T
   double saving_per_it_ms_ = 0, cost_ms_ = 0;
   std::string bound_text_, cost_text_;

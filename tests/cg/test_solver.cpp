@@ -529,13 +529,22 @@ TEST(CgSolver, AutoDeferredReorderRunsWhereItCanPayAndKeepsTheSolution) {
           << op->reorder_note();
       EXPECT_NE(op->frame().op, op.get());
       EXPECT_NE(op->name().find("+labelprop"), std::string::npos) << op->name();
+      // Nearly free: before the decision point, as soon as a kernel is measured; then a fresh
+      // auto over P A P^T measures the kernels and decides.
       EXPECT_EQ(op->reorder_note().rfind(per_entry > 0
-                                             ? "scattered; labelprop at the decision (after 20 "
-                                               "iterations): it can save at most "
+                                             ? "scattered; labelprop before the decision point "
+                                               "(after "
                                              : "scattered; labelprop run: its cost not measured",
                                          0),
                 0u)
           << op->reorder_note();
+      if (per_entry > 0) {
+        EXPECT_NE(op->report().decision.find("kernels measured on the solve's own iterations"),
+                  std::string::npos)
+            << op->report().decision;
+        EXPECT_NE(op->horizon_note().find("decided after"), std::string::npos)
+            << op->horizon_note();
+      }
       if (per_entry > 0)
         EXPECT_NE(op->reorder_note().find("over its predicted"), std::string::npos)
             << op->reorder_note();
@@ -580,6 +589,16 @@ TEST(CgSolver, AutoDeferredReorderRunsWhereItCanPayAndKeepsTheSolution) {
     const std::size_t at = d.find("= ", d.find("at the decision: the order kept for now"));
     ASSERT_NE(at, std::string::npos) << d;
     const double bound = std::stod(d.substr(at + 2));
+    SpmvOptions now = k;  // half of it: run at the decision
+    now.reorder.fixed_ms = 0.5 * bound;
+    now.reorder.ms_per_entry = 1e-15;
+    auto op_now = make_spmv(a, now);
+    Kokkos::View<double*> x1("x1", a.rows);
+    const CgResult r1 = cg_solve(*op_now, a, b, x1, co);
+    EXPECT_LE(std::abs(r1.iterations - pr.iterations), 1);
+    EXPECT_LE(relative_error(x1, xstar), 1e-8);
+    EXPECT_NE(op_now->reorder_note().find("; labelprop at the decision (after "), std::string::npos)
+        << op_now->reorder_note();
     SpmvOptions later = k;
     later.reorder.fixed_ms = 1.6 * bound;
     later.reorder.ms_per_entry = 1e-15;
