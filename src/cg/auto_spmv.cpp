@@ -11,6 +11,7 @@
 #include "cg/stream_clock.hpp"
 #include "mdremap/error.hpp"
 #include "mdremap/median.hpp"
+#include "mdremap/remap/device_cache.hpp"
 #include "mdremap/remap/registry.hpp"
 
 namespace mdremap::cg {
@@ -268,10 +269,11 @@ class AutoSpmv final : public CgSpmv {
   // remap.reorder auto's deferred reorder (SpmvOptions::DeferredReorder): the order is
   // scattered, so labelprop (seed 001 §3.4) may make the SpMV faster, but on a short solve it
   // costs more than it saves. Seed 001 §4's rule for any remapping, on the solve's own figures:
-  // the most the reorder can save is the iterations left x (the best measured iteration's SpMV
-  // and dots - the floor of the bytes any order moves), as if it made the SpMV free; it runs
-  // where that exceeds its predicted cost (the warm-up's measured reorder, fixed + per matrix
-  // entry, and the chosen kernel's set-up again). The iterations left are re-estimated after every
+  // what the reorder can save is the iterations left x what it wins back per iteration
+  // (saving_per_iteration: the warm-up's measured share where x stays in the L2, else the best
+  // measured iteration above the floor of the bytes any order moves); it runs where that
+  // exceeds its predicted cost (the warm-up's measured reorder, fixed + per matrix entry, and
+  // the chosen kernel's set-up again). The iterations left are re-estimated after every
   // later iteration (CG's residual slows down: at the decision point the extrapolation is short,
   // 94 against 944 on parabolic_fem), so a solve that turns out long is reordered then. Its cost
   // not measured (no warm-up): it runs at the decision.
@@ -292,16 +294,10 @@ class AutoSpmv final : public CgSpmv {
       rebuild_.remap = strategy->key();
       setup_ms = layer_->report().plan_ms + layer_->remap_ms();
     }
-    const double exec_ms = best_kernel ? best_kernel->exec_ms() : 0.0;
-    const double bytes =
-        current_->format_bytes() > 0 ? current_->format_bytes() : a_.min_spmv_bytes();
-    const double floor_ms = remap::AutoStrategy<double>::floor_ms_for(bytes);
-    saving_per_it_ms_ = std::max(0.0, exec_ms - floor_ms);
+    saving_per_it_ms_ = saving_per_iteration(best_kernel, current_, bound_text_);
     const auto& c = o_.reorder;
     cost_ms_ = c.fixed_ms + c.ms_per_entry * static_cast<double>(a_.nnz) + setup_ms;
     const bool measured = c.fixed_ms > 0 || c.ms_per_entry > 0;
-    bound_text_ = fmt::format("({} {:.4f} ms - floor {:.4f} ms)",
-                              best_kernel ? best_kernel->name : "-", exec_ms, floor_ms);
     cost_text_ = fmt::format(
         "its predicted {:.2f} ms ({:.3f} ms + {:.3f} ms per million entries x {:.2f}M, measured "
         "by the warm-up, + {} set up again {:.3f} ms)",
@@ -320,7 +316,7 @@ class AutoSpmv final : public CgSpmv {
     consider(executions, o_.decide_after, "at the decision");
     if (pending_)
       kernel_lines_ += fmt::format(
-          "{}; at the decision: the order kept for now: it can save at most {} iterations x {} "
+          "{}; at the decision: the order kept for now: it could save {} iterations x {} "
           "= {:.2f} ms, under {}; re-estimated after every iteration\n    ",
           c.note, executions, bound_text_, executions * saving_per_it_ms_, cost_text_);
   }
@@ -334,10 +330,8 @@ class AutoSpmv final : public CgSpmv {
     const Cand* b = best();
     const bool measured = o_.reorder.fixed_ms > 0 || o_.reorder.ms_per_entry > 0;
     if (!b || !measured) return false;
-    const double bytes =
-        b->op && b->op->format_bytes() > 0 ? b->op->format_bytes() : a_.min_spmv_bytes();
-    const double floor_ms = remap::AutoStrategy<double>::floor_ms_for(bytes);
-    const double per_it = std::max(0.0, b->exec_ms() - floor_ms);
+    std::string per_it_text;
+    const double per_it = saving_per_iteration(b, b->op, per_it_text);
     const double cost =
         o_.reorder.fixed_ms + o_.reorder.ms_per_entry * static_cast<double>(a_.nnz) + b->setup_ms;
     const std::int64_t left = o_.decide_after - it;
@@ -363,16 +357,39 @@ class AutoSpmv final : public CgSpmv {
     early_ = true;
     reorder_note_ = fmt::format(
         "{}; labelprop before the decision point (after {} iterations): the {} iterations to it "
-        "could lose up to {} x ({} {:.4f} ms - floor {:.4f} ms) = {:.2f} ms, over its predicted "
+        "could lose {} x {} = {:.2f} ms, over its predicted "
         "{:.2f} ms ({:.3f} ms + {:.3f} ms per million entries x {:.2f}M, measured by the "
         "warm-up, + {} set up again {:.3f} ms); {} in {:.2f} ms (order {:.2f}, applying it "
         "{:.2f}, a new auto over P A P^T {:.2f}); the solve's vectors follow it",
-        o_.reorder.note, it, left, left, b->name, b->exec_ms(), floor_ms,
-        static_cast<double>(left) * per_it, cost, o_.reorder.fixed_ms,
-        1e6 * o_.reorder.ms_per_entry, a_.nnz / 1e6, b->name, b->setup_ms, cg::describe(g),
-        total_ms, order_ms, apply_ms, total_ms - order_ms - apply_ms);
+        o_.reorder.note, it, left, left, per_it_text, static_cast<double>(left) * per_it, cost,
+        o_.reorder.fixed_ms, 1e6 * o_.reorder.ms_per_entry, a_.nnz / 1e6, b->name, b->setup_ms,
+        cg::describe(g), total_ms, order_ms, apply_ms, total_ms - order_ms - apply_ms);
     kernel_lines_ = reorder_note_ + "\n    ";
     return true;
+  }
+
+  // What the reorder can win back per iteration, from kernel `b`'s measured iteration (its SpMV
+  // in `op`'s format): where x stays in the L2 (8 bytes a column, at most half of it), the share
+  // of an SpMV the warm-up measured an order to win back there (a grid in its own order against
+  // the same scattered); past it, the whole iteration above the floor of the bytes any order
+  // moves (the scattered reads come from memory, 32 bytes a sector). Without the warm-up's
+  // share: the bound for both.
+  double saving_per_iteration(const Cand* b, const CgSpmv* op, std::string& text) const {
+    const double exec_ms = b ? b->exec_ms() : 0.0;
+    const std::string name = b ? b->name : "-";
+    const bool in_l2 =
+        8.0 * static_cast<double>(a_.cols) <= 0.5 * static_cast<double>(remap::device_l2_bytes());
+    if (in_l2 && o_.reorder.cache_gain > 0) {
+      text = fmt::format(
+          "({} {:.4f} ms x {:.0f}%, what an order wins back where x stays in the "
+          "L2, measured by the warm-up)",
+          name, exec_ms, 100 * o_.reorder.cache_gain);
+      return exec_ms * o_.reorder.cache_gain;
+    }
+    const double bytes = op && op->format_bytes() > 0 ? op->format_bytes() : a_.min_spmv_bytes();
+    const double floor_ms = remap::AutoStrategy<double>::floor_ms_for(bytes);
+    text = fmt::format("({} {:.4f} ms - floor {:.4f} ms, at most)", name, exec_ms, floor_ms);
+    return std::max(0.0, exec_ms - floor_ms);
   }
 
   // The rule above with `left` iterations expected to remain after iteration `it`.
@@ -380,13 +397,13 @@ class AutoSpmv final : public CgSpmv {
     const double bound_ms = static_cast<double>(left) * saving_per_it_ms_;
     if (!(bound_ms > cost_ms_)) {
       reorder_note_ = fmt::format(
-          "{}; the order kept: at the last estimate (after {} iterations) it could save at most "
-          "{} iterations x {} = {:.2f} ms, under {}",
+          "{}; the order kept: at the last estimate (after {} iterations) it could save {} "
+          "iterations x {} = {:.2f} ms, under {}",
           o_.reorder.note, it, left, bound_text_, bound_ms, cost_text_);
       return;
     }
     pending_ = false;
-    run_reorder(it, fmt::format("{} (after {} iterations): it can save at most {} iterations x "
+    run_reorder(it, fmt::format("{} (after {} iterations): it can save {} iterations x "
                                 "{} = {:.2f} ms, over {}",
                                 when, it, left, bound_text_, bound_ms, cost_text_));
   }

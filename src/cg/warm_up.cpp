@@ -37,6 +37,26 @@ std::vector<SpmvOptions> kernels_of(const SpmvOptions& o) {
   return ks;
 }
 
+// sell's SpMV time on `a` (ms): the mean of 20 back-to-back calls after one untimed.
+double sell_ms(const DeviceCsr& a) {
+  SpmvOptions k;
+  k.kernel = "sell";
+  const auto op = make_spmv(a, k);
+  return time_spmv_ms(*op, a, 20);
+}
+
+// i -> i x 0x9E3779B1 mod n, n a power of two (an odd multiplier: a permutation).
+Kokkos::View<int*> multiplicative_order(std::int64_t n) {
+  Kokkos::View<int*> o(Kokkos::view_alloc("cg::warm_scatter", Kokkos::WithoutInitializing), n);
+  const std::uint64_t mask = static_cast<std::uint64_t>(n) - 1;
+  Kokkos::parallel_for(
+      "CG::warm_scatter", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        o(i) = static_cast<int>((static_cast<std::uint64_t>(i) * 0x9E3779B1ull) & mask);
+      });
+  return o;
+}
+
 }  // namespace
 
 KernelWarmUp::KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOptions& solver,
@@ -118,8 +138,9 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder) {
       // deferred reorder predicts its own cost from (fixed + per matrix entry, at the solve's
       // cluster size; the rounds' host waits make the fixed part).
       double ms[2] = {0, 0}, entries[2] = {0, 0};
+      const DeviceCsr big = laplace2d_on_device(1024, 1024);
       for (int i = 0; i < 2; ++i) {
-        const DeviceCsr grid = i == 0 ? a : laplace2d_on_device(1024, 1024);
+        const DeviceCsr& grid = i == 0 ? a : big;
         Kokkos::fence();
         Kokkos::Timer rt;
         const remap::GraphOrder gi = labelprop_order(grid, cluster_rows);
@@ -135,6 +156,18 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder) {
           "and on a 1,048,576-row grid: {:.2f} and {:.2f} ms, so {:.2f} ms + {:.3f} ms per "
           "million entries)",
           ms[0], ms[1], reorder_cost_.fixed_ms, 1e6 * reorder_cost_.ms_per_entry);
+      // And what an order is worth where x stays in the L2 (the larger grid's x is 8 MB): sell's
+      // SpMV on the grid in its own order against the same grid renumbered by a multiplicative
+      // scatter (i -> i x 0x9E3779B1 mod 2^20), so the share of an SpMV's time a reorder can
+      // win back there (auto_spmv.cpp; past the L2 the bytes' floor says it instead).
+      const double nat = sell_ms(big);
+      const DeviceCsr scattered = permute_symmetric(big, multiplicative_order(big.rows));
+      const double scat = sell_ms(scattered);
+      reorder_cost_.cache_gain = scat > 0 ? std::max(0.0, 1.0 - nat / scat) : 0.0;
+      names += fmt::format(
+          "; sell on it {:.4f} ms, renumbered {:.4f} ms: an order wins back {:.0f}% where x stays "
+          "in the L2",
+          nat, scat, 100 * reorder_cost_.cache_gain);
     }
     Kokkos::fence();
     seconds_ = t.seconds();
