@@ -10,6 +10,7 @@
 // `auto`'s exploration (auto_spmv.hpp) launches every candidate kernel, so it warms them all.
 // Kokkos allows kernels to be launched on one execution space instance from several host threads
 // (Kokkos 4.2+, TestExecSpaceThreadSafety); the main thread does no device work until it joins.
+#include <atomic>
 #include <string>
 #include <thread>
 
@@ -28,7 +29,8 @@ class KernelWarmUp {
   KernelWarmUp(const KernelWarmUp&) = delete;
   KernelWarmUp& operator=(const KernelWarmUp&) = delete;
 
-  // Waits for the thread; returns the seconds this call waited (counted in the SpMV set-up).
+  // Waits for the thread (its reorder steps stop at the next step: only the solve's own kernels
+  // are waited for in full); returns the seconds this call waited (counted in the SpMV set-up).
   double join();
   bool started() const { return started_; }
   double seconds() const { return seconds_; }  // the warm-up's own run time
@@ -48,6 +50,7 @@ class KernelWarmUp {
  private:
   void run(SpmvOptions spmv, CgOptions solver, bool reorder);
   std::thread thread_;
+  std::atomic<bool> stop_{false};  // join() asks the reorder's optional steps to stop
   bool started_ = false;
   double seconds_ = 0;
   ReorderCost reorder_cost_;

@@ -4,6 +4,9 @@
 // the solution; breakdowns and iteration limits are reported, not hidden.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <string>
@@ -665,6 +668,26 @@ TEST(CgSolver, WarmUpRunsBesideTheHostsWorkAndLeavesTheSolveUnchanged) {
   // A first solve reports its whole time: the first SpMV and the iterations inside it.
   EXPECT_GT(after.res.first_spmv_seconds, 0.0);
   EXPECT_GE(after.res.total_seconds, after.res.loop_seconds + after.res.first_spmv_seconds);
+
+  // With the reorder's part: given time (the host busy for a second), its cost and what an order
+  // wins back in the L2 are measured; joined at once, its steps are skipped and nothing is
+  // measured (GPU builds; on the host nothing runs).
+  if (!std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>) {
+    KernelWarmUp slow(true, k, o, true);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    (void)slow.join();
+    EXPECT_NE(slow.note().find("the labelprop reorder"), std::string::npos) << slow.note();
+    EXPECT_GT(slow.reorder_cost().ms_per_entry, 0.0) << slow.note();
+    EXPECT_GT(slow.reorder_cost().cache_gain, 0.0) << slow.note();
+    EXPECT_LT(slow.reorder_cost().cache_gain, 1.0) << slow.note();
+    EXPECT_EQ(slow.note().find("skipped"), std::string::npos) << slow.note();
+    KernelWarmUp quick(true, k, o, true);
+    (void)quick.join();
+    EXPECT_NE(quick.note().find("skipped: the matrix was ready first"), std::string::npos)
+        << quick.note();
+    EXPECT_EQ(quick.reorder_cost().ms_per_entry, 0.0) << quick.note();
+    EXPECT_EQ(quick.reorder_cost().cache_gain, 0.0) << quick.note();
+  }
 }
 
 // The extrapolation: a residual falling by 10x every 10 iterations needs 10 more per decade.
