@@ -140,6 +140,32 @@ void unpermute_vector_into(Kokkos::View<const double*> v, Kokkos::View<const int
       KOKKOS_LAMBDA(const std::int64_t i) { out(order(i)) = v(i); });
 }
 
+Kokkos::View<int*> pseudo_random_order(int bits) {
+  if (bits < 2 || bits > 30 || bits % 2)
+    throw Error("cg: a pseudo-random order needs an even bit count in 2..30");
+  const std::int64_t n = std::int64_t(1) << bits;
+  const int half = bits / 2;
+  const std::uint32_t mask = (1u << half) - 1;
+  Kokkos::View<int*> o(Kokkos::view_alloc("cg::pseudo_random_order", Kokkos::WithoutInitializing),
+                       n);
+  Kokkos::parallel_for(
+      "CG::pseudo_random_order", Policy(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        std::uint32_t l = static_cast<std::uint32_t>(i) >> half;
+        std::uint32_t r = static_cast<std::uint32_t>(i) & mask;
+        for (std::uint32_t round = 0; round < 4; ++round) {
+          std::uint32_t h = (r + 0x9E3779B9u * (round + 1)) * 0x85EBCA6Bu;
+          h ^= h >> 13;
+          h *= 0xC2B2AE35u;
+          h ^= h >> 16;
+          const std::uint32_t next = l ^ (h & mask);
+          l = r;
+          r = next;
+        }
+        o(i) = static_cast<int>((l << half) | r);
+      });
+  return o;
+}
+
 double scattered_fraction(const DeviceCsr& a, std::int64_t reach) {
   if (a.nnz == 0) return 0.0;
   const auto rp = a.rowptr;

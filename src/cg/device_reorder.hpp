@@ -27,6 +27,12 @@ void permute_vector_into(Kokkos::View<const double*> v, Kokkos::View<const int*>
 void unpermute_vector_into(Kokkos::View<const double*> v, Kokkos::View<const int*> order,
                            Kokkos::View<double*> out);
 
+// A pseudo-random order of 2^bits rows (bits even, 2..30) made on the device without host work
+// or a sort: a four-round Feistel network over the index's two halves, a bijection whatever its
+// round function (a multiply-xorshift hash of the other half and the round). The warm-up
+// scatters a grid with it (cg/warm_up.cpp).
+Kokkos::View<int*> pseudo_random_order(int bits);
+
 // The fraction of the entries lying more than `reach` columns from their row: near 0 for a mesh
 // in its own numbering (a 3D grid's farthest neighbour is a plane away), near 1 after a random
 // symmetric permutation. remap.reorder auto runs labelprop where it exceeds kScatteredFraction

@@ -281,6 +281,28 @@ TEST(CgSolver, HostReorderOnlyForTheHostOrders) {
 // remap.reorder auto's measure: the fraction of entries more than `reach` columns from their row,
 // counted on the device, equals the host's count: small and large grids (8.4M rows: 2 of a row's
 // 5 entries a plane away), natural and permuted.
+// The warm-up's scatter: a permutation, far from the identity and from any constant stride.
+TEST(CgSolver, PseudoRandomOrderIsAScatteringPermutation) {
+  for (const int bits : {2, 10, 16}) {
+    const auto o =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pseudo_random_order(bits));
+    const std::int64_t n = std::int64_t(1) << bits;
+    ASSERT_EQ(static_cast<std::int64_t>(o.extent(0)), n);
+    std::vector<char> seen(n, 0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(o(i) >= 0 && o(i) < n) << bits;
+      EXPECT_EQ(seen[o(i)]++, 0) << bits << " " << i;
+    }
+    if (bits < 10) continue;
+    std::int64_t fixed = 0, same_step = 0;
+    for (std::int64_t i = 0; i < n; ++i) fixed += o(i) == i;
+    for (std::int64_t i = 2; i < n; ++i) same_step += o(i) - o(i - 1) == o(i - 1) - o(i - 2);
+    EXPECT_LT(fixed, n / 100) << bits;
+    EXPECT_LT(same_step, n / 10) << bits;
+  }
+  EXPECT_THROW(pseudo_random_order(3), Error);
+}
+
 TEST(CgSolver, ScatteredFractionCountsTheFarEntries) {
   struct Case {
     CgParams p;
