@@ -309,7 +309,7 @@ class AutoSpmv final : public CgSpmv {
       return;
     }
     if (!measured) {
-      run_reorder(o_.decide_after, "run: its cost not measured on this device (no warm-up)");
+      run_reorder("run: its cost not measured on this device (no warm-up)");
       return;
     }
     pending_ = true;
@@ -336,19 +336,9 @@ class AutoSpmv final : public CgSpmv {
         o_.reorder.fixed_ms + o_.reorder.ms_per_entry * static_cast<double>(a_.nnz) + b->setup_ms;
     const std::int64_t left = o_.decide_after - it;
     if (!(static_cast<double>(left) * per_it > cost)) return false;
-    Kokkos::fence();
-    Kokkos::Timer t;
-    const remap::GraphOrder g = labelprop_order(a_, o_.remap_opt.block_threads);
-    const double order_ms = ms_since(t);
-    const DeviceCsr ra = permute_symmetric(a_, g.order);
-    Kokkos::fence();
-    const double apply_ms = ms_since(t) - order_ms;
     SpmvOptions inner = o_;
     inner.reorder = {};
-    reordered_ = make_auto_spmv(ra, inner);
-    Kokkos::fence();
-    const double total_ms = ms_since(t);
-    order_ = g.order;
+    const Applied r = reorder_into([&](const DeviceCsr& ra) { return make_auto_spmv(ra, inner); });
     for (auto& c : cands_) {  // measured on the old order: done with
       c.own.reset();
       c.op = nullptr;
@@ -363,7 +353,8 @@ class AutoSpmv final : public CgSpmv {
         "{:.2f}, a new auto over P A P^T {:.2f}); the solve's vectors follow it",
         o_.reorder.note, it, left, left, per_it_text, static_cast<double>(left) * per_it, cost,
         o_.reorder.fixed_ms, 1e6 * o_.reorder.ms_per_entry, a_.nnz / 1e6, b->name, b->setup_ms,
-        cg::describe(g), total_ms, order_ms, apply_ms, total_ms - order_ms - apply_ms);
+        cg::describe(r.g), r.total_ms, r.order_ms, r.apply_ms,
+        r.total_ms - r.order_ms - r.apply_ms);
     kernel_lines_ = reorder_note_ + "\n    ";
     return true;
   }
@@ -403,22 +394,35 @@ class AutoSpmv final : public CgSpmv {
       return;
     }
     pending_ = false;
-    run_reorder(it, fmt::format("{} (after {} iterations): it can save {} iterations x "
-                                "{} = {:.2f} ms, over {}",
-                                when, it, left, bound_text_, bound_ms, cost_text_));
+    run_reorder(
+        fmt::format("{} (after {} iterations): it can save {} iterations x "
+                    "{} = {:.2f} ms, over {}",
+                    when, it, left, bound_text_, bound_ms, cost_text_));
   }
-  void run_reorder(std::int64_t it, const std::string& why) {
+  // labelprop on the matrix, P A P^T, then `make` sets up what serves it (reordered_); timed in
+  // those three parts.
+  struct Applied {
+    remap::GraphOrder g;
+    double order_ms = 0, apply_ms = 0, total_ms = 0;
+  };
+  template <class Make>
+  Applied reorder_into(Make make) {
+    Applied r;
     Kokkos::fence();
     Kokkos::Timer t;
-    const remap::GraphOrder g = labelprop_order(a_, o_.remap_opt.block_threads);
-    const double order_ms = ms_since(t);
-    const DeviceCsr ra = permute_symmetric(a_, g.order);
+    r.g = labelprop_order(a_, o_.remap_opt.block_threads);
+    r.order_ms = ms_since(t);
+    const DeviceCsr ra = permute_symmetric(a_, r.g.order);
     Kokkos::fence();
-    const double apply_ms = ms_since(t) - order_ms;
-    reordered_ = make_spmv(ra, rebuild_);
+    r.apply_ms = ms_since(t) - r.order_ms;
+    reordered_ = make(ra);
     Kokkos::fence();
-    const double total_ms = ms_since(t);
-    order_ = g.order;
+    r.total_ms = ms_since(t);
+    order_ = r.g.order;
+    return r;
+  }
+  void run_reorder(const std::string& why) {
+    const Applied r = reorder_into([&](const DeviceCsr& ra) { return make_spmv(ra, rebuild_); });
     for (auto& c : cands_) {  // the kernel on the old order is done with
       if (c.op == current_ && c.own) c.own.reset();
       if (c.op == current_) c.op = nullptr;
@@ -427,8 +431,8 @@ class AutoSpmv final : public CgSpmv {
     reorder_note_ = fmt::format(
         "{}; labelprop {}; {} in {:.2f} ms (order {:.2f}, applying it {:.2f}, {} set up again "
         "{:.2f}); the solve's vectors follow it",
-        o_.reorder.note, why, cg::describe(g), total_ms, order_ms, apply_ms, rebuild_.kernel,
-        total_ms - order_ms - apply_ms);
+        o_.reorder.note, why, cg::describe(r.g), r.total_ms, r.order_ms, r.apply_ms,
+        rebuild_.kernel, r.total_ms - r.order_ms - r.apply_ms);
     kernel_lines_ += reorder_note_ + "\n    ";
   }
 
