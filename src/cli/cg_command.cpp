@@ -49,9 +49,10 @@ void add_cg_command(CLI::App& app, CgCommandOptions& o) {
   cg->add_option("--schedule", o.schedule,
                  "throttle: cf | cf-q | sj | sj-q (seed 002 §3; remap.schedule)");
   cg->add_option("--reorder", o.reorder,
-                 "Symmetric row reordering before the solve: none | labelprop (on the device) | "
-                 "labelprop-host | partition | auto (labelprop where the order is scattered; "
-                 "the default of --remap auto) (remap.reorder)");
+                 "Symmetric row reordering: none | labelprop (on the device) | labelprop-host | "
+                 "partition (before the solve) | auto (where the order is scattered: labelprop "
+                 "before the solve with a named kernel, or when auto finds it pays, at, before "
+                 "or after its decision point; the default of --remap auto) (remap.reorder)");
   cg->add_option("--backend", o.backend,
                  "Backend to run on (only the one compiled in: " + device_backend() + ")");
   cg->add_option("--summary", o.summary, "Write a JSON summary of the solve to this file");
