@@ -148,7 +148,14 @@ class AutoSpmv final : public CgSpmv {
     if (reordered_) return {order_, reordered_.get()};
     return {{}, this};
   }
-  std::string reorder_note() const override { return reorder_note_; }
+  std::string reorder_note() const override {
+    if (!pending_) return reorder_note_;
+    return fmt::format(
+        "{}; the order kept: at the last estimate (after {} iterations) it could save {} "
+        "iterations x {} = {:.2f} ms, under {}",
+        o_.reorder.note, last_it_, last_left_, bound_text_,
+        static_cast<double>(last_left_) * saving_per_it_ms_, cost_text_);
+  }
   bool has_report() const override { return true; }
   remap::RemapReport report() const override {
     remap::RemapReport r = early_ ? reordered_->report() : layer_->report();
@@ -294,21 +301,19 @@ class AutoSpmv final : public CgSpmv {
       rebuild_.remap = strategy->key();
       setup_ms = layer_->report().plan_ms + layer_->remap_ms();
     }
-    saving_per_it_ms_ = saving_per_iteration(best_kernel, current_, bound_text_);
+    const Saving sv = saving_per_iteration(best_kernel, current_);
+    saving_per_it_ms_ = sv.ms;
+    bound_text_ = saving_text(sv);
     const auto& c = o_.reorder;
-    cost_ms_ = c.fixed_ms + c.ms_per_entry * static_cast<double>(a_.nnz) + setup_ms;
-    const bool measured = c.fixed_ms > 0 || c.ms_per_entry > 0;
-    cost_text_ = fmt::format(
-        "its predicted {:.2f} ms ({:.3f} ms + {:.3f} ms per million entries x {:.2f}M, measured "
-        "by the warm-up, + {} set up again {:.3f} ms)",
-        cost_ms_, c.fixed_ms, 1e6 * c.ms_per_entry, a_.nnz / 1e6, rebuild_.kernel, setup_ms);
+    cost_ms_ = predicted_cost_ms(setup_ms);
+    cost_text_ = cost_text(cost_ms_, rebuild_.kernel, setup_ms);
     if (ended_) {
       reorder_note_ =
           fmt::format("{}; the order kept: the solve ended before auto's decision point", c.note);
       kernel_lines_ += reorder_note_ + "\n    ";
       return;
     }
-    if (!measured) {
+    if (!cost_measured()) {
       run_reorder("run: its cost not measured on this device (no warm-up)");
       return;
     }
@@ -328,14 +333,11 @@ class AutoSpmv final : public CgSpmv {
   // nothing: at most its cost, which the iterations to the decision point could have lost anyway.
   bool consider_early(std::int64_t it) {
     const Cand* b = best();
-    const bool measured = o_.reorder.fixed_ms > 0 || o_.reorder.ms_per_entry > 0;
-    if (!b || !measured) return false;
-    std::string per_it_text;
-    const double per_it = saving_per_iteration(b, b->op, per_it_text);
-    const double cost =
-        o_.reorder.fixed_ms + o_.reorder.ms_per_entry * static_cast<double>(a_.nnz) + b->setup_ms;
+    if (!b || !cost_measured()) return false;
+    const Saving sv = saving_per_iteration(b, b->op);
+    const double cost = predicted_cost_ms(b->setup_ms);
     const std::int64_t left = o_.decide_after - it;
-    if (!(static_cast<double>(left) * per_it > cost)) return false;
+    if (!(static_cast<double>(left) * sv.ms > cost)) return false;
     SpmvOptions inner = o_;
     inner.reorder = {};
     const Applied r = reorder_into([&](const DeviceCsr& ra) { return make_auto_spmv(ra, inner); });
@@ -347,14 +349,11 @@ class AutoSpmv final : public CgSpmv {
     early_ = true;
     reorder_note_ = fmt::format(
         "{}; labelprop before the decision point (after {} iterations): the {} iterations to it "
-        "could lose {} x {} = {:.2f} ms, over its predicted "
-        "{:.2f} ms ({:.3f} ms + {:.3f} ms per million entries x {:.2f}M, measured by the "
-        "warm-up, + {} set up again {:.3f} ms); {} in {:.2f} ms (order {:.2f}, applying it "
+        "could lose {} x {} = {:.2f} ms, over {}; {} in {:.2f} ms (order {:.2f}, applying it "
         "{:.2f}, a new auto over P A P^T {:.2f}); the solve's vectors follow it",
-        o_.reorder.note, it, left, left, per_it_text, static_cast<double>(left) * per_it, cost,
-        o_.reorder.fixed_ms, 1e6 * o_.reorder.ms_per_entry, a_.nnz / 1e6, b->name, b->setup_ms,
-        cg::describe(r.g), r.total_ms, r.order_ms, r.apply_ms,
-        r.total_ms - r.order_ms - r.apply_ms);
+        o_.reorder.note, it, left, left, saving_text(sv), static_cast<double>(left) * sv.ms,
+        cost_text(cost, b->name, b->setup_ms), cg::describe(r.g), r.total_ms, r.order_ms,
+        r.apply_ms, r.total_ms - r.order_ms - r.apply_ms);
     kernel_lines_ = reorder_note_ + "\n    ";
     return true;
   }
@@ -365,32 +364,62 @@ class AutoSpmv final : public CgSpmv {
   // the same scattered); past it, the whole iteration above the floor of the bytes any order
   // moves (the scattered reads come from memory, 32 bytes a sector). Without the warm-up's
   // share: the bound for both.
-  double saving_per_iteration(const Cand* b, const CgSpmv* op, std::string& text) const {
-    const double exec_ms = b ? b->exec_ms() : 0.0;
-    const std::string name = b ? b->name : "-";
+  struct Saving {
+    double ms = 0;        // per iteration
+    double exec_ms = 0;   // the kernel's measured iteration
+    double share = 0;     // where x stays in the L2: the warm-up's share (else 0)
+    double floor_ms = 0;  // past it: the bytes' floor
+    std::string name = "-";
+  };
+  Saving saving_per_iteration(const Cand* b, const CgSpmv* op) const {
+    Saving sv;
+    if (b) {
+      sv.exec_ms = b->exec_ms();
+      sv.name = b->name;
+    }
     const bool in_l2 =
         8.0 * static_cast<double>(a_.cols) <= 0.5 * static_cast<double>(remap::device_l2_bytes());
     if (in_l2 && o_.reorder.cache_gain > 0) {
-      text = fmt::format(
-          "({} {:.4f} ms x {:.0f}%, what an order wins back where x stays in the "
-          "L2, measured by the warm-up)",
-          name, exec_ms, 100 * o_.reorder.cache_gain);
-      return exec_ms * o_.reorder.cache_gain;
+      sv.share = o_.reorder.cache_gain;
+      sv.ms = sv.exec_ms * sv.share;
+      return sv;
     }
     const double bytes = op && op->format_bytes() > 0 ? op->format_bytes() : a_.min_spmv_bytes();
-    const double floor_ms = remap::AutoStrategy<double>::floor_ms_for(bytes);
-    text = fmt::format("({} {:.4f} ms - floor {:.4f} ms, at most)", name, exec_ms, floor_ms);
-    return std::max(0.0, exec_ms - floor_ms);
+    sv.floor_ms = remap::AutoStrategy<double>::floor_ms_for(bytes);
+    sv.ms = std::max(0.0, sv.exec_ms - sv.floor_ms);
+    return sv;
+  }
+  static std::string saving_text(const Saving& sv) {
+    if (sv.share > 0)
+      return fmt::format(
+          "({} {:.4f} ms x {:.0f}%, what an order wins back where x stays in the L2, measured by "
+          "the warm-up)",
+          sv.name, sv.exec_ms, 100 * sv.share);
+    return fmt::format("({} {:.4f} ms - floor {:.4f} ms, at most)", sv.name, sv.exec_ms,
+                       sv.floor_ms);
+  }
+  // The reorder's cost: the warm-up's fixed + per-entry figures, and `setup_ms` to set up the
+  // kernel again on P A P^T.
+  bool cost_measured() const { return o_.reorder.fixed_ms > 0 || o_.reorder.ms_per_entry > 0; }
+  double predicted_cost_ms(double setup_ms) const {
+    return o_.reorder.fixed_ms + o_.reorder.ms_per_entry * static_cast<double>(a_.nnz) + setup_ms;
+  }
+  std::string cost_text(double cost_ms, const std::string& kernel, double setup_ms) const {
+    return fmt::format(
+        "its predicted {:.2f} ms ({:.3f} ms + {:.3f} ms per million entries x {:.2f}M, measured "
+        "by the warm-up, + {} set up again {:.3f} ms)",
+        cost_ms, o_.reorder.fixed_ms, 1e6 * o_.reorder.ms_per_entry, a_.nnz / 1e6, kernel,
+        setup_ms);
   }
 
   // The rule above with `left` iterations expected to remain after iteration `it`.
+  // Kept, only the estimate is recorded (this runs after every iteration; the note is written
+  // when asked for).
   void consider(std::int64_t left, std::int64_t it, const char* when) {
     const double bound_ms = static_cast<double>(left) * saving_per_it_ms_;
     if (!(bound_ms > cost_ms_)) {
-      reorder_note_ = fmt::format(
-          "{}; the order kept: at the last estimate (after {} iterations) it could save {} "
-          "iterations x {} = {:.2f} ms, under {}",
-          o_.reorder.note, it, left, bound_text_, bound_ms, cost_text_);
+      last_it_ = it;
+      last_left_ = left;
       return;
     }
     pending_ = false;
@@ -466,6 +495,7 @@ class AutoSpmv final : public CgSpmv {
   SpmvOptions rebuild_;   // the chosen kernel, as it is set up again on P A P^T
   double saving_per_it_ms_ = 0, cost_ms_ = 0;
   std::string bound_text_, cost_text_;
+  std::int64_t last_it_ = 0, last_left_ = 0;  // the last estimate that kept the order
 };
 
 }  // namespace

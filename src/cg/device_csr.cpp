@@ -75,14 +75,16 @@ struct GridNeighbour {
 
 }  // namespace
 
+// Every array is written whole (rowptr and len by the scan, col and val by the fill).
 DeviceCsr laplace2d_on_device(int nx, int ny) {
   using Policy = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
   DeviceCsr d;
   const std::int64_t n = static_cast<std::int64_t>(nx) * ny;
   d.rows = d.cols = n;
   d.max_len = 5;
-  d.rowptr = Kokkos::View<std::int64_t*>("cg::warm_rowptr", n + 1);
-  d.len = Kokkos::View<int*>("cg::warm_len", n);
+  d.rowptr = Kokkos::View<std::int64_t*>(
+      Kokkos::view_alloc("cg::warm_rowptr", Kokkos::WithoutInitializing), n + 1);
+  d.len = Kokkos::View<int*>(Kokkos::view_alloc("cg::warm_len", Kokkos::WithoutInitializing), n);
   const auto rp = d.rowptr;
   const auto len = d.len;
   const GridNeighbour at{nx, ny};
@@ -97,8 +99,10 @@ DeviceCsr laplace2d_on_device(int nx, int ny) {
         pos += k;
       },
       d.nnz);
-  d.col = Kokkos::View<int*>("cg::warm_col", d.nnz);
-  d.val = Kokkos::View<double*>("cg::warm_val", d.nnz);
+  d.col =
+      Kokkos::View<int*>(Kokkos::view_alloc("cg::warm_col", Kokkos::WithoutInitializing), d.nnz);
+  d.val =
+      Kokkos::View<double*>(Kokkos::view_alloc("cg::warm_val", Kokkos::WithoutInitializing), d.nnz);
   const auto col = d.col;
   const auto val = d.val;
   Kokkos::parallel_for(
