@@ -16,7 +16,9 @@
 # only: --spmv csr-thread), throttle-cf, throttle-cfq, throttle-sj, throttle-sjq (and each with
 # -inplace: x read in place, remap.pack=false); sell-l2 and cusparse-l2 (spmv.l2_persist: the
 # matrix's values in a persisting-L2 window); a suffix -wait (e.g. sell-wait) runs the solve with a
-# host wait each iteration (solver.wait_each_iteration); a suffix
+# host wait each iteration (solver.wait_each_iteration), -xeach x updated every iteration
+# (solver.defer_x=false), -after (sell) the dot products in a reduction after the SpMV
+# (spmv.sell_fused_dots=false), in the order -after-xeach-wait; a suffix
 # +labelprop or +partition adds that reordering (e.g. gather+partition).
 # Environment: CG_CASES (default: the four stand-ins and large), CG_VARIANTS, CG_SOLVES (timed
 # solves per run, median reported; default 3), CG_SPMV_REPS (timed SpMVs, default 200),
@@ -64,6 +66,14 @@ for m in "${cases[@]}"; do
       if [[ $base == *-wait ]]; then
         extra+=(--set solver.wait_each_iteration=true)
         base=${base%-wait}
+      fi
+      if [[ $base == *-xeach ]]; then
+        extra+=(--set solver.defer_x=false)
+        base=${base%-xeach}
+      fi
+      if [[ $base == *-after ]]; then
+        extra+=(--set spmv.sell_fused_dots=false)
+        base=${base%-after}
       fi
       if [[ $base == *-l2 ]]; then
         extra+=(--set spmv.l2_persist=true)

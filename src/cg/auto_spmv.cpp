@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 #include <limits>
+#include <utility>
 
 #include "cg/device_reorder.hpp"
 #include "cg/remap_spmv.hpp"
@@ -117,6 +118,15 @@ class AutoSpmv final : public CgSpmv {
     c->spent_ms += ms;
     return s;
   }
+  // The lagged loop: decided and not reordered (a reordered solve iterates on reordered_
+  // itself), the choice; undecided with every kernel measured, the best of them (as apply_dots).
+  void apply_dots_into(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                       Kokkos::View<double*> w, Kokkos::View<remap::Sums2> out) override {
+    if (current_ && !reordered_) return current_->apply_dots_into(u, r, w, out);
+    if (!current_ && measured_all())
+      if (Cand* b = best()) return b->op->apply_dots_into(u, r, w, out);
+    CgSpmv::apply_dots_into(u, r, w, out);
+  }
   void observe(std::int64_t it, double rel, double tolerance,
                std::int64_t max_iterations) override {
     if (current_) {
@@ -143,7 +153,17 @@ class AutoSpmv final : public CgSpmv {
                                iterations, o_.decide_after));
   }
   std::string horizon_note() const override { return early_ ? reordered_->horizon_note() : note_; }
-  bool runs_unobserved() const override { return current_ && active()->runs_unobserved(); }
+  // Decided: as the choice. Undecided, once every kernel is measured (nothing left to time on
+  // the iterations), the rest of the way to the decision point runs the best of them in the
+  // lagged loop too, where the residuals reach observe() one iteration late; a reorder before
+  // the decision point, or a choice that must watch the iterations, hands the solve back to the
+  // waiting loop (cg_solve).
+  bool runs_unobserved() const override {
+    if (current_) return active()->runs_unobserved();
+    if (ended_ || !measured_all()) return false;
+    const Cand* b = best();
+    return b && b->op && b->op->runs_unobserved();
+  }
   Frame frame() override {
     if (reordered_) return {order_, reordered_.get()};
     return {{}, this};
@@ -212,12 +232,19 @@ class AutoSpmv final : public CgSpmv {
     }
     return nullptr;
   }
-  Cand* best() {
-    Cand* b = nullptr;
-    for (auto& c : cands_)
+  // No kernel left to measure (each measured, stopped as a clear loser, or failed to set up).
+  bool measured_all() const {
+    for (const auto& c : cands_)
+      if (c.failed.empty() && !c.stopped && c.runs < 1 + o_.remap_opt.profile_steps) return false;
+    return true;
+  }
+  const Cand* best() const {
+    const Cand* b = nullptr;
+    for (const auto& c : cands_)
       if (!c.ms.empty() && (!b || c.exec_ms() < b->exec_ms())) b = &c;
     return b;
   }
+  Cand* best() { return const_cast<Cand*>(std::as_const(*this).best()); }
 
   // Hands the kernels' measurements to the layer's auto, which screens and profiles its own
   // strategies against the best of them over `executions` more SpMVs, and chooses.

@@ -88,6 +88,7 @@ CgParams read_cg_params(io::Deck& deck) {
   if (p.solver.max_iterations < 0) s.fail("max_iterations", "must not be negative");
   p.solver.jacobi = one_of(s, "preconditioner", "none", {"none", "jacobi"}) == "jacobi";
   p.solver.wait_each_iteration = s.get<bool>("wait_each_iteration", false);
+  p.solver.defer_x = s.get<bool>("defer_x", p.solver.defer_x);
   p.solve_repeats = s.get<int>("repeats", 1);
   if (p.solve_repeats < 1) s.fail("repeats", "must be at least 1");
   s.finish();
@@ -107,6 +108,7 @@ CgParams read_cg_params(io::Deck& deck) {
   if (p.timing_repeats < 0) k.fail("timing_repeats", "must not be negative");
   p.transactions = k.get<bool>("transactions", p.transactions);
   p.spmv.fused_dots = k.get<bool>("fused_dots", p.spmv.fused_dots);
+  p.spmv.sell_fused_dots = k.get<bool>("sell_fused_dots", p.spmv.sell_fused_dots);
   p.warm_up = k.get<bool>("warm_up", p.warm_up);
   p.spmv.sell_sigma = k.get<int>("sell_sigma", 0);
   if (const int sg = p.spmv.sell_sigma; sg < 0 || (sg > 1 && sg % 32 != 0) || sg > 4096)

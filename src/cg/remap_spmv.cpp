@@ -81,6 +81,10 @@ Sums2 RemapSpmv::apply_dots(Kokkos::View<const double*> u, Kokkos::View<const do
   return cg_dots(w, u, r);
 }
 
+bool RemapSpmv::runs_unobserved() const {
+  return !fused_dots_ && (!auto_ || auto_->decided());
+}
+
 void RemapSpmv::observe(std::int64_t it, double rel, double tolerance,
                         std::int64_t max_iterations) {
   if (!auto_ || auto_->decided() || decide_after_ < 0) return;

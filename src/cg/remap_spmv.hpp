@@ -32,6 +32,11 @@ class RemapSpmv final : public CgSpmv {
   void observe(std::int64_t it, double rel, double tolerance, std::int64_t max_iterations) override;
   void solve_ended(std::int64_t iterations) override;
   std::string horizon_note() const override { return horizon_note_; }
+  // Decided (or not auto), with the dots after the SpMV: the lagged loop may run it (apply, then
+  // cg_dots_into, CgSpmv::apply_dots_into); whatever host work a strategy does in apply it does
+  // there as in the waiting loop. auto deciding watches the iterations; the fused form returns
+  // its dots to the host.
+  bool runs_unobserved() const override;
   bool has_report() const override { return true; }
   remap::RemapReport report() const override;
   double remap_ms() const override { return remap_ms_; }

@@ -1,5 +1,7 @@
 #include "cg/sell_spmv.hpp"
 
+#include "cg/slot_reduction.hpp"
+
 #include <fmt/format.h>
 
 #include <Kokkos_Core.hpp>
@@ -14,6 +16,7 @@ namespace {
 
 using Range = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
 using Team = Kokkos::TeamPolicy<>;
+using remap::Sums2;
 
 // A slice per team of one thread whose vector lanes are the slice's 32 slots (a warp on CUDA):
 // the set-up's per-slice reductions run across the lanes instead of as 32 sequential loads.
@@ -68,7 +71,7 @@ struct SlotRows {
 
 // Padding entries add 0 * x(c) for a valid column c: exact for finite x; where x holds Inf or NaN
 // (a diverged iterate, which the solve stops at) a padded row gets NaN where CSR's sum might not.
-struct SellApply {
+struct SellRows {
   Kokkos::View<const int*> width;
   Kokkos::View<const std::uint8_t*> wide;
   Kokkos::View<const std::int64_t*> start, start32;
@@ -77,34 +80,64 @@ struct SellApply {
   Kokkos::View<const int*> base, col32;
   SlotRows row;
   Kokkos::View<const double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
-  Kokkos::View<double*> y;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+  // Slot t's sum over its slice's columns.
+  KOKKOS_INLINE_FUNCTION double sum(const std::int64_t t) const {
     const std::int64_t s = t / kSellSlice;
     const std::int64_t i = t % kSellSlice;
     const int w = width(s);
     const std::int64_t first = start(s);
-    double sum = 0;
+    double acc = 0;
     if (wide(s)) {
       const std::int64_t b = start32(s) + i;
       for (int k = 0; k < w; ++k)
-        sum += val(first + i + std::int64_t(k) * kSellSlice) *
+        acc += val(first + i + std::int64_t(k) * kSellSlice) *
                x(col32(b + std::int64_t(k) * kSellSlice));
     } else {
       const std::int64_t b = first / kSellSlice;  // the slice's first column base
       for (int k = 0; k < w; ++k) {
         const std::int64_t p = first + i + std::int64_t(k) * kSellSlice;
-        sum += val(p) * x(base(b + k) + static_cast<int>(off16(p)));
+        acc += val(p) * x(base(b + k) + static_cast<int>(off16(p)));
       }
     }
-    if (t < row.rows) y(row(t)) = sum;
+    return acc;
+  }
+};
+
+struct SellApply {
+  SellRows m;
+  Kokkos::View<double*> y;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    const double s = m.sum(t);
+    if (t < m.row.rows) y(m.row(t)) = s;
+  }
+};
+
+// The CG iteration's SpMV w = A u with its two dot products in the same kernel: s0 = w . u,
+// s1 = r . u (u is the SpMV's x; its own entry u(row) comes from the cache the gather just
+// filled, as the diagonal's column). r the same vector as u (unpreconditioned): read once.
+// Against the SpMV and then a reduction over w, u and r, this saves reading w and r again
+// (16-24 B a row) and a launch. Run by SlotReduction (one slot a thread).
+struct SellApplyDots {
+  SellRows m;
+  Kokkos::View<double*> y;
+  Kokkos::View<const double*> r;
+  bool r_is_u = false;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, Sums2& acc) const {
+    const double s = m.sum(t);
+    if (t >= m.row.rows) return;
+    const std::int64_t rt = m.row(t);
+    y(rt) = s;
+    const double ut = m.x(rt);
+    acc.s0 += s * ut;
+    acc.s1 += (r_is_u ? ut : r(rt)) * ut;
   }
 };
 
 class SellSpmv final : public CgSpmv {
  public:
-  SellSpmv(const DeviceCsr& a, int sigma, bool l2_persist)
-      : m_(build_sell(a, sigma)), csr_bytes_(a.min_spmv_bytes()), nnz_(a.nnz) {
+  SellSpmv(const DeviceCsr& a, int sigma, bool l2_persist, bool fused_dots)
+      : m_(build_sell(a, sigma)), csr_bytes_(a.min_spmv_bytes()), nnz_(a.nnz), fused_(fused_dots) {
     if (l2_persist)
       window_ = std::make_unique<remap::L2PersistWindow>(m_.storage.data(), m_.storage.extent(0));
   }
@@ -120,11 +153,13 @@ class SellSpmv final : public CgSpmv {
     return fmt::format(
         "sell (SELL-{} {}, 16-bit column offsets from a base per slice column; {} of {} slices "
         "with 32-bit columns; {:.1f}% padding; {:.1f} MB a SpMV against CSR's {:.1f} MB; built "
-        "in {:.3f} ms: shape {:.3f}, allocation {:.3f}, fill {:.3f}{})",
+        "in {:.3f} ms: shape {:.3f}, allocation {:.3f}, fill {:.3f}{}; the CG iteration's dot "
+        "products {})",
         kSellSlice, order, m_.wide_slices, m_.slices,
         stored > 0 ? 100.0 * (stored - static_cast<double>(nnz_)) / stored : 0.0, m_.bytes() / 1e6,
         csr_bytes_ / 1e6, m_.shape_ms + m_.alloc_ms + m_.fill_ms, m_.shape_ms, m_.alloc_ms,
-        m_.fill_ms, window_ ? "; values and offsets in " + window_->describe() : std::string());
+        m_.fill_ms, window_ ? "; values and offsets in " + window_->describe() : std::string(),
+        fused_ ? "in the SpMV's kernel" : "in a reduction after it");
   }
   void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
     if (m_.cols == 0) {  // no columns: every row is empty (padding must not read x)
@@ -132,23 +167,52 @@ class SellSpmv final : public CgSpmv {
       return;
     }
     Kokkos::parallel_for("CG::spmv_sell", Range(0, m_.slices * kSellSlice),
-                         SellApply{m_.width, m_.wide, m_.start, m_.start32, m_.val, m_.off16,
-                                   m_.base, m_.col32, SlotRows{m_.perm, m_.rows}, x, y});
+                         SellApply{rows_of(x), y});
   }
-  // The dots follow in one range reduction over w, u and r, as for csr-warp and cuSPARSE.
+  // spmv.sell_fused_dots (default): the dots in the SpMV's kernel (SellApplyDots); else one range
+  // reduction over w, u and r after it, as for csr-warp and cuSPARSE.
   remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                           Kokkos::View<double*> w) override {
-    apply(u, w);
-    return cg_dots(w, u, r);
+    if (!fused_ || m_.cols == 0) {
+      apply(u, w);
+      return cg_dots(w, u, r);
+    }
+    red_.run("CG::spmv_sell_dots", m_.slices * kSellSlice, dots_of(u, r, w), sums_);
+    Sums2 s;
+    Kokkos::deep_copy(s, sums_);
+    return s;
+  }
+  void apply_dots_into(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                       Kokkos::View<double*> w, Kokkos::View<remap::Sums2> out) override {
+    if (!fused_ || m_.cols == 0) {
+      apply(u, w);
+      cg_dots_into(w, u, r, out);
+      return;
+    }
+    red_.run("CG::spmv_sell_dots", m_.slices * kSellSlice, dots_of(u, r, w), out);
   }
   bool runs_unobserved() const override { return true; }
   double format_bytes() const override { return m_.bytes(); }
 
  private:
+  SellRows rows_of(Kokkos::View<const double*> x) const {
+    return SellRows{m_.width,   m_.wide,  m_.start,
+                    m_.start32, m_.val,   m_.off16,
+                    m_.base,    m_.col32, SlotRows{m_.perm, m_.rows},
+                    x};
+  }
+  SellApplyDots dots_of(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                        Kokkos::View<double*> w) const {
+    return SellApplyDots{rows_of(u), w, r, r.data() == u.data()};
+  }
+
   SellMatrix m_;
   std::unique_ptr<remap::L2PersistWindow> window_;
   double csr_bytes_ = 0;
   std::int64_t nnz_ = 0;
+  bool fused_ = true;
+  SlotReduction red_;
+  Kokkos::View<Sums2> sums_{"cg::sell_dots"};  // apply_dots' sums before they reach the host
 };
 
 }  // namespace
@@ -340,8 +404,9 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
   return m;
 }
 
-std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma, bool l2_persist) {
-  return std::make_unique<SellSpmv>(a, sigma, l2_persist);
+std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma, bool l2_persist,
+                                       bool fused_dots) {
+  return std::make_unique<SellSpmv>(a, sigma, l2_persist, fused_dots);
 }
 
 }  // namespace mdremap::cg

@@ -25,7 +25,10 @@ namespace mdremap::cg {
 // the rows' own order exceeds kSellSortPadding; 1 = never; N > 1 = within windows of N rows.
 // l2_persist: val and off16 (one allocation) marked persisting in the L2 while the kernel lives
 // (mdremap/remap/l2_window.hpp; CUDA builds, else mdremap::Error).
-std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma = 0, bool l2_persist = false);
+// fused_dots: the CG iteration's two dot products in the SpMV's kernel (apply_dots and
+// apply_dots_into), else in a reduction after it.
+std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma = 0, bool l2_persist = false,
+                                       bool fused_dots = true);
 
 // The format, for tests: slices of kSellSlice rows, each `width` wide; `wide` slices hold 32-bit
 // columns. Built on the device.

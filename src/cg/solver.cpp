@@ -23,6 +23,8 @@ using CView = Kokkos::View<const double*>;
 enum : int { kRunning = 0, kConverged = 1, kNonFinite = 2, kBreakdown = 3 };
 struct LaggedState {
   double gamma = 0, alpha = 0, beta = 0, rr = 0;
+  // CgOptions::defer_x: x lacks owed * p (p as the last update left it); 0: nothing owed.
+  double owed = 0;
   int status = kRunning;
   std::int64_t stopped_at = 0;
 };
@@ -45,6 +47,12 @@ KOKKOS_INLINE_FUNCTION int scalar_step(LaggedState& q, double rr, double gamma_n
   return kRunning;
 }
 
+// After an update that ran with q's scalars: what x owes now (CgOptions::defer_x). An update
+// with nothing owed leaves x alone and owes its alpha p; one with a term owed pays both.
+KOKKOS_INLINE_FUNCTION void after_update(LaggedState& q, bool defer_x) {
+  q.owed = (defer_x && q.owed == 0) ? q.alpha : 0.0;
+}
+
 // What CgResult::stop says for a status.
 const char* stop_text(int status) {
   switch (status) {
@@ -61,10 +69,13 @@ const char* stop_text(int status) {
 
 // The alpha and beta an update uses: the host's, passed with the launch...
 struct HostScalars {
-  double alpha, beta;
-  KOKKOS_INLINE_FUNCTION bool get(double& a, double& b) const {
+  double alpha, beta, owed;
+  bool defer_x;
+  KOKKOS_INLINE_FUNCTION bool get(double& a, double& b, double& o, bool& skip) const {
     a = alpha;
     b = beta;
+    o = owed;
+    skip = defer_x && owed == 0;
     return true;
   }
 };
@@ -72,29 +83,36 @@ struct HostScalars {
 // update then leaves every vector alone).
 struct DeviceScalars {
   Kokkos::View<const LaggedState> st;
-  KOKKOS_INLINE_FUNCTION bool get(double& a, double& b) const {
+  bool defer_x;
+  KOKKOS_INLINE_FUNCTION bool get(double& a, double& b, double& o, bool& skip) const {
     const LaggedState& q = st();
     a = q.alpha;
     b = q.beta;
+    o = q.owed;
+    skip = defer_x && q.owed == 0;
     return q.status == kRunning;
   }
 };
 
 // One kernel for the iteration's vector work (unpreconditioned, u = r):
-// p = r + beta p; s = w + beta s; x += alpha p; r -= alpha s.
+// p = r + beta p; s = w + beta s; x += alpha p; r -= alpha s. With x deferred
+// (CgOptions::defer_x) x is left alone (skip), or gets what was owed on the old p and alpha on the
+// new one.
 template <class Scalars>
 struct UpdatePlain {
   View p, s, x, r;
   CView w;
   Scalars sc;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
-    double alpha = 0, beta = 0;
-    if (!sc.get(alpha, beta)) return;
-    const double pt = r(t) + beta * p(t);
+    double alpha = 0, beta = 0, owed = 0;
+    bool skip = false;
+    if (!sc.get(alpha, beta, owed, skip)) return;
+    const double p0 = p(t);
+    const double pt = r(t) + beta * p0;
     const double st = w(t) + beta * s(t);
     p(t) = pt;
     s(t) = st;
-    x(t) += alpha * pt;
+    if (!skip) x(t) += owed * p0 + alpha * pt;
     r(t) -= alpha * st;
   }
 };
@@ -106,13 +124,15 @@ struct UpdateJacobi {
   CView w, dinv;
   Scalars sc;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, double& rr) const {
-    double alpha = 0, beta = 0;
-    if (!sc.get(alpha, beta)) return;
-    const double pt = u(t) + beta * p(t);
+    double alpha = 0, beta = 0, owed = 0;
+    bool skip = false;
+    if (!sc.get(alpha, beta, owed, skip)) return;
+    const double p0 = p(t);
+    const double pt = u(t) + beta * p0;
     const double st = w(t) + beta * s(t);
     p(t) = pt;
     s(t) = st;
-    x(t) += alpha * pt;
+    if (!skip) x(t) += owed * p0 + alpha * pt;
     const double rt = r(t) - alpha * st;
     r(t) = rt;
     u(t) = dinv(t) * rt;
@@ -148,12 +168,20 @@ void check_cuda(cudaError_t e, const char* what) {
 // each test read, `after_read(k, ||r_k|| / ||b||)` may move the solve to another frame (auto's
 // reorder, CgSpmv::frame): it reassigns the vectors and `op` it was given by reference, and the
 // iterations go on with them (the permutation's kernels follow the one iteration in flight in
-// the stream, so they see its results).
-void lagged_iterations(CgSpmv*& op, std::int64_t first, const LaggedState& start, double bb,
-                       double tol2, View& p, View& s, View& x, View& r, View& w, View& u,
-                       View& dinv, const CgOptions& o, CgResult& res,
-                       const std::function<void(std::int64_t, double)>& on_iteration,
-                       const std::function<void(std::int64_t, double)>& after_read) {
+// the stream, so they see its results). Where `op` then no longer runs unobserved (auto, after
+// a reorder before its decision point or on choosing one of the layer's strategies), the
+// iteration in flight is finished and read, and the solve is handed back to the waiting loop
+// (handed_back, with the iteration to go on from and the scalars); else x gets what it owes.
+struct LaggedEnd {
+  bool handed_back = false;
+  std::int64_t next = 0;
+  LaggedState state;
+};
+LaggedEnd lagged_iterations(CgSpmv*& op, std::int64_t first, const LaggedState& start, double bb,
+                            double tol2, View& p, View& s, View& x, View& r, View& w, View& u,
+                            View& dinv, const CgOptions& o, CgResult& res,
+                            const std::function<void(std::int64_t, double)>& on_iteration,
+                            const std::function<void(std::int64_t, double)>& after_read) {
   const std::int64_t n = x.extent(0);
   Kokkos::View<LaggedState> st("cg::lagged_state");
   Kokkos::deep_copy(st, start);
@@ -179,33 +207,58 @@ void lagged_iterations(CgSpmv*& op, std::int64_t first, const LaggedState& start
   };
   int status = kRunning;
   std::int64_t it = first;
+  LaggedEnd end;
   try {
     for (; it <= o.max_iterations; ++it) {
       if (o.jacobi)
-        Kokkos::parallel_reduce("CG::update_lagged_jacobi", Range(0, n),
-                                UpdateJacobi<DeviceScalars>{p, s, x, r, u, w, dinv, {st}}, rr_dev);
+        Kokkos::parallel_reduce(
+            "CG::update_lagged_jacobi", Range(0, n),
+            UpdateJacobi<DeviceScalars>{p, s, x, r, u, w, dinv, {st, o.defer_x}}, rr_dev);
       else
         Kokkos::parallel_for("CG::update_lagged", Range(0, n),
-                             UpdatePlain<DeviceScalars>{p, s, x, r, w, {st}});
-      op->apply(u, w);
-      cg_dots_into(w, u, r, dots);
+                             UpdatePlain<DeviceScalars>{p, s, x, r, w, {st, o.defer_x}});
+      op->apply_dots_into(u, r, w, dots);
       const auto sv = st;
       const auto dv = dots;
       const auto rv = rr_dev;
-      const bool jacobi = o.jacobi;
+      const bool jacobi = o.jacobi, defer_x = o.defer_x;
       Kokkos::parallel_for(
           "CG::scalars", Kokkos::RangePolicy<>(0, 1), KOKKOS_LAMBDA(const int) {
             LaggedState& q = sv();
-            if (q.status == kRunning &&
-                scalar_step(q, jacobi ? rv() : dv().s1, dv().s1, dv().s0, tol2) != kRunning)
-              q.stopped_at = it;
+            if (q.status == kRunning) {  // the update ran
+              after_update(q, defer_x);
+              if (scalar_step(q, jacobi ? rv() : dv().s1, dv().s1, dv().s0, tol2) != kRunning)
+                q.stopped_at = it;
+            }
             seen(it & 1) = q;
           });
       check_cuda(cudaEventRecord(ev[it & 1], stream), "cudaEventRecord");
       if (it > first && (status = read(it - 1)) != kRunning) break;
+      if (!op->runs_unobserved()) {
+        end.handed_back = true;
+        break;
+      }
     }
     Kokkos::fence();
-    if (status == kRunning && it > first) status = read(std::min(it, o.max_iterations));
+    if (end.handed_back) {
+      status = read(it);
+      end.handed_back = status == kRunning;
+      end.next = it + 1;
+      end.state = seen(it & 1);
+    } else if (status == kRunning && it > first) {
+      status = read(std::min(it, o.max_iterations));
+    }
+    // What x still owes (CgOptions::defer_x), from the device's scalars; handed back, the waiting
+    // loop goes on owing it.
+    if (!end.handed_back) {
+      const auto sv = st;
+      const auto pv = p;
+      const auto xv = x;
+      Kokkos::parallel_for(
+          "CG::pay_owed_x", Range(0, n), KOKKOS_LAMBDA(const std::int64_t t) {
+            if (const double owed = sv().owed; owed != 0) xv(t) += owed * pv(t);
+          });
+    }
   } catch (...) {
     Kokkos::fence();
     cudaEventDestroy(ev[0]);
@@ -216,6 +269,7 @@ void lagged_iterations(CgSpmv*& op, std::int64_t first, const LaggedState& start
   cudaEventDestroy(ev[1]);
   res.converged = status == kConverged;
   res.stop = stop_text(status);
+  return end;
 }
 #endif
 
@@ -298,26 +352,36 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   q.alpha = gamma / delta;
   res.stop = stop_text(kRunning);
   Kokkos::Timer timer;
+  bool ended_lagged = false;  // x's owed term paid by the lagged loop
   for (std::int64_t it = 1; it <= o.max_iterations; ++it) {
 #ifdef KOKKOS_ENABLE_CUDA
     if (!o.wait_each_iteration && cur->runs_unobserved()) {
-      res.lagged_from = it;
-      lagged_iterations(cur, it, q, bb, tol2, p, s, xw, r, w, u, dinv, o, res, on_iteration,
-                        [&](std::int64_t k, double rel) {
-                          op.observe(k, rel, o.tolerance, o.max_iterations);
-                          follow_frame();
-                        });
-      break;
+      if (res.lagged_from == 0) res.lagged_from = it;
+      const LaggedEnd e = lagged_iterations(cur, it, q, bb, tol2, p, s, xw, r, w, u, dinv, o, res,
+                                            on_iteration, [&](std::int64_t k, double rel) {
+                                              op.observe(k, rel, o.tolerance, o.max_iterations);
+                                              follow_frame();
+                                            });
+      if (!e.handed_back) {
+        ended_lagged = true;
+        break;
+      }
+      q = e.state;  // the waiting loop goes on from the iteration after the one read last
+      it = e.next - 1;
+      continue;
     }
 #endif
     if (o.jacobi) {
-      Kokkos::parallel_reduce("CG::update_jacobi", Range(0, n),
-                              UpdateJacobi<HostScalars>{p, s, xw, r, u, w, dinv, {q.alpha, q.beta}},
-                              rr_pinned);
+      Kokkos::parallel_reduce(
+          "CG::update_jacobi", Range(0, n),
+          UpdateJacobi<HostScalars>{p, s, xw, r, u, w, dinv, {q.alpha, q.beta, q.owed, o.defer_x}},
+          rr_pinned);
     } else {
-      Kokkos::parallel_for("CG::update", Range(0, n),
-                           UpdatePlain<HostScalars>{p, s, xw, r, w, {q.alpha, q.beta}});
+      Kokkos::parallel_for(
+          "CG::update", Range(0, n),
+          UpdatePlain<HostScalars>{p, s, xw, r, w, {q.alpha, q.beta, q.owed, o.defer_x}});
     }
+    after_update(q, o.defer_x);
     d = cur->apply_dots(u, r, w);  // the iteration's one synchronisation
     rr = o.jacobi ? rr_pinned() : d.s1;
     res.iterations = it;
@@ -330,6 +394,13 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
       res.stop = stop_text(status);
       break;
     }
+  }
+  if (!ended_lagged && q.owed != 0) {  // what x still owes (the lagged loop pays its own)
+    const double owed = q.owed;
+    const View xv = xw, pv = p;
+    Kokkos::parallel_for(
+        "CG::pay_owed_x", Range(0, n),
+        KOKKOS_LAMBDA(const std::int64_t t) { xv(t) += owed * pv(t); });
   }
   op.solve_ended(res.iterations);  // auto, still deciding: decides now (counted in the solve)
   x_back();

@@ -26,6 +26,11 @@ struct CgOptions {
   // recurrence's scalars on the device and read each iteration's test one iteration late, so the
   // GPU never idles on the host (false).
   bool wait_each_iteration = false;
+  // x += alpha p every second iteration (true): the update of an iteration that skips x leaves
+  // alpha p owed, and the next one adds both terms, p before and after its own update (it reads
+  // both anyway); an owed term is added at the end. x is written only for the result, so this
+  // saves reading and writing it (16 B a row) every other iteration.
+  bool defer_x = true;
 };
 
 struct CgResult {

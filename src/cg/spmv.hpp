@@ -29,6 +29,9 @@ struct SpmvOptions {
   // equal on five of six cases, 0.55x the fused iteration's time at 16.8M rows reordered,
   // docs/benchmarks.md session 17; csr-warp and cuSPARSE always do this).
   bool fused_dots = false;
+  // sell: the same in sell's own kernel (true, the default), where the reduction runs as a team
+  // of 256 rows a block (sell_spmv.cpp), or after it (false).
+  bool sell_fused_dots = true;
   // sell: rows sorted by length within windows of this many rows (sell_spmv.hpp); 0 = where the
   // padding in the rows' own order exceeds 5% (windows of 256), 1 = never.
   int sell_sigma = 0;
@@ -72,6 +75,13 @@ class CgSpmv {
   // iteration's one host synchronisation).
   virtual remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                                   Kokkos::View<double*> w) = 0;
+  // The same with the sums left in device memory, without waiting (the lagged loop, for kernels
+  // that run_unobserved): apply, then cg_dots_into, unless the kernel fuses them.
+  virtual void apply_dots_into(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                               Kokkos::View<double*> w, Kokkos::View<remap::Sums2> out) {
+    apply(u, w);
+    cg_dots_into(w, u, r, out);
+  }
   // After CG iteration `it` (relative residual `rel`): a strategy still deciding (auto) may decide
   // now, over the iterations it expects to remain until `tolerance` or `max_iterations`.
   virtual void observe(std::int64_t /*it*/, double /*rel*/, double /*tolerance*/,
@@ -79,10 +89,11 @@ class CgSpmv {
   // The solve has ended after `iterations`: a strategy still deciding decides now (the solve ran
   // on the gather throughout), so later SpMVs are served by its choice.
   virtual void solve_ended(std::int64_t /*iterations*/) {}
-  // Whether the solve may run this kernel with apply() and cg_dots_into, reading the iteration's
-  // results one iteration late (cg_solve's loop without a host wait per iteration): the kernels
-  // whose apply_dots is exactly that (sell, csr-warp, cuSPARSE), and auto once it has chosen one.
-  // False for what watches the iterations (auto deciding, the layer's strategies).
+  // Whether the solve may run this kernel with apply_dots_into, reading the iteration's
+  // results one iteration late (cg_solve's loop without a host wait per iteration): sell,
+  // csr-warp, cuSPARSE, the layer's strategies once decided (dots after the SpMV), and auto once
+  // every kernel is measured. False for what watches the iterations (auto measuring, the layer's
+  // auto deciding).
   virtual bool runs_unobserved() const { return false; }
   // Where the solve iterates: `op` serving the matrix with its rows in `order` (new -> old), or,
   // with an empty order, this kernel in the matrix's own order. auto returns an order once it has

@@ -364,7 +364,7 @@ int run_cg(const CgCommandOptions& o) {
         {"method", "cg-chronopoulos-gear"}, {"preconditioner", p.solver.jacobi ? "jacobi" : "none"},
         {"tolerance", p.solver.tolerance},  {"max_iterations", p.solver.max_iterations},
         {"repeats", p.solve_repeats},       {"wait_each_iteration", p.solver.wait_each_iteration},
-        {"lagged_from", r.lagged_from}};
+        {"defer_x", p.solver.defer_x},      {"lagged_from", r.lagged_from}};
     j["converged"] = r.converged;
     j["stop"] = r.stop;
     j["iterations"] = r.iterations;

@@ -173,6 +173,10 @@ if "$bin" info | grep -q "backend *cuda"; then
   "$bin" cg "$work/ok.yaml" --spmv sell --set solver.wait_each_iteration=true --summary "$work/wait.json" >"$work/out" 2>"$work/err"
   check waiting-loop grep -q '"lagged_from": 0' "$work/wait.json"
   check lagged-same-iterations test "$(json "$work/lag.json" iterations)" = "$(json "$work/wait.json" iterations)"
+  # auto runs the lagged loop once every kernel is measured, before its decision point (30).
+  "$bin" cg "$work/ok.yaml" --remap auto --summary "$work/auto-lag.json" >"$work/out" 2>"$work/err"
+  lf=$(grep -oE '"lagged_from": [0-9]+' "$work/auto-lag.json" | grep -oE '[0-9]+$')
+  check auto-lagged-before-deciding test "${lf:-0}" -ge 1 -a "${lf:-0}" -le 30
 else
   "$bin" cg "$work/ok.yaml" --spmv sell --summary "$work/lag.json" >"$work/out" 2>"$work/err"
   check host-waits grep -q '"lagged_from": 0' "$work/lag.json"

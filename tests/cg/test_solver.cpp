@@ -9,6 +9,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -119,6 +120,8 @@ std::vector<SpmvOptions> kernels() {
   SpmvOptions sell;
   sell.kernel = "sell";
   k.push_back(sell);
+  sell.sell_fused_dots = false;  // the dots in a reduction after sell's SpMV
+  k.push_back(sell);
   if (have_cusparse()) {
     SpmvOptions c;
     c.kernel = "cusparse";
@@ -128,7 +131,8 @@ std::vector<SpmvOptions> kernels() {
 }
 
 std::string label(const SpmvOptions& k) {
-  return k.kernel + "/" + k.remap + (k.fused_dots ? "/fused" : "");
+  return k.kernel + "/" + k.remap + (k.fused_dots ? "/fused" : "") +
+         (k.kernel == "sell" && !k.sell_fused_dots ? "/dots-after" : "");
 }
 
 CgParams generated(const std::string& name, std::vector<std::int64_t> dims, double shift = 0) {
@@ -170,6 +174,63 @@ TEST(CgSolver, ReachesTheKnownSolution) {
       }
     }
   }
+}
+
+// Textbook CG's x after exactly `iterations` iterations (the reference for where a solve stopped).
+std::vector<double> reference_x(const HostCsr& a, const std::vector<double>& b,
+                                std::int64_t iterations) {
+  const std::int64_t n = a.rows;
+  std::vector<double> x(n, 0), r = b, p = b, q(n);
+  double rr = 0;
+  for (double v : r) rr += v * v;
+  for (std::int64_t it = 1; it <= iterations; ++it) {
+    spmv_reference(a, p, q);
+    double pq = 0;
+    for (std::int64_t i = 0; i < n; ++i) pq += p[i] * q[i];
+    const double alpha = rr / pq;
+    double rr_new = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+      rr_new += r[i] * r[i];
+    }
+    for (std::int64_t i = 0; i < n; ++i) p[i] = r[i] + rr_new / rr * p[i];
+    rr = rr_new;
+  }
+  return x;
+}
+
+// solver.defer_x: x written every second iteration, what it owes paid at the end. Stopped by
+// the iteration limit after an odd and an even number of iterations (a term owed or not), and
+// converged, in both loops (the lagged one where the kernel allows it, on a GPU), x equals
+// textbook CG's after the same iterations; defer_x false as well.
+TEST(CgSolver, DeferredXEqualsTextbookCgWhereverTheSolveStops) {
+  const LinearSystem s = build_system(generated("laplace3d", {12, 11, 10}));
+  SpmvOptions sell;
+  sell.kernel = "sell";
+  SpmvOptions gather;  // csr-thread: the waiting loop only
+  for (const auto& k : {sell, gather})
+    for (bool defer : {true, false})
+      for (bool wait : {false, true})
+        for (std::int64_t stop : {1, 2, 7, 8, 10000}) {
+          CgOptions o{stop == 10000 ? 1e-10 : 1e-30, stop, false};
+          o.defer_x = defer;
+          o.wait_each_iteration = wait;
+          const Solved r = solve(s, k, o);
+          const std::string what = label(k) + (defer ? " defer_x" : " every iteration") +
+                                   (wait ? " waiting" : " lagged if allowed") + " stop " +
+                                   std::to_string(stop);
+          ASSERT_EQ(r.res.converged, stop == 10000) << what << ": " << r.res.stop;
+          if (stop < 10000) ASSERT_EQ(r.res.iterations, stop) << what;
+          const std::vector<double> ref = reference_x(s.a, s.b, r.res.iterations);
+          double diff = 0, norm = 0;
+          for (std::size_t i = 0; i < ref.size(); ++i) {
+            diff = std::max(diff, std::abs(r.x[i] - ref[i]));
+            norm = std::max(norm, std::abs(ref[i]));
+          }
+          EXPECT_GT(norm, 0) << what;
+          EXPECT_LE(diff, 1e-9 * norm) << what << ": " << r.res.iterations << " iterations";
+        }
 }
 
 TEST(CgSolver, PermutationChangesIterationsByAtMostOneAndNotTheSolution) {
@@ -391,6 +452,8 @@ TEST(CgSolver, LaggedLoopStopsWhereTheWaitingLoopStops) {
     ks.emplace_back();
     ks.back().kernel = "cusparse";
   }
+  for (const auto& k : kernels())  // the layer's strategies (csr-thread), dots after the SpMV
+    if (k.kernel == "csr-thread" && !k.fused_dots) ks.push_back(k);
   for (const auto& k : ks) {
     for (const auto& [tol, jacobi] : {std::pair{1e-10, false}, {1e-3, false}, {1e-10, true}}) {
       CgOptions wait{tol, 10000, jacobi};
@@ -398,6 +461,10 @@ TEST(CgSolver, LaggedLoopStopsWhereTheWaitingLoopStops) {
       const Solved a = solve(s, k, wait);
       const Solved b = solve(s, k, {tol, 10000, jacobi});
       ASSERT_TRUE(a.res.converged && b.res.converged) << label(k);
+#ifdef KOKKOS_ENABLE_CUDA
+      EXPECT_EQ(b.res.lagged_from, 1) << label(k);
+#endif
+      EXPECT_EQ(a.res.lagged_from, 0) << label(k);
       EXPECT_EQ(a.res.iterations, b.res.iterations) << label(k) << " tol " << tol;
       EXPECT_NEAR(a.res.rel_residual, b.res.rel_residual, 1e-6 * a.res.rel_residual) << label(k);
       double diff = 0, norm = 0;
@@ -407,6 +474,85 @@ TEST(CgSolver, LaggedLoopStopsWhereTheWaitingLoopStops) {
       }
       EXPECT_LE(diff, 1e-12 * norm) << label(k) << " tol " << tol;
     }
+  }
+}
+
+// A kernel that stops running unobserved mid-solve (as auto does when it reorders before its
+// decision point or chooses a strategy that watches the iterations) and later runs unobserved
+// again: on a GPU the lagged loop hands the solve back to the waiting loop and takes it again.
+// Every iteration is observed once, in order (but the last in the lagged loop), the count and x
+// are textbook CG's.
+class SwitchingSpmv final : public CgSpmv {
+ public:
+  SwitchingSpmv(std::unique_ptr<CgSpmv> k, std::int64_t off_from, std::int64_t on_from)
+      : k_(std::move(k)), off_(off_from), on_(on_from) {}
+  std::string name() const override { return "switching"; }
+  void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override { k_->apply(x, y); }
+  remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                          Kokkos::View<double*> w) override {
+    ++waiting;
+    return k_->apply_dots(u, r, w);
+  }
+  void apply_dots_into(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
+                       Kokkos::View<double*> w, Kokkos::View<remap::Sums2> out) override {
+    ++lagged;
+    k_->apply_dots_into(u, r, w, out);
+  }
+  void observe(std::int64_t it, double, double, std::int64_t) override { seen.push_back(it); }
+  bool runs_unobserved() const override {
+    const std::int64_t last = seen.empty() ? 0 : seen.back();
+    return last < off_ || last >= on_;
+  }
+  std::vector<std::int64_t> seen;
+  int waiting = 0, lagged = 0;  // iterations run by each loop (and the first SpMV: waiting)
+
+ private:
+  std::unique_ptr<CgSpmv> k_;
+  std::int64_t off_, on_;
+};
+
+TEST(CgSolver, LaggedLoopHandsBackToTheWaitingLoopAndTakesOverAgain) {
+  const LinearSystem s = build_system(generated("laplace3d", {16, 15, 14}));
+  const double tol = 1e-10;
+  const DeviceCsr a = DeviceCsr::upload(s.a);
+  SpmvOptions k;
+  k.kernel = "sell";
+  for (bool defer : {true, false}) {
+    SwitchingSpmv op(make_spmv(a, k), 10, 21);
+    const auto b = dev(s.b);
+    Kokkos::View<double*> x("x", a.rows);
+    CgOptions o{tol, 10000, false};
+    o.defer_x = defer;
+    const CgResult res = cg_solve(op, a, b, x, o);
+    ASSERT_TRUE(res.converged) << res.stop;
+    const std::int64_t ref = reference_iterations(s.a, s.b, tol, false);
+    EXPECT_LE(std::abs(res.iterations - ref), 1);
+    // Observed in order; the lagged loop does not observe the iteration whose read says it stopped.
+#ifdef KOKKOS_ENABLE_CUDA
+    ASSERT_EQ(op.seen.size(), static_cast<std::size_t>(res.iterations - 1));
+#else
+    ASSERT_EQ(op.seen.size(), static_cast<std::size_t>(res.iterations));
+#endif
+    for (std::size_t i = 0; i < op.seen.size(); ++i)
+      EXPECT_EQ(op.seen[i], static_cast<std::int64_t>(i) + 1);
+#ifdef KOKKOS_ENABLE_CUDA
+    // Lagged from the start, handed back once iteration 10 is read (11 already in flight, then
+    // read too), taken again once 21 is read: 11 waiting SpMVs (the first one and 12-21); lagged
+    // 1-11 and 22 to one past the last (launched before the stop is read).
+    EXPECT_EQ(res.lagged_from, 1);
+    EXPECT_EQ(op.waiting, 11);
+    EXPECT_EQ(op.lagged, 11 + (res.iterations + 1 - 21));
+#else
+    EXPECT_EQ(res.lagged_from, 0);
+    EXPECT_EQ(op.waiting, res.iterations + 1);
+#endif
+    const std::vector<double> xr = reference_x(s.a, s.b, res.iterations), xh = host(x);
+    double diff = 0, norm = 0;
+    for (std::size_t i = 0; i < xr.size(); ++i) {
+      diff = std::max(diff, std::abs(xh[i] - xr[i]));
+      norm = std::max(norm, std::abs(xr[i]));
+    }
+    EXPECT_LE(diff, 1e-9 * norm) << (defer ? "defer_x" : "x every iteration");
   }
 }
 

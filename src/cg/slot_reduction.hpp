@@ -1,0 +1,152 @@
+#pragma once
+// A reduction of two sums over the slots of a kernel that also does its own work per slot (the
+// CG iteration's SpMV with its dot products in it, sell_spmv.cpp): f(t, acc) for t in [0, n),
+// the sums into device memory without waiting.
+//
+// On CUDA a thread a slot, 256 a block: a block sums its threads by warp shuffles, writes its
+// partial, and the last blocks to finish (tickets counted atomically after a memory fence) sum
+// the partials in a fixed order, in two levels (slot_reduce): one kernel, no loop of rows per
+// thread, the same result every run. Kokkos' team-policy
+// reduction of the same functor ran the large case's iteration 1.46x slower than the SpMV and a
+// separate reduction (docs/benchmarks.md, session 22), its range-policy reduction gives each thread
+// a loop of rows (session 17: the layer's gather at 41% of DRAM bandwidth that way). Elsewhere
+// Kokkos' range reduction.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "mdremap/error.hpp"
+#include "mdremap/remap/device_pattern.hpp"
+
+namespace mdremap::cg {
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+namespace slot_reduction_detail {
+
+inline constexpr int kBlock = 256;
+
+// The block's sum in thread 0 (every thread calls it; the shared scratch is free again after).
+__device__ inline remap::Sums2 block_sum(remap::Sums2 a) {
+  __shared__ double w0[kBlock / 32], w1[kBlock / 32];
+  for (int o = 16; o > 0; o >>= 1) {
+    a.s0 += __shfl_down_sync(0xffffffffu, a.s0, o);
+    a.s1 += __shfl_down_sync(0xffffffffu, a.s1, o);
+  }
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0) {
+    w0[warp] = a.s0;
+    w1[warp] = a.s1;
+  }
+  __syncthreads();
+  remap::Sums2 b;
+  if (warp == 0) {
+    if (lane < kBlock / 32) {
+      b.s0 = w0[lane];
+      b.s1 = w1[lane];
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+      b.s0 += __shfl_down_sync(0xffffffffu, b.s0, o);
+      b.s1 += __shfl_down_sync(0xffffffffu, b.s1, o);
+    }
+  }
+  __syncthreads();
+  return b;
+}
+
+// Sums partial[first, first + count) (written by other blocks) in a fixed order: thread i takes
+// i, i + kBlock, ...; read from the L2, where the other blocks wrote them.
+__device__ inline remap::Sums2 sum_partials(const remap::Sums2* partial, unsigned first,
+                                            unsigned count) {
+  remap::Sums2 b;
+  for (unsigned i = threadIdx.x; i < count; i += kBlock) {
+    b.s0 += __ldcg(&partial[first + i].s0);
+    b.s1 += __ldcg(&partial[first + i].s1);
+  }
+  return block_sum(b);
+}
+
+// Two levels of "last block sums": the blocks in groups of kBlock, the last block of a group to
+// finish sums the group's partials (one load a thread), the last group to finish sums the
+// groups'. Each finisher waits about one L2 round trip, not a loop over every block's partial
+// (at 16.8M rows, 65,536 partials: one last block looping over them, 1 or 4 loads in flight a
+// thread, ran the large case's iteration 1.01x and 1.10x the unfused one on an H100; these two
+// levels 1.01x; partials per warp instead of per block, without the block's barrier, 1.19x:
+// docs/benchmarks.md, session 22). tickets[g] counts group g's blocks, tickets[groups] the
+// groups; each is reset by its finisher for the next launch in the stream.
+template <class F>
+__global__ void __launch_bounds__(kBlock)
+    slot_reduce(const F f, const std::int64_t n, remap::Sums2* partial, remap::Sums2* group_sum,
+                unsigned* tickets, remap::Sums2* out) {
+  const std::int64_t t = std::int64_t(blockIdx.x) * kBlock + threadIdx.x;
+  remap::Sums2 a;
+  if (t < n) f(t, a);
+  a = block_sum(a);
+  const unsigned groups = (gridDim.x + kBlock - 1) / kBlock;
+  const unsigned g = blockIdx.x / kBlock, first = g * kBlock;
+  const unsigned in_group = min(unsigned(kBlock), gridDim.x - first);
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partial[blockIdx.x] = a;
+    __threadfence();  // the partial is visible before the ticket counts it
+    last = atomicAdd(&tickets[g], 1u) == in_group - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  const remap::Sums2 b = sum_partials(partial, first, in_group);
+  if (threadIdx.x == 0) {
+    group_sum[g] = b;
+    tickets[g] = 0;
+    __threadfence();
+    last = atomicAdd(&tickets[groups], 1u) == groups - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  const remap::Sums2 c = sum_partials(group_sum, 0, groups);
+  if (threadIdx.x == 0) {
+    *out = c;
+    tickets[groups] = 0;
+  }
+}
+
+}  // namespace slot_reduction_detail
+#endif
+
+class SlotReduction {
+ public:
+  // out = the sums of f(t, acc) over t in [0, n), in the default execution space's stream.
+  template <class F>
+  void run(const char* label, std::int64_t n, const F& f, Kokkos::View<remap::Sums2> out) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+    namespace d = slot_reduction_detail;
+    const std::int64_t blocks = (n + d::kBlock - 1) / d::kBlock;
+    if (blocks == 0) {
+      Kokkos::deep_copy(Kokkos::DefaultExecutionSpace(), out, remap::Sums2{});
+      return;
+    }
+    if (partial_.extent(0) < static_cast<std::size_t>(blocks)) {
+      const std::int64_t groups = (blocks + d::kBlock - 1) / d::kBlock;
+      partial_ = Kokkos::View<remap::Sums2*>(
+          Kokkos::view_alloc("cg::slot_partials", Kokkos::WithoutInitializing), blocks);
+      group_sum_ = Kokkos::View<remap::Sums2*>(
+          Kokkos::view_alloc("cg::slot_group_sums", Kokkos::WithoutInitializing), groups);
+      tickets_ = Kokkos::View<unsigned*>("cg::slot_tickets", groups + 1);  // zeroed
+    }
+    Kokkos::Profiling::pushRegion(label);  // a raw kernel: named for Kokkos' tools this way
+    d::slot_reduce<F><<<static_cast<unsigned>(blocks), d::kBlock, 0,
+                        Kokkos::DefaultExecutionSpace().cuda_stream()>>>(
+        f, n, partial_.data(), group_sum_.data(), tickets_.data(), out.data());
+    Kokkos::Profiling::popRegion();
+    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+      throw Error(std::string(label) + ": launch failed: " + cudaGetErrorString(e));
+#else
+    Kokkos::parallel_reduce(
+        label, Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, n), f,
+        Kokkos::Sum<remap::Sums2, Kokkos::DefaultExecutionSpace::memory_space>(out));
+#endif
+  }
+
+ private:
+  Kokkos::View<remap::Sums2*> partial_, group_sum_;
+  Kokkos::View<unsigned*> tickets_;
+};
+
+}  // namespace mdremap::cg
