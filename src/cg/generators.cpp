@@ -206,6 +206,45 @@ const GeneratorInfo* find_generator(const std::string& name) {
   return nullptr;
 }
 
+namespace {
+
+// The farthest linear distance of a stencil's offsets on an nx x ny grid (index x + nx (y + ny z)).
+std::int64_t stencil_reach(std::int64_t nx, std::int64_t ny, const std::vector<Offset>& offsets) {
+  std::int64_t r = 0;
+  for (const auto& o : offsets) r = std::max(r, std::abs(o.dx + nx * (o.dy + ny * o.dz)));
+  return r;
+}
+
+}  // namespace
+
+std::int64_t natural_reach(const GeneratorSpec& s) {
+  const GeneratorInfo* info = find_generator(s.name);
+  if (!info) return -1;
+  const auto& d = s.dims;
+  if (info->dims > 0) {
+    if (d.size() != static_cast<std::size_t>(info->dims)) return -1;
+    for (auto v : d)
+      if (v < 1) return -1;
+  }
+  if (s.name == "laplace2d") return stencil_reach(d[0], d[1], five_point());
+  if (s.name == "laplace3d") return stencil_reach(d[0], d[1], seven_point());
+  if (s.name == "laplace3d27") return stencil_reach(d[0], d[1], twenty_seven_point());
+  if (s.name == "tri2d") return stencil_reach(d[0], d[1], tri_mesh());
+  if (s.name == "banded") return s.bandwidth >= 0 ? s.bandwidth : -1;
+  if (s.name == "offshore") {  // the tet stencil and a coupling within the 5 x 5 x 5 cube
+    std::vector<Offset> cube;
+    for (int z = -2; z <= 2; ++z)
+      for (int y = -2; y <= 2; ++y)
+        for (int x = -2; x <= 2; ++x) cube.push_back({x, y, z});
+    return stencil_reach(64, 64, cube);
+  }
+  if (s.name == "parabolic_fem") return stencil_reach(675, 779, tri_mesh());
+  if (s.name == "apache2") return stencil_reach(84, 86, seven_point());
+  if (s.name == "ecology2") return stencil_reach(999, 1001, five_point());
+  if (s.name == "large") return stencil_reach(256, 256, seven_point());
+  return -1;
+}
+
 HostCsr generate(const GeneratorSpec& s) {
   const GeneratorInfo* info = find_generator(s.name);
   if (!info) throw Error(fmt::format("unknown matrix generator '{}'", s.name));
