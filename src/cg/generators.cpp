@@ -223,8 +223,12 @@ std::int64_t natural_reach(const GeneratorSpec& s) {
   const auto& d = s.dims;
   if (info->dims > 0) {
     if (d.size() != static_cast<std::size_t>(info->dims)) return -1;
-    for (auto v : d)
-      if (v < 1) return -1;
+    std::int64_t points = 1;
+    for (auto v : d) {
+      if (v < 1 || v > std::numeric_limits<std::int32_t>::max()) return -1;
+      points *= v;
+      if (points > std::numeric_limits<std::int32_t>::max()) return -1;  // as generate refuses
+    }
   }
   if (s.name == "laplace2d") return stencil_reach(d[0], d[1], five_point());
   if (s.name == "laplace3d") return stencil_reach(d[0], d[1], seven_point());

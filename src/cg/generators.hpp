@@ -55,9 +55,10 @@ const GeneratorInfo* find_generator(const std::string& name);
 // Builds the matrix; throws mdremap::Error naming the bad parameter.
 HostCsr generate(const GeneratorSpec& spec);
 
-// The farthest any entry of the generated matrix lies from its row, |column - row|, in the
-// generator's own numbering (a bound, exact for the stencils), known before the matrix is built;
-// -1 where the spec is not valid (generate refuses it).
+// A bound on how far any entry of the generated matrix lies from its row, |column - row|, in
+// the generator's own numbering (the stencil offsets' farthest linear distance: exact where
+// every axis has room for the offsets), known before the matrix is built; -1 where the spec is
+// not valid (generate refuses it).
 std::int64_t natural_reach(const GeneratorSpec& spec);
 
 }  // namespace mdremap::cg

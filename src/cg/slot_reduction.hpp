@@ -13,6 +13,8 @@
 // Kokkos' range reduction.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 #include "mdremap/error.hpp"
 #include "mdremap/remap/device_pattern.hpp"
@@ -88,6 +90,7 @@ __global__ void __launch_bounds__(kBlock)
     partial[blockIdx.x] = a;
     __threadfence();  // the partial is visible before the ticket counts it
     last = atomicAdd(&tickets[g], 1u) == in_group - 1;
+    if (last) __threadfence();  // the reader's side: the partials counted before are seen
   }
   __syncthreads();
   if (!last) return;
@@ -97,6 +100,7 @@ __global__ void __launch_bounds__(kBlock)
     tickets[g] = 0;
     __threadfence();
     last = atomicAdd(&tickets[groups], 1u) == groups - 1;
+    if (last) __threadfence();
   }
   __syncthreads();
   if (!last) return;
@@ -116,32 +120,34 @@ class SlotReduction {
   template <class F>
   void run(const char* label, std::int64_t n, const F& f, Kokkos::View<remap::Sums2> out) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-    namespace d = slot_reduction_detail;
-    const std::int64_t blocks = (n + d::kBlock - 1) / d::kBlock;
-    if (blocks == 0) {
-      Kokkos::deep_copy(Kokkos::DefaultExecutionSpace(), out, remap::Sums2{});
+    if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
+      namespace d = slot_reduction_detail;
+      const std::int64_t blocks = (n + d::kBlock - 1) / d::kBlock;
+      if (blocks == 0) {
+        Kokkos::deep_copy(Kokkos::DefaultExecutionSpace(), out, remap::Sums2{});
+        return;
+      }
+      if (partial_.extent(0) < static_cast<std::size_t>(blocks)) {
+        const std::int64_t groups = (blocks + d::kBlock - 1) / d::kBlock;
+        partial_ = Kokkos::View<remap::Sums2*>(
+            Kokkos::view_alloc("cg::slot_partials", Kokkos::WithoutInitializing), blocks);
+        group_sum_ = Kokkos::View<remap::Sums2*>(
+            Kokkos::view_alloc("cg::slot_group_sums", Kokkos::WithoutInitializing), groups);
+        tickets_ = Kokkos::View<unsigned*>("cg::slot_tickets", groups + 1);  // zeroed
+      }
+      Kokkos::Profiling::pushRegion(label);  // a raw kernel: named for Kokkos' tools this way
+      d::slot_reduce<F><<<static_cast<unsigned>(blocks), d::kBlock, 0,
+                          Kokkos::DefaultExecutionSpace().cuda_stream()>>>(
+          f, n, partial_.data(), group_sum_.data(), tickets_.data(), out.data());
+      Kokkos::Profiling::popRegion();
+      if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+        throw Error(std::string(label) + ": launch failed: " + cudaGetErrorString(e));
       return;
     }
-    if (partial_.extent(0) < static_cast<std::size_t>(blocks)) {
-      const std::int64_t groups = (blocks + d::kBlock - 1) / d::kBlock;
-      partial_ = Kokkos::View<remap::Sums2*>(
-          Kokkos::view_alloc("cg::slot_partials", Kokkos::WithoutInitializing), blocks);
-      group_sum_ = Kokkos::View<remap::Sums2*>(
-          Kokkos::view_alloc("cg::slot_group_sums", Kokkos::WithoutInitializing), groups);
-      tickets_ = Kokkos::View<unsigned*>("cg::slot_tickets", groups + 1);  // zeroed
-    }
-    Kokkos::Profiling::pushRegion(label);  // a raw kernel: named for Kokkos' tools this way
-    d::slot_reduce<F><<<static_cast<unsigned>(blocks), d::kBlock, 0,
-                        Kokkos::DefaultExecutionSpace().cuda_stream()>>>(
-        f, n, partial_.data(), group_sum_.data(), tickets_.data(), out.data());
-    Kokkos::Profiling::popRegion();
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-      throw Error(std::string(label) + ": launch failed: " + cudaGetErrorString(e));
-#else
+#endif
     Kokkos::parallel_reduce(
         label, Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, n), f,
         Kokkos::Sum<remap::Sums2, Kokkos::DefaultExecutionSpace::memory_space>(out));
-#endif
   }
 
  private:

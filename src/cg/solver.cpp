@@ -169,7 +169,8 @@ void check_cuda(cudaError_t e, const char* what) {
 // reorder, CgSpmv::frame): it reassigns the vectors and `op` it was given by reference, and the
 // iterations go on with them (the permutation's kernels follow the one iteration in flight in
 // the stream, so they see its results). Where `op` then no longer runs unobserved (auto, after
-// a reorder before its decision point or on choosing one of the layer's strategies), the
+// a reorder before its decision point hands the solve to a fresh auto that measures, or on
+// choosing a remap strategy with spmv.fused_dots true), the
 // iteration in flight is finished and read, and the solve is handed back to the waiting loop
 // (handed_back, with the iteration to go on from and the scalars); else x gets what it owes.
 struct LaggedEnd {

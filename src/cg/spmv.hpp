@@ -29,8 +29,8 @@ struct SpmvOptions {
   // equal on five of six cases, 0.55x the fused iteration's time at 16.8M rows reordered,
   // docs/benchmarks.md session 17; csr-warp and cuSPARSE always do this).
   bool fused_dots = false;
-  // sell: the same in sell's own kernel (true, the default), where the reduction runs as a team
-  // of 256 rows a block (sell_spmv.cpp), or after it (false).
+  // sell: the same in sell's own kernel (true, the default: a CUDA kernel of its own, a row a
+  // thread, blocks of 256, cg/slot_reduction.hpp), or after it (false).
   bool sell_fused_dots = true;
   // sell: rows sorted by length within windows of this many rows (sell_spmv.hpp); 0 = where the
   // padding in the rows' own order exceeds 5% (windows of 256), 1 = never.
@@ -91,9 +91,9 @@ class CgSpmv {
   virtual void solve_ended(std::int64_t /*iterations*/) {}
   // Whether the solve may run this kernel with apply_dots_into, reading the iteration's
   // results one iteration late (cg_solve's loop without a host wait per iteration): sell,
-  // csr-warp, cuSPARSE, the layer's strategies once decided (dots after the SpMV), and auto once
-  // every kernel is measured. False for what watches the iterations (auto measuring, the layer's
-  // auto deciding).
+  // csr-warp, cuSPARSE, the layer's strategies once decided with the dots after the SpMV, and
+  // auto once every kernel is measured. False for what watches the iterations (auto measuring,
+  // the layer's auto deciding) and for the fused form (its dots reach the host).
   virtual bool runs_unobserved() const { return false; }
   // Where the solve iterates: `op` serving the matrix with its rows in `order` (new -> old), or,
   // with an empty order, this kernel in the matrix's own order. auto returns an order once it has
