@@ -38,9 +38,8 @@ class AutoSpmv final : public CgSpmv {
     // The layer's auto runs nothing until the decision: its gather is measured here through a
     // gather of its own.
     // The kernel most often fastest first (sell: measured on an H100, docs/benchmarks.md session
-    // 18), then cuSPARSE, the gather and csr-warp, each run in turn (next()): a kernel whose first
-    // timed iteration (after an untimed first) is clearly slower than the best so far is not run
-    // again.
+    // 18), then cuSPARSE, the gather and csr-warp: a kernel whose first timed iteration (after an
+    // untimed first) is clearly slower than the best so far is not run again.
     for (const char* k : {"sell", "cusparse", "gather", "csr-warp"})
       if (std::string(k) != "cusparse" || have_cusparse()) {
         cands_.emplace_back();
@@ -208,21 +207,14 @@ class AutoSpmv final : public CgSpmv {
     double exec_ms() const { return ms.empty() ? first_ms : median(ms); }
   };
 
-  // The kernel still short of 1 + profile_steps iterations that has run the fewest (the first
-  // in order among equals), set up (timed) on first use; null when all are measured. Round robin,
-  // so that each kernel's timed iterations are spread over the same stretch of the solve: one
-  // after the other, the first kernel's fell in the solve's first iterations and it lost to a
-  // later one in 1 of 4 rounds on three stand-ins (session 22, call 7: the layer's gather chosen
-  // over sell, 147 against 108 ms on ecology2).
+  // The first kernel still short of 1 + profile_steps iterations, set up (timed) on first use;
+  // null when all are measured. One kernel after the other, as a solve runs one: measured in turn
+  // (round robin) the CSR kernels' timed iterations found the arrays they share in the L2 and
+  // sell's did not, and auto chose a CSR kernel over sell in 21 of 32 stand-in solves (session
+  // 22, call 8).
   Cand* next() {
-    for (;;) {
-      Cand* pick = nullptr;
-      for (auto& c : cands_) {
-        if (!c.failed.empty() || c.stopped || c.runs >= 1 + o_.remap_opt.profile_steps) continue;
-        if (!pick || c.runs < pick->runs) pick = &c;
-      }
-      if (!pick) return nullptr;
-      Cand& c = *pick;
+    for (auto& c : cands_) {
+      if (!c.failed.empty() || c.stopped || c.runs >= 1 + o_.remap_opt.profile_steps) continue;
       if (!c.op) {
         SpmvOptions k = o_;
         k.kernel = c.name == "gather" ? "csr-thread" : c.name;
@@ -241,6 +233,7 @@ class AutoSpmv final : public CgSpmv {
       }
       return &c;
     }
+    return nullptr;
   }
   // No kernel left to measure (each measured, stopped as a clear loser, or failed to set up).
   bool measured_all() const {
