@@ -69,11 +69,8 @@ GeneratorSpec spec(const std::string& name, std::vector<std::int64_t> dims, doub
   return s;
 }
 
-TEST(Generators, SmallMatricesAreSpdWithTheirStencilShape) {
-  struct Case {
-    GeneratorSpec s;
-    std::int64_t rows, nnz, interior_len;
-  };
+// A 150-row random band of width 9, 40% full.
+GeneratorSpec small_band() {
   GeneratorSpec band;
   band.name = "banded";
   band.rows = 150;
@@ -81,6 +78,15 @@ TEST(Generators, SmallMatricesAreSpdWithTheirStencilShape) {
   band.density = 0.4;
   band.shift = 0.01;
   band.seed = 3;
+  return band;
+}
+
+TEST(Generators, SmallMatricesAreSpdWithTheirStencilShape) {
+  struct Case {
+    GeneratorSpec s;
+    std::int64_t rows, nnz, interior_len;
+  };
+  GeneratorSpec band = small_band();
   const std::vector<Case> cases = {
       // 5n - 2 nx - 2 ny: the boundary rows lose their outside neighbours.
       {spec("laplace2d", {7, 9}), 63, 5 * 63 - 2 * 7 - 2 * 9, 5},
@@ -158,12 +164,7 @@ TEST(Generators, StandInsMatchThePapersMatrices) {
 // timing where it cannot exceed the scattered measure's reach): at least every generated entry's
 // distance, equal to it for the stencils; -1 for a spec generate refuses.
 TEST(Generators, NaturalReachBoundsEveryEntrysDistanceFromItsRow) {
-  GeneratorSpec band;
-  band.name = "banded";
-  band.rows = 150;
-  band.bandwidth = 9;
-  band.density = 0.4;
-  band.shift = 0.01;
+  const GeneratorSpec band = small_band();
   const auto farthest = [](const HostCsr& a) {
     std::int64_t r = 0;
     for (std::int64_t i = 0; i < a.rows; ++i)
