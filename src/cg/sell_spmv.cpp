@@ -173,11 +173,7 @@ class SellSpmv final : public CgSpmv {
   // reduction over w, u and r after it, as for csr-warp and cuSPARSE.
   remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                           Kokkos::View<double*> w) override {
-    if (!fused_ || m_.cols == 0) {
-      apply(u, w);
-      return cg_dots(w, u, r);
-    }
-    red_.run("CG::spmv_sell_dots", m_.slices * kSellSlice, dots_of(u, r, w), sums_);
+    apply_dots_into(u, r, w, sums_);
     Sums2 s;
     Kokkos::deep_copy(s, sums_);
     return s;

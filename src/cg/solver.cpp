@@ -172,7 +172,8 @@ void check_cuda(cudaError_t e, const char* what) {
 // a reorder before its decision point hands the solve to a fresh auto that measures, or on
 // choosing a remap strategy with spmv.fused_dots true), the
 // iteration in flight is finished and read, and the solve is handed back to the waiting loop
-// (handed_back, with the iteration to go on from and the scalars); else x gets what it owes.
+// (handed_back, with the iteration to go on from). `state`: the scalars as the last iteration
+// launched left them (frozen once stopped), what x owes among them.
 struct LaggedEnd {
   bool handed_back = false;
   std::int64_t next = 0;
@@ -241,25 +242,15 @@ LaggedEnd lagged_iterations(CgSpmv*& op, std::int64_t first, const LaggedState& 
       }
     }
     Kokkos::fence();
+    const std::int64_t last = std::min(it, o.max_iterations);  // the last iteration launched
     if (end.handed_back) {
       status = read(it);
       end.handed_back = status == kRunning;
       end.next = it + 1;
-      end.state = seen(it & 1);
     } else if (status == kRunning && it > first) {
-      status = read(std::min(it, o.max_iterations));
+      status = read(last);
     }
-    // What x still owes (CgOptions::defer_x), from the device's scalars; handed back, the waiting
-    // loop goes on owing it.
-    if (!end.handed_back) {
-      const auto sv = st;
-      const auto pv = p;
-      const auto xv = x;
-      Kokkos::parallel_for(
-          "CG::pay_owed_x", Range(0, n), KOKKOS_LAMBDA(const std::int64_t t) {
-            if (const double owed = sv().owed; owed != 0) xv(t) += owed * pv(t);
-          });
-    }
+    end.state = seen(last & 1);
   } catch (...) {
     Kokkos::fence();
     cudaEventDestroy(ev[0]);
@@ -353,7 +344,6 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   q.alpha = gamma / delta;
   res.stop = stop_text(kRunning);
   Kokkos::Timer timer;
-  bool ended_lagged = false;  // x's owed term paid by the lagged loop
   for (std::int64_t it = 1; it <= o.max_iterations; ++it) {
 #ifdef KOKKOS_ENABLE_CUDA
     if (!o.wait_each_iteration && cur->runs_unobserved()) {
@@ -363,12 +353,9 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
                                               op.observe(k, rel, o.tolerance, o.max_iterations);
                                               follow_frame();
                                             });
-      if (!e.handed_back) {
-        ended_lagged = true;
-        break;
-      }
-      q = e.state;  // the waiting loop goes on from the iteration after the one read last
-      it = e.next - 1;
+      q = e.state;
+      if (!e.handed_back) break;
+      it = e.next - 1;  // the waiting loop goes on from the iteration after the one read last
       continue;
     }
 #endif
@@ -396,7 +383,7 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
       break;
     }
   }
-  if (!ended_lagged && q.owed != 0) {  // what x still owes (the lagged loop pays its own)
+  if (q.owed != 0) {  // what x still owes (CgOptions::defer_x)
     const double owed = q.owed;
     const View xv = xw, pv = p;
     Kokkos::parallel_for(
