@@ -169,10 +169,9 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder) {
         // And what an order is worth where x stays in the L2 (the larger grid's x is 8 MB):
         // sell's SpMV on the grid in its own order against the same grid renumbered by a
         // pseudo-random permutation (as matrix.permute does; a multiplicative or bit-reversed
-        // renumbering of a stencil
-        // leaves a slice's k-th neighbours at constant offsets, and measured 0-4%), so the share
-        // of an SpMV's time a reorder wins back there (auto_spmv.cpp; past the L2 the bytes'
-        // floor says it instead).
+        // renumbering of a stencil leaves a slice's k-th neighbours at constant offsets, and
+        // measured 0-4%), so the share of an SpMV's time a reorder wins back there
+        // (auto_spmv.cpp; past the L2 the bytes' floor says it instead).
         double nat = 0, scat = 0;
         if (go_on("the SpMV's gain from an order")) nat = sell_ms(big);
         DeviceCsr scattered;
@@ -183,8 +182,7 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder) {
           c.cache_gain = scat > 0 ? std::max(0.0, 1.0 - nat / scat) : 0.0;
           extra += fmt::format(
               "; sell on it {:.4f} ms, randomly renumbered {:.4f} ms: an order wins back {:.0f}% "
-              "where "
-              "x stays in the L2",
+              "where x stays in the L2",
               nat, scat, 100 * c.cache_gain);
         }
         reorder_cost_ = c;
