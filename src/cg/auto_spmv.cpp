@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "cg/device_reorder.hpp"
@@ -37,10 +38,10 @@ class AutoSpmv final : public CgSpmv {
     layer_->set_fused_dots(o.fused_dots);
     // The layer's auto runs nothing until the decision: its gather is measured here through a
     // gather of its own.
-    // The kernel most often fastest first (sell: measured on an H100, docs/benchmarks.md session
-    // 18), then cuSPARSE, the gather and csr-warp: a kernel whose first timed iteration (after an
-    // untimed first) is clearly slower than the best so far is not run again.
-    for (const char* k : {"sell", "cusparse", "gather", "csr-warp"})
+    // The kernel most often fastest first (sell: measured on an H100, docs/benchmarks.md
+    // sessions 18-22), then the others by the cost of their set-up: csr-warp and the gather
+    // read the matrix's own arrays, cuSPARSE's set-up is 0.3-0.7 ms of host calls on a stand-in.
+    for (const char* k : {"sell", "csr-warp", "gather", "cusparse"})
       if (std::string(k) != "cusparse" || have_cusparse()) {
         cands_.emplace_back();
         cands_.back().name = k;
@@ -48,7 +49,7 @@ class AutoSpmv final : public CgSpmv {
     if (o.decide_after == 0) {  // before the solve, over max_iterations, on a ones vector
       Kokkos::View<double*> x("cg::auto_x", a.cols), w("cg::auto_w", a.rows);
       Kokkos::deep_copy(x, 1.0);
-      while (next() != nullptr) (void)apply_dots(x, x, w);
+      while (!measured_all()) (void)apply_dots(x, x, w);
       decide_over(o.remap_opt.horizon.executions,
                   fmt::format("decided before the solve, over max_iterations ({})",
                               o.remap_opt.horizon.executions));
@@ -75,16 +76,9 @@ class AutoSpmv final : public CgSpmv {
       unpermute_vector_into(ys_, order_, y);
       return;
     }
-    // Undecided (a caller outside the solve): the best kernel measured so far, else the next
-    // one, untimed; never the layer's auto, which runs nothing before it decides.
-    CgSpmv* op = current_;
-    if (!op) {
-      Cand* c = best();
-      if (!c) c = next();
-      if (!c) throw Error("cg auto: no SpMV kernel could be set up");
-      op = c->op;
-    }
-    op->apply(x, y);
+    // Undecided (a caller outside the solve): the best kernel measured so far, else the first
+    // one set up, untimed; never the layer's auto, which runs nothing before it decides.
+    (current_ ? current_ : fallback()->op)->apply(x, y);
   }
   Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                    Kokkos::View<double*> w) override {
@@ -97,34 +91,15 @@ class AutoSpmv final : public CgSpmv {
       return s;
     }
     if (current_) return current_->apply_dots(u, r, w);
-    Cand* c = next();
-    if (!c) {
-      // Every kernel measured: the best so far until the decision, untimed (no fence between
-      // the iteration's update and the SpMV: its launch overlaps the update, as in a plain
-      // iteration).
-      if (Cand* b = best()) return b->op->apply_dots(u, r, w);
-      throw Error("cg auto: no SpMV kernel could be set up");
-    }
-    clock_.start();  // after the iteration's update kernel in the stream: the SpMV's time alone
-    const Sums2 s = c->op->apply_dots(u, r, w);  // blocks (the dots reach the host)
-    const double ms = clock_.stop_ms();
-    if (c->runs++ == 0) {
-      c->first_ms = ms;
-    } else {
-      const Cand* b = best();
-      c->ms.push_back(ms);
-      if (c->ms.size() == 1 && b && b != c && ms > kClearLoser * b->exec_ms()) c->stopped = true;
-    }
-    c->spent_ms += ms;
-    return s;
+    return measured_call()->apply_dots(u, r, w);  // blocks (the dots reach the host)
   }
   // The lagged loop: decided and not reordered (a reordered solve iterates on reordered_
-  // itself), the choice; undecided with every kernel measured, the best of them (as apply_dots).
+  // itself), the choice; undecided, the kernel being measured or the best so far, as in
+  // apply_dots.
   void apply_dots_into(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                        Kokkos::View<double*> w, Kokkos::View<remap::Sums2> out) override {
     if (current_ && !reordered_) return current_->apply_dots_into(u, r, w, out);
-    if (!current_ && measured_all())
-      if (Cand* b = best()) return b->op->apply_dots_into(u, r, w, out);
+    if (!current_) return measured_call()->apply_dots_into(u, r, w, out);
     CgSpmv::apply_dots_into(u, r, w, out);
   }
   void observe(std::int64_t it, double rel, double tolerance,
@@ -139,8 +114,12 @@ class AutoSpmv final : public CgSpmv {
       return active()->observe(it, rel, tolerance, max_iterations);
     }
     residuals_.push_back(rel);
+    seen_it_ = it;
+    tolerance_ = tolerance;
+    max_iterations_ = max_iterations;
+    harvest(false);
     if (o_.reorder.enabled && it < o_.decide_after && consider_early(it)) return;
-    if (it < o_.decide_after || next() != nullptr) return;
+    if (it < o_.decide_after || !measured_all()) return;
     const DecisionHorizon h = horizon_after(residuals_, it, rel, tolerance, max_iterations);
     decide_over(h.left, h.note);
   }
@@ -153,16 +132,15 @@ class AutoSpmv final : public CgSpmv {
                                iterations, o_.decide_after));
   }
   std::string horizon_note() const override { return early_ ? reordered_->horizon_note() : note_; }
-  // Decided: as the choice. Undecided, once every kernel is measured (nothing left to time on
-  // the iterations), the rest of the way to the decision point runs the best of them in the
-  // lagged loop too, where the residuals reach observe() one iteration late; a reorder before
-  // the decision point, or a choice that must watch the iterations, hands the solve back to the
-  // waiting loop (cg_solve).
+  // Decided: as the choice. Undecided: yes, measuring or not: every kernel's apply_dots_into
+  // is its SpMV and the dots into device memory, and the iterations' times are read from the
+  // stream's marks once the device has passed them (StreamMarks), so the kernels are measured
+  // on the lagged loop the solve runs (the residuals reach observe() one iteration late). A
+  // reorder before the decision point hands the solve to a fresh auto (frame()); a choice that
+  // must watch the iterations hands it back to the waiting loop (cg_solve).
   bool runs_unobserved() const override {
     if (current_) return active()->runs_unobserved();
-    if (ended_ || !measured_all()) return false;
-    const Cand* b = best();
-    return b && b->op && b->op->runs_unobserved();
+    return !ended_;
   }
   Frame frame() override {
     if (reordered_) return {order_, reordered_.get()};
@@ -200,46 +178,170 @@ class AutoSpmv final : public CgSpmv {
     std::unique_ptr<CgSpmv> own;
     CgSpmv* op = nullptr;
     double setup_ms = 0, first_ms = 0, spent_ms = 0;
-    std::vector<double> ms;
-    int runs = 0;
-    bool stopped = false;  // clearly slower than the best: measured no further
-    std::string failed;    // why it could not be set up
+    std::vector<double> ms;  // the timed iterations (after the first)
+    int runs = 0;            // iterations launched while measured
+    int seen = 0;            // of those, the ones whose time has been read
+    bool stopped = false;    // clearly slower than the best: measured no further
+    std::string failed;      // why it could not be set up
+    std::string skipped;     // why it was not measured (the exploration budget)
     double exec_ms() const { return ms.empty() ? first_ms : median(ms); }
   };
+  static constexpr int kUntimed = -1;  // a mark that starts no measured iteration
 
-  // The first kernel still short of 1 + profile_steps iterations, set up (timed) on first use;
-  // null when all are measured. One kernel after the other, as a solve runs one: measured in turn
-  // (round robin) the CSR kernels' timed iterations found the arrays they share in the L2 and
-  // sell's did not, and auto chose a CSR kernel over sell in 21 of 32 stand-in solves (session
-  // 22, call 8).
+  // The kernel an undecided auto runs for this SpMV: the next one to measure (a mark at the
+  // start of each of its 1 + profile_steps iterations; the iteration's time is the span to the
+  // next mark), else the best so far, untimed (its first call closes the last measured span).
+  // One kernel after the other, as a solve runs one: measured in turn (round robin) the CSR
+  // kernels' timed iterations found the arrays they share in the L2 and sell's did not, and
+  // auto chose a CSR kernel over sell in 21 of 32 stand-in solves (session 22, call 8).
+  CgSpmv* measured_call() {
+    harvest(false);
+    if (Cand* c = next()) {
+      marks_.mark();
+      mark_cand_.push_back(static_cast<int>(c - cands_.data()));
+      ++c->runs;
+      return c->op;
+    }
+    close_span();
+    return fallback()->op;
+  }
+  // The last mark starts a measured iteration: a mark here ends it (before a kernel is set up,
+  // so that the set-up is not counted in another kernel's iteration).
+  void close_span() {
+    if (!mark_cand_.empty() && mark_cand_.back() != kUntimed) {
+      marks_.mark();
+      mark_cand_.push_back(kUntimed);
+    }
+  }
+  // The best kernel measured so far, else the first one set up (setting it up if none is).
+  Cand* fallback() {
+    if (Cand* b = best()) return b;
+    for (auto& c : cands_)
+      if (c.op || set_up(c)) return &c;
+    throw Error("cg auto: no SpMV kernel could be set up");
+  }
+  bool set_up(Cand& c) {
+    if (c.op) return true;
+    if (!c.failed.empty()) return false;
+    SpmvOptions k = o_;
+    k.kernel = kernel_of(c.name);
+    k.remap = "gather";
+    Kokkos::fence();
+    Kokkos::Timer t;
+    try {
+      c.own = make_spmv(a_, k);
+    } catch (const std::exception& e) {  // mdremap::Error, or Kokkos' failed allocation
+      c.failed = e.what();
+      return false;
+    }
+    Kokkos::fence();
+    c.setup_ms = ms_since(t);
+    c.op = c.own.get();
+    return true;
+  }
+  static std::string kernel_of(const std::string& cand) {
+    return cand == "gather" ? "csr-thread" : cand;
+  }
+  int steps() const { return 1 + o_.remap_opt.profile_steps; }
+  bool open(const Cand& c) const {
+    return c.failed.empty() && c.skipped.empty() && !c.stopped && c.runs < steps();
+  }
+  // The next kernel to measure, set up on first use; null when none is left, or none may start
+  // yet. The first kernel (sell) runs from the solve's first iteration; the others start from
+  // half way to the decision point, where the residuals so far say how long the solve may be,
+  // and each only where the exploration budget (remap.explore_budget, as the layer's auto
+  // spends it: seed 001 §4's online profiling must cost a small share of the run) still covers
+  // its set-up: the budget's share of the best kernel's iteration x the iterations expected to
+  // remain, less what the measuring has cost so far (set-ups and iterations above the best's).
+  // Its set-up is the warm-up's figure for it (SpmvOptions::setup_hint_ms; the time of the
+  // same kernel's set-up on the small matrices, a lower bound), 0 where there is none.
   Cand* next() {
+    const bool started =
+        std::any_of(cands_.begin(), cands_.end(), [](const Cand& c) { return c.runs > 0; });
     for (auto& c : cands_) {
-      if (!c.failed.empty() || c.stopped || c.runs >= 1 + o_.remap_opt.profile_steps) continue;
+      if (!open(c)) continue;
+      if (c.runs == 0 && started) {
+        if (o_.decide_after > 0 && seen_it_ + 1 < std::max<std::int64_t>(1, o_.decide_after / 2))
+          return nullptr;
+        if (!within_budget(c)) continue;
+      }
       if (!c.op) {
-        SpmvOptions k = o_;
-        k.kernel = c.name == "gather" ? "csr-thread" : c.name;
-        k.remap = "gather";
-        Kokkos::fence();
-        Kokkos::Timer t;
-        try {
-          c.own = make_spmv(a_, k);
-        } catch (const std::exception& e) {  // mdremap::Error, or Kokkos' failed allocation
-          c.failed = e.what();
-          continue;
-        }
-        Kokkos::fence();
-        c.setup_ms = ms_since(t);
-        c.op = c.own.get();
+        close_span();
+        if (!set_up(c)) continue;
       }
       return &c;
     }
     return nullptr;
   }
-  // No kernel left to measure (each measured, stopped as a clear loser, or failed to set up).
+  bool within_budget(Cand& c) {
+    const double share = o_.remap_opt.explore_budget;
+    const Cand* b = best();
+    if (!(share > 0) || !b) return true;
+    const std::int64_t left =
+        o_.decide_after == 0
+            ? o_.remap_opt.horizon.executions
+            : expected_remaining_iterations(residuals_, tolerance_,
+                                            std::max<std::int64_t>(0, max_iterations_ - seen_it_));
+    const double budget = share * b->exec_ms() * static_cast<double>(left);
+    const double spent = explored_ms(b);
+    const auto h = o_.setup_hint_ms.find(kernel_of(c.name));
+    const double setup = h == o_.setup_hint_ms.end() ? 0.0 : h->second;
+    if (spent + setup <= budget) return true;
+    c.skipped = fmt::format(
+        "its set-up ({:.3f} ms, as the warm-up timed it on a small matrix) would take the "
+        "measuring past the exploration budget ({:.0f}% of {} {:.4f} ms x {} iterations "
+        "expected to remain = {:.3f} ms; {:.3f} ms spent)",
+        setup, 100 * share, b->name, b->exec_ms(), left, budget, spent);
+    return false;
+  }
+  // What measuring has cost beyond running `b` throughout: the other kernels' set-ups (measured
+  // or not) and every measured iteration read so far above b's time; not the first kernel's
+  // set-up and first SpMV, which are the solve's own (any kernel pays them: on a stand-in the
+  // span from the solve's first, blocking SpMV to its first lagged iteration was 0.35-0.42 ms,
+  // session 23 call 2).
+  double explored_ms(const Cand* b) const {
+    double excess = 0;
+    for (const auto& c : cands_) {
+      if (!c.failed.empty()) continue;
+      const bool opening = &c == opening_cand();
+      if (&c != b && !opening) excess += c.setup_ms;
+      if (!b) continue;
+      const int skip = opening && c.seen > 0 ? 1 : 0;
+      excess += c.spent_ms - (skip ? c.first_ms : 0.0) - (c.seen - skip) * b->exec_ms();
+    }
+    return std::max(0.0, excess);
+  }
+  // The kernel that ran the first marked SpMV (null before it).
+  const Cand* opening_cand() const {
+    return mark_cand_.empty() || mark_cand_[0] == kUntimed ? nullptr : &cands_[mark_cand_[0]];
+  }
+  // Every kernel measured (or stopped as a clear loser, skipped, or failed to set up), the last
+  // measured iteration's span closed.
   bool measured_all() const {
     for (const auto& c : cands_)
-      if (c.failed.empty() && !c.stopped && c.runs < 1 + o_.remap_opt.profile_steps) return false;
-    return true;
+      if (open(c)) return false;
+    return mark_cand_.empty() || mark_cand_.back() == kUntimed;
+  }
+  // Reads the spans the device has passed (all of them, waiting, with `wait`), in order, into
+  // the kernels' first and timed iterations; a kernel whose first timed iteration is clearly
+  // slower than the best so far is measured no further.
+  void harvest(bool wait) {
+    while (harvested_ + 1 < mark_cand_.size()) {
+      const int i = static_cast<int>(harvested_);
+      const std::optional<double> t = marks_.elapsed_ms(i, i + 1, wait);
+      if (!t) return;
+      ++harvested_;
+      if (mark_cand_[i] == kUntimed) continue;
+      Cand& c = cands_[mark_cand_[i]];
+      c.spent_ms += *t;
+      if (c.seen++ == 0) {
+        c.first_ms = *t;
+        continue;
+      }
+      const Cand* b = best();
+      c.ms.push_back(*t);
+      if (c.ms.size() == 1 && b && b != &c && *t > kClearLoser * b->exec_ms()) c.stopped = true;
+    }
   }
   const Cand* best() const {
     const Cand* b = nullptr;
@@ -256,30 +358,30 @@ class AutoSpmv final : public CgSpmv {
     remap::AutoStrategy<double>* a = layer_->auto_strategy();
     // The horizon is set by the layer's decide_over below; setting it recomputes the
     // predictions of the measurements handed in here.
+    harvest(true);  // every closed span (the last one's end is marked: measured_all)
     const Cand* b = best();
-    double excess = 0;  // what measuring the kernels cost beyond running the best throughout
     std::string measured;
     kernel_lines_.clear();
     for (const auto& c : cands_) {
-      if (!c.failed.empty()) {
-        kernel_lines_ += fmt::format("kernel {} not measured: {}\n    ", c.name, c.failed);
+      if (!c.failed.empty() || !c.skipped.empty()) {
+        kernel_lines_ += fmt::format("kernel {} not measured: {}\n    ", c.name,
+                                     c.failed.empty() ? c.skipped : c.failed);
         continue;
       }
-      if (&c != b) excess += c.setup_ms;  // set up, measured or not
-      if (c.runs == 0) continue;
+      if (c.seen == 0) continue;
       a->add_measured(c.name, c.exec_ms(), c.setup_ms);
-      if (b) excess += c.spent_ms - c.runs * b->exec_ms();
-      measured += fmt::format("{}{} x {} (first {:.4f} ms; set up in {:.3f} ms)",
-                              measured.empty() ? "" : ", ", c.name, c.runs, c.first_ms, c.setup_ms);
+      measured += fmt::format("{}{} x {}{} (first {:.4f} ms; set up in {:.3f} ms)",
+                              measured.empty() ? "" : ", ", c.name, c.seen,
+                              c.stopped ? ", a clear loser" : "", c.first_ms, c.setup_ms);
     }
-    excess = std::max(0.0, excess);
+    const double excess = explored_ms(b);
     excess_ms_ = excess;
     a->add_explored_ms(excess);
     kernel_lines_ += fmt::format(
         "kernels measured on the solve's own iterations: {}; {:.3f} ms beyond running the best "
-        "throughout, counted in the exploration (the layer's auto was made in {:.3f} ms before "
-        "the solve)\n    ",
-        measured, excess, layer_ms_);
+        "throughout, counted in the exploration (timed in the loop the solve runs, between marks "
+        "in the stream; the layer's auto was made in {:.3f} ms before the solve)\n    ",
+        measured.empty() ? std::string("none") : measured, excess, layer_ms_);
     Kokkos::fence();
     Kokkos::Timer t;
     layer_->decide_over(executions, note);
@@ -289,17 +391,11 @@ class AutoSpmv final : public CgSpmv {
     current_ = layer_.get();
     for (auto& c : cands_)
       if (!out.empty() && c.name == out) current_ = c.op;
-    t.reset();
-    for (auto& c : cands_)
-      if (c.op != current_ && c.own) {
-        c.own.reset();
-        c.op = nullptr;
-      }
-    Kokkos::fence();
+    // The kernels not chosen are kept until auto goes, or reorders (their memory for P A P^T):
+    // a release waits for the device (0.13-0.38 ms of a stand-in's solve, session 22 call 7).
     kernel_lines_ += fmt::format(
-        "the layer's decision (its screening, probes and any profiling) took {:.3f} ms, "
-        "releasing the kernels not chosen {:.3f} ms\n    ",
-        decide_ms, ms_since(t));
+        "the layer's decision (its screening, probes and any profiling) took {:.3f} ms\n    ",
+        decide_ms);
     if (o_.reorder.enabled) plan_reorder(executions, b);
   }
 
@@ -481,11 +577,9 @@ class AutoSpmv final : public CgSpmv {
     return r;
   }
   void run_reorder(const std::string& why) {
+    release_kernels(current_);  // the kernels not chosen: their memory for P A P^T
     const Applied r = reorder_into([&](const DeviceCsr& ra) { return make_spmv(ra, rebuild_); });
-    for (auto& c : cands_) {  // the kernel on the old order is done with
-      if (c.op == current_ && c.own) c.own.reset();
-      if (c.op == current_) c.op = nullptr;
-    }
+    release_kernels(nullptr);  // the chosen one on the old order is done with too
     current_ = reordered_.get();
     reorder_note_ = fmt::format(
         "{}; labelprop {}; {} in {:.2f} ms (order {:.2f}, applying it {:.2f}, {} set up again "
@@ -495,6 +589,13 @@ class AutoSpmv final : public CgSpmv {
     kernel_lines_ += reorder_note_ + "\n    ";
   }
 
+  void release_kernels(const CgSpmv* keep) {
+    for (auto& c : cands_)
+      if (c.op != keep) {
+        c.own.reset();
+        c.op = nullptr;
+      }
+  }
   CgSpmv* active() const { return reordered_ ? reordered_.get() : current_; }
   // Vectors in the reordered frame for callers outside the solve.
   void frame_scratch() {
@@ -510,8 +611,12 @@ class AutoSpmv final : public CgSpmv {
   std::unique_ptr<RemapSpmv> layer_;  // the layer's auto, driven: runs nothing before deciding
   std::vector<Cand> cands_;
   CgSpmv* current_ = nullptr;  // the choice
-  StreamClock clock_;
+  StreamMarks marks_;
+  std::vector<int> mark_cand_;  // per mark: the kernel whose measured iteration starts there
+  std::size_t harvested_ = 0;   // the marks whose span has been read
   std::vector<double> residuals_;
+  std::int64_t seen_it_ = 0, max_iterations_ = 0;  // the last iteration observed; the solve's
+  double tolerance_ = 0;                           // limits, as observe() was told them
   std::string note_, kernel_lines_;
   double excess_ms_ = 0, layer_ms_ = 0;
   // The deferred reorder, where it ran: the order (new -> old) and the chosen kernel on P A P^T.

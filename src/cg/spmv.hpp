@@ -4,6 +4,7 @@
 // thread per row), the same body with a warp or part of one per row (`--spmv csr-warp`, the gather
 // only), and cuSPARSE's CSR SpMV (`--spmv cusparse`, CUDA builds), the anchor.
 #include <Kokkos_Core.hpp>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ struct SpmvOptions {
   // the set-aside holds is read from the L2 on every SpMV after the first.
   bool l2_persist = false;
   remap::RemapOptions remap_opt;
+  // auto (kernel auto): a kernel's set-up time (ms) by its kernel name, as the warm-up timed it
+  // on a small matrix (cg/warm_up.hpp; a lower bound on the real matrix's), for the exploration
+  // budget's check before auto sets the kernel up to measure it (auto_spmv.hpp). Absent: 0.
+  std::map<std::string, double> setup_hint_ms;
   // auto (kernel auto): remap.reorder auto found the matrix's order scattered
   // (cg/device_reorder.hpp) and left the reorder to auto's decision point, where the iterations
   // expected to remain say whether it can pay (auto_spmv.hpp).

@@ -14,54 +14,53 @@ namespace mdremap::cg {
 namespace {
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
-    throw Error(std::string("cg clock: ") + what + ": " + cudaGetErrorString(e));
+    throw Error(std::string("cg marks: ") + what + ": " + cudaGetErrorString(e));
 }
 cudaEvent_t ev(void* p) {
   return static_cast<cudaEvent_t>(p);
 }
 }  // namespace
 
-StreamClock::StreamClock() {
-  cudaEvent_t a = nullptr, b = nullptr;
-  check(cudaEventCreate(&a), "cudaEventCreate");
-  if (const cudaError_t e = cudaEventCreate(&b); e != cudaSuccess) {
-    cudaEventDestroy(a);  // the destructor does not run for a constructor that throws
-    check(e, "cudaEventCreate");
+StreamMarks::~StreamMarks() {
+  for (void* e : events_) cudaEventDestroy(ev(e));
+}
+
+int StreamMarks::mark() {
+  if (count_ == events_.size()) {
+    cudaEvent_t e = nullptr;
+    check(cudaEventCreate(&e), "cudaEventCreate");
+    events_.push_back(e);
   }
-  begin_ = a;
-  end_ = b;
-}
-
-StreamClock::~StreamClock() {
-  if (begin_) cudaEventDestroy(ev(begin_));
-  if (end_) cudaEventDestroy(ev(end_));
-}
-
-void StreamClock::start() {
-  check(cudaEventRecord(ev(begin_), Kokkos::DefaultExecutionSpace().cuda_stream()),
+  check(cudaEventRecord(ev(events_[count_]), Kokkos::DefaultExecutionSpace().cuda_stream()),
         "cudaEventRecord");
+  return static_cast<int>(count_++);
 }
 
-double StreamClock::stop_ms() {
-  check(cudaEventRecord(ev(end_), Kokkos::DefaultExecutionSpace().cuda_stream()),
-        "cudaEventRecord");
-  check(cudaEventSynchronize(ev(end_)), "cudaEventSynchronize");
+std::optional<double> StreamMarks::elapsed_ms(int i, int j, bool wait) {
+  if (i < 0 || j <= i || j >= size()) throw Error("cg marks: no such pair of marks");
+  if (wait) {
+    check(cudaEventSynchronize(ev(events_[j])), "cudaEventSynchronize");
+  } else {
+    const cudaError_t e = cudaEventQuery(ev(events_[j]));
+    if (e == cudaErrorNotReady) return std::nullopt;
+    check(e, "cudaEventQuery");
+  }
   float ms = 0;
-  check(cudaEventElapsedTime(&ms, ev(begin_), ev(end_)), "cudaEventElapsedTime");
-  return ms;
+  check(cudaEventElapsedTime(&ms, ev(events_[i]), ev(events_[j])), "cudaEventElapsedTime");
+  return static_cast<double>(ms);
 }
 #else
-StreamClock::StreamClock() = default;
-StreamClock::~StreamClock() = default;
+StreamMarks::~StreamMarks() = default;
 
-void StreamClock::start() {
+int StreamMarks::mark() {
   Kokkos::fence();
-  host_.reset();
+  host_s_.push_back(host_.seconds());
+  return static_cast<int>(count_++);
 }
 
-double StreamClock::stop_ms() {
-  Kokkos::fence();
-  return 1e3 * host_.seconds();
+std::optional<double> StreamMarks::elapsed_ms(int i, int j, bool /*wait*/) {
+  if (i < 0 || j <= i || j >= size()) throw Error("cg marks: no such pair of marks");
+  return 1e3 * (host_s_[j] - host_s_[i]);
 }
 #endif
 

@@ -1,32 +1,41 @@
 #pragma once
-// The time of one stretch of work on the default execution space, measured without a host fence
-// before it (auto's kernel measurements on the solve's own iterations, auto_spmv.cpp).
+// Points marked on the default execution space's stream as work is launched, and the time
+// between two of them once the device has reached the later one, asked without waiting (auto's
+// kernel measurements on the solve's own iterations, auto_spmv.cpp).
 //
-// A fenced timer makes the host wait for the iteration's update kernel before it launches the
-// SpMV, so the GPU idles for the SpMV's launch (cuSPARSE's host-side call included): tens of
-// microseconds an iteration, more than auto's whole exploration on a stand-in solved in 126
-// iterations. On a GPU the clock records a CUDA event on the default instance's stream before
-// and after the work and reads their elapsed time once the host has waited for the work anyway
-// (the SpMV's dot products reach the host); the update kernel ahead of it in the stream is not
-// counted. On the host: a fence, then the wall clock.
+// auto measures each kernel on the loop the solve runs: in the lagged loop (cg/solver.cpp) the
+// host launches an iteration while the device runs the one before, and the time between the
+// marks made at the start of two successive SpMVs is what an iteration of that kernel costs
+// there, the host's launches included where they are slower than the device (cuSPARSE's SpMV
+// call on a stand-in of 40-microsecond iterations). A fenced timer would make the host wait for
+// every iteration instead, and time a loop the solve does not run (session 22: a host wait per
+// measured iteration, and three timed iterations that ranked kernels differing by 10-30% in
+// the wrong order in about a third of the solves). On a GPU a mark is a CUDA event recorded in
+// the stream; on the host a fence and the wall clock.
 #include <Kokkos_Core.hpp>
+#include <optional>
+#include <vector>
 
 namespace mdremap::cg {
 
-class StreamClock {
+class StreamMarks {
  public:
-  StreamClock();
-  ~StreamClock();
-  StreamClock(const StreamClock&) = delete;
-  StreamClock& operator=(const StreamClock&) = delete;
+  StreamMarks() = default;
+  ~StreamMarks();
+  StreamMarks(const StreamMarks&) = delete;
+  StreamMarks& operator=(const StreamMarks&) = delete;
 
-  void start();
-  // Milliseconds since start(); waits for the work launched since.
-  double stop_ms();
+  // Marks the stream here (after the work launched so far); returns the mark's index.
+  int mark();
+  int size() const { return static_cast<int>(count_); }
+  // Milliseconds between marks i < j: once the device has reached j, or (wait) after waiting
+  // for it; nothing while it has not.
+  std::optional<double> elapsed_ms(int i, int j, bool wait);
 
  private:
-  void* begin_ = nullptr;  // cudaEvent_t in CUDA builds
-  void* end_ = nullptr;
+  std::vector<void*> events_;   // cudaEvent_t in CUDA builds, made as the marks need them
+  std::vector<double> host_s_;  // host builds: the wall clock at each mark
+  std::size_t count_ = 0;
   Kokkos::Timer host_;
 };
 

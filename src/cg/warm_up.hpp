@@ -11,6 +11,7 @@
 // Kokkos allows kernels to be launched on one execution space instance from several host threads
 // (Kokkos 4.2+, TestExecSpaceThreadSafety); the main thread does no device work until it joins.
 #include <atomic>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -22,9 +23,11 @@ namespace mdremap::cg {
 class KernelWarmUp {
  public:
   // Starts the thread when `enabled` and the build runs on a GPU; else does nothing. `reorder`:
-  // the device reordering's kernels too (remap.reorder labelprop, cg/device_reorder.hpp).
-  KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOptions& solver,
-               bool reorder = false);
+  // the device reordering's kernels too (remap.reorder labelprop, cg/device_reorder.hpp);
+  // `scatter_check`: remap.reorder auto's measure of the order (scattered_fraction: 0.6 ms at its
+  // first launch, session 23 call 1).
+  KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOptions& solver, bool reorder = false,
+               bool scatter_check = false);
   ~KernelWarmUp();
   KernelWarmUp(const KernelWarmUp&) = delete;
   KernelWarmUp& operator=(const KernelWarmUp&) = delete;
@@ -43,17 +46,22 @@ class KernelWarmUp {
     double cache_gain = 0;
   };
   const ReorderCost& reorder_cost() const { return reorder_cost_; }
+  // Each kernel's set-up (ms, by SpmvOptions::kernel), the least over the small matrices: what
+  // auto's exploration budget expects a set-up to cost at least (SpmvOptions::setup_hint_ms).
+  // Read after join(); empty where the warm-up did not run.
+  const std::map<std::string, double>& setup_ms() const { return setup_ms_; }
   // What ran, or why nothing did, or what failed (a failure costs only the first launches' time
   // in the solve: the kernels load there instead).
   const std::string& note() const { return note_; }
 
  private:
-  void run(SpmvOptions spmv, CgOptions solver, bool reorder);
+  void run(SpmvOptions spmv, CgOptions solver, bool reorder, bool scatter_check);
   std::thread thread_;
   std::atomic<bool> stop_{false};  // join() asks the reorder's optional steps to stop
   bool started_ = false;
   double seconds_ = 0;
   ReorderCost reorder_cost_;
+  std::map<std::string, double> setup_ms_;
   std::string note_;
 };
 

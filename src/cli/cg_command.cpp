@@ -151,7 +151,8 @@ int run_cg(const CgCommandOptions& o) {
   const std::int64_t reach = p.gen.name.empty() ? -1 : cg::natural_reach(p.gen);
   const bool may_scatter = p.permute || reach < 0 || reach > cg::kScatteredReach;
   cg::KernelWarmUp warm_up(p.warm_up, p.spmv, p.solver,
-                           p.reorder == "labelprop" || (p.reorder == "auto" && may_scatter));
+                           p.reorder == "labelprop" || (p.reorder == "auto" && may_scatter),
+                           p.reorder == "auto");
   // Files are read before anything is printed: a bad one is the only output.
   cg::LinearSystem sys = cg::build_system(p);
   if (!o.quiet) {
@@ -185,6 +186,7 @@ int run_cg(const CgCommandOptions& o) {
   Kokkos::Timer reorder_clock;
   bool device_reorder = p.reorder == "labelprop";
   cg::SpmvOptions spmv = p.spmv;
+  spmv.setup_hint_ms = warm_up.setup_ms();
   if (p.reorder == "auto") {
     const double far = cg::scattered_fraction(a, cg::kScatteredReach);
     const bool scattered = far > cg::kScatteredFraction;

@@ -611,7 +611,7 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
   k.remap = "auto";
   k.decide_after = 20;
   k.remap_opt.profile_steps = 2;
-  k.remap_opt.explore_budget = 0.05;
+  k.remap_opt.explore_budget = 0;  // every kernel measured (the budget's own case below)
   auto op = make_spmv(a, k);
   const auto b = dev(s.b);
   Kokkos::View<double*> x("x", a.rows);
@@ -624,8 +624,10 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
   EXPECT_EQ(rep.strategy.rfind("auto:", 0), 0u) << rep.strategy;
   EXPECT_NE(rep.decision.find("measured on the solve's own iterations: "), std::string::npos)
       << rep.decision;
+  EXPECT_NE(rep.decision.find("sell x 3"), std::string::npos) << rep.decision;
   EXPECT_NE(rep.decision.find("csr-warp x"), std::string::npos) << rep.decision;
   EXPECT_NE(rep.decision.find("gather x"), std::string::npos) << rep.decision;
+  EXPECT_EQ(rep.decision.find("not measured"), std::string::npos) << rep.decision;
   bool warp = false;  // csr-warp competes as the app's own candidate
   for (const auto& p : rep.predictions)
     if (p.name == "csr-warp") warp = p.profiled && p.exec_ms > 0;
@@ -645,6 +647,24 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
   EXPECT_NE(op3->horizon_note().find("before the decision point"), std::string::npos)
       << op3->horizon_note();
   EXPECT_EQ(op3->report().strategy.rfind("auto:", 0), 0u);
+
+  // The exploration budget: a kernel whose set-up (as the warm-up would time it) is more than
+  // the budget's share of the run is not set up nor measured, and auto says so; the first kernel
+  // is measured whatever its set-up. The solve is the same.
+  SpmvOptions lean = k;
+  lean.remap_opt.explore_budget = 0.05;
+  lean.setup_hint_ms = {{"sell", 1e6}, {"csr-warp", 1e6}};
+  auto op5 = make_spmv(a, lean);
+  Kokkos::View<double*> x5("x5", a.rows);
+  EXPECT_EQ(cg_solve(*op5, a, b, x5, {tol, 10000, false}).iterations, r.iterations);
+  const std::string d5 = op5->report().decision;
+  EXPECT_NE(d5.find("sell x 3"), std::string::npos) << d5;
+  EXPECT_NE(d5.find("kernel csr-warp not measured: its set-up (1000000.000 ms, as the warm-up "
+                    "timed it on a small matrix) would take the measuring past the exploration "
+                    "budget (5% of sell "),
+            std::string::npos)
+      << d5;
+  EXPECT_EQ(d5.find("csr-warp x"), std::string::npos) << d5;
 
   // Decided before the solve (decide_after 0): on SpMVs of a ones vector, over max_iterations.
   SpmvOptions now = k;
