@@ -3,15 +3,21 @@
 // CG iteration's SpMV with its dot products in it, sell_spmv.cpp): f(t, acc) for t in [0, n),
 // the sums into device memory without waiting.
 //
-// On CUDA a thread a slot, 256 a block: a block sums its threads by warp shuffles, writes its
-// partial, and the last blocks to finish (tickets counted atomically after a memory fence) sum
-// the partials in a fixed order, in two levels (slot_reduce): one kernel, no loop of rows per
-// thread, the same result every run. Kokkos' team-policy
+// On CUDA blocks of 256 threads, as many as the GPU holds at once (one resident grid), each
+// thread looping over the slots t, t + the grid's threads, ...: a block sums its threads by warp
+// shuffles, writes its partial, and the last blocks to finish (tickets counted atomically after a
+// memory fence) sum the partials in a fixed order, in two levels (slot_reduce): one kernel, the
+// same result every run (for a given grid: the device's). One resident grid against a block per
+// 256 slots, CG iteration on an H100 (docs/benchmarks.md, session 23, call 6, medians of 3):
+// ecology2 0.0620 / 0.0680 ms, parabolic_fem 0.0439 / 0.0474, the large case 0.9723 / 0.9800;
+// apache2 0.0602 / 0.0577 (within its rounds' spread); two or four resident grids between the two.
+// Kokkos' team-policy
 // reduction of the same functor ran the large case's iteration 1.46x slower than the SpMV and a
-// separate reduction (docs/benchmarks.md, session 22), its range-policy reduction gives each thread
-// a loop of rows (session 17: the layer's gather at 41% of DRAM bandwidth that way). Elsewhere
-// Kokkos' range reduction.
+// separate reduction (docs/benchmarks.md, session 22), the layer's gather of CSR rows in
+// its range-policy reduction ran at 41% of DRAM bandwidth (session 17). Elsewhere Kokkos' range
+// reduction.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -66,6 +72,7 @@ __device__ inline remap::Sums2 sum_partials(const remap::Sums2* partial, unsigne
   return block_sum(b);
 }
 
+// Each thread's slots t = its index, + the grid's threads, ... (the grid: SlotReduction::run).
 // Two levels of "last block sums": the blocks in groups of kBlock, the last block of a group to
 // finish sums the group's partials (one load a thread), the last group to finish sums the
 // groups'. Each finisher waits about one L2 round trip, not a loop over every block's partial
@@ -78,9 +85,10 @@ template <class F>
 __global__ void __launch_bounds__(kBlock)
     slot_reduce(const F f, const std::int64_t n, remap::Sums2* partial, remap::Sums2* group_sum,
                 unsigned* tickets, remap::Sums2* out) {
-  const std::int64_t t = std::int64_t(blockIdx.x) * kBlock + threadIdx.x;
   remap::Sums2 a;
-  if (t < n) f(t, a);
+  const std::int64_t stride = std::int64_t(gridDim.x) * kBlock;
+  for (std::int64_t t = std::int64_t(blockIdx.x) * kBlock + threadIdx.x; t < n; t += stride)
+    f(t, a);
   a = block_sum(a);
   const unsigned groups = (gridDim.x + kBlock - 1) / kBlock;
   const unsigned g = blockIdx.x / kBlock, first = g * kBlock;
@@ -122,7 +130,15 @@ class SlotReduction {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
     if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
       namespace d = slot_reduction_detail;
-      const std::int64_t blocks = (n + d::kBlock - 1) / d::kBlock;
+      std::int64_t blocks = (n + d::kBlock - 1) / d::kBlock;
+      if (resident_ == 0) {
+        int per_sm = 0, sms = 0, dev = 0;
+        cudaGetDevice(&dev);
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d::slot_reduce<F>, d::kBlock, 0);
+        resident_ = std::max<std::int64_t>(1, std::int64_t(per_sm) * sms);
+      }
+      blocks = std::min(blocks, resident_);
       if (blocks == 0) {
         Kokkos::deep_copy(Kokkos::DefaultExecutionSpace(), out, remap::Sums2{});
         return;
@@ -153,6 +169,7 @@ class SlotReduction {
  private:
   Kokkos::View<remap::Sums2*> partial_, group_sum_;
   Kokkos::View<unsigned*> tickets_;
+  std::int64_t resident_ = 0;
 };
 
 }  // namespace mdremap::cg
