@@ -251,10 +251,12 @@ class AutoSpmv final : public CgSpmv {
   // half way to the decision point, where the residuals so far say how long the solve may be,
   // and each only where the exploration budget (remap.explore_budget, as the layer's auto
   // spends it: seed 001 §4's online profiling must cost a small share of the run) still covers
-  // its set-up: the budget's share of the best kernel's iteration x the iterations expected to
-  // remain, less what the measuring has cost so far (set-ups and iterations above the best's).
-  // Its set-up is the warm-up's figure for it (SpmvOptions::setup_hint_ms; the time of the
-  // same kernel's set-up on the small matrices, a lower bound), 0 where there is none.
+  // what measuring it would cost: the budget's share of the best kernel's iteration x the
+  // iterations expected to remain, less what the measuring has cost so far (set-ups and
+  // iterations above the best's). Its cost: its set-up, the warm-up's figure for it
+  // (SpmvOptions::setup_hint_ms; the same kernel's set-up on the small matrices, a lower bound;
+  // 0 where there is none), and its iterations, what the last kernel measured cost beyond the
+  // best (call 11 on offshore: the gather measured after csr-warp had spent the budget, +0.15 ms).
   Cand* next() {
     const bool started =
         std::any_of(cands_.begin(), cands_.end(), [](const Cand& c) { return c.runs > 0; });
@@ -286,12 +288,19 @@ class AutoSpmv final : public CgSpmv {
     const double spent = explored_ms(b);
     const auto h = o_.setup_hint_ms.find(kernel_of(c.name));
     const double setup = h == o_.setup_hint_ms.end() ? 0.0 : h->second;
-    if (spent + setup <= budget) return true;
+    // Its iterations: as many beyond b's time as the last kernel measured after the first cost
+    // (its first, colder iteration included); nothing known before the first such kernel.
+    double iterations = 0;
+    for (const auto& k : cands_)
+      if (&k != b && &k != opening_cand() && k.failed.empty() && k.seen > 0)
+        iterations = std::max(0.0, k.spent_ms - k.seen * b->exec_ms());
+    if (spent + setup + iterations <= budget) return true;
     c.skipped = fmt::format(
-        "its set-up ({:.3f} ms, as the warm-up timed it on a small matrix) would take the "
-        "measuring past the exploration budget ({:.0f}% of {} {:.4f} ms x {} iterations "
-        "expected to remain = {:.3f} ms; {:.3f} ms spent)",
-        setup, 100 * share, b->name, b->exec_ms(), left, budget, spent);
+        "its set-up ({:.3f} ms, as the warm-up timed it on a small matrix) and iterations "
+        "({:.3f} ms beyond the best's, as the last kernel measured cost) would take the measuring "
+        "past the exploration budget ({:.0f}% of {} {:.4f} ms x {} iterations expected to remain "
+        "= {:.3f} ms; {:.3f} ms spent)",
+        setup, iterations, 100 * share, b->name, b->exec_ms(), left, budget, spent);
     return false;
   }
   // What measuring has cost beyond running `b` throughout: the other kernels' set-ups (measured

@@ -660,8 +660,9 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
   const std::string d5 = op5->report().decision;
   EXPECT_NE(d5.find("sell x 3"), std::string::npos) << d5;
   EXPECT_NE(d5.find("kernel csr-warp not measured: its set-up (1000000.000 ms, as the warm-up "
-                    "timed it on a small matrix) would take the measuring past the exploration "
-                    "budget (5% of sell "),
+                    "timed it on a small matrix) and iterations (0.000 ms beyond the best's, as "
+                    "the last kernel measured cost) would take the measuring past the "
+                    "exploration budget (5% of sell "),
             std::string::npos)
       << d5;
   EXPECT_EQ(d5.find("csr-warp x"), std::string::npos) << d5;
