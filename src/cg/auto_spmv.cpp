@@ -137,10 +137,12 @@ class AutoSpmv final : public CgSpmv {
   // stream's marks once the device has passed them (StreamMarks), so the kernels are measured
   // on the lagged loop the solve runs (the residuals reach observe() one iteration late). A
   // reorder before the decision point hands the solve to a fresh auto (frame()); a choice that
-  // must watch the iterations hands it back to the waiting loop (cg_solve).
+  // must watch the iterations hands it back to the waiting loop (cg_solve). Not with
+  // spmv.fused_dots: the gather would be measured with its dots after the SpMV (the lagged
+  // form) and run with them fused (the waiting loop's): it is measured in the waiting loop.
   bool runs_unobserved() const override {
     if (current_) return active()->runs_unobserved();
-    return !ended_;
+    return !ended_ && !o_.fused_dots;
   }
   Frame frame() override {
     if (reordered_) return {order_, reordered_.get()};
@@ -277,8 +279,13 @@ class AutoSpmv final : public CgSpmv {
   }
   bool within_budget(Cand& c) {
     const double share = o_.remap_opt.explore_budget;
+    if (!(share > 0)) return true;
+    if (!best()) {  // the first kernel's timed spans not read yet (a short decide_after): wait
+      close_span();
+      harvest(true);
+    }
     const Cand* b = best();
-    if (!(share > 0) || !b) return true;
+    if (!b) return true;
     const std::int64_t left =
         o_.decide_after == 0
             ? o_.remap_opt.horizon.executions
@@ -475,11 +482,8 @@ class AutoSpmv final : public CgSpmv {
     if (!(static_cast<double>(left) * sv.ms > cost)) return false;
     SpmvOptions inner = o_;
     inner.reorder = {};
+    release_kernels(nullptr);  // measured on the old order: done with (their memory for P A P^T)
     const Applied r = reorder_into([&](const DeviceCsr& ra) { return make_auto_spmv(ra, inner); });
-    for (auto& c : cands_) {  // measured on the old order: done with
-      c.own.reset();
-      c.op = nullptr;
-    }
     current_ = reordered_.get();
     early_ = true;
     reorder_note_ = fmt::format(
@@ -598,7 +602,10 @@ class AutoSpmv final : public CgSpmv {
     kernel_lines_ += reorder_note_ + "\n    ";
   }
 
+  // The kernels' objects go (all but `keep`); the iteration in flight may run one of them, so
+  // the device is waited for first.
   void release_kernels(const CgSpmv* keep) {
+    Kokkos::fence();
     for (auto& c : cands_)
       if (c.op != keep) {
         c.own.reset();

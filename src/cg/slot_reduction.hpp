@@ -133,9 +133,16 @@ class SlotReduction {
       std::int64_t blocks = (n + d::kBlock - 1) / d::kBlock;
       if (resident_ == 0) {
         int per_sm = 0, sms = 0, dev = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d::slot_reduce<F>, d::kBlock, 0);
+        const auto check = [&](cudaError_t e, const char* what) {
+          if (e != cudaSuccess)
+            throw Error(std::string(label) + ": " + what + ": " + cudaGetErrorString(e));
+        };
+        check(cudaGetDevice(&dev), "cudaGetDevice");
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev),
+              "cudaDeviceGetAttribute");
+        check(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, d::slot_reduce<F>, d::kBlock, 0),
+            "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
         resident_ = std::max<std::int64_t>(1, std::int64_t(per_sm) * sms);
       }
       blocks = std::min(blocks, resident_);

@@ -168,9 +168,8 @@ void check_cuda(cudaError_t e, const char* what) {
 // each test read, `after_read(k, ||r_k|| / ||b||)` may move the solve to another frame (auto's
 // reorder, CgSpmv::frame): it reassigns the vectors and `op` it was given by reference, and the
 // iterations go on with them (the permutation's kernels follow the one iteration in flight in
-// the stream, so they see its results). Where `op` then no longer runs unobserved (auto, after
-// a reorder before its decision point hands the solve to a fresh auto that measures, or on
-// choosing a remap strategy with spmv.fused_dots true), the
+// the stream, so they see its results). Where `op` then no longer runs unobserved (auto on
+// choosing a remap strategy with spmv.fused_dots true, or measuring with it), the
 // iteration in flight is finished and read, and the solve is handed back to the waiting loop
 // (handed_back, with the iteration to go on from). `state`: the scalars as the last iteration
 // launched left them (frozen once stopped), what x owes among them.

@@ -97,8 +97,9 @@ class CgSpmv {
   // Whether the solve may run this kernel with apply_dots_into, reading the iteration's
   // results one iteration late (cg_solve's loop without a host wait per iteration): sell,
   // csr-warp, cuSPARSE, the layer's strategies once decided with the dots after the SpMV, and
-  // auto once every kernel is measured. False for what watches the iterations (auto measuring,
-  // the layer's auto deciding) and for the fused form (its dots reach the host).
+  // auto (measuring its kernels from marks in the stream, and after; not with spmv.fused_dots).
+  // False for what watches the iterations (the layer's auto deciding) and for the fused form
+  // (its dots reach the host).
   virtual bool runs_unobserved() const { return false; }
   // Where the solve iterates: `op` serving the matrix with its rows in `order` (new -> old), or,
   // with an empty order, this kernel in the matrix's own order. auto returns an order once it has

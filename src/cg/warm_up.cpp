@@ -26,8 +26,8 @@ std::vector<SpmvOptions> kernels_of(const SpmvOptions& o) {
     s.remap = "gather";
     return {s};
   }
-  std::vector<SpmvOptions> ks;  // auto's candidates, as auto_spmv.cpp sets them up
-  for (const char* k : {"sell", "cusparse", "csr-thread", "csr-warp"}) {
+  std::vector<SpmvOptions> ks;  // auto's candidates (auto_spmv.cpp; csr-thread is its gather)
+  for (const char* k : {"sell", "csr-warp", "csr-thread", "cusparse"}) {
     if (std::string(k) == "cusparse" && !have_cusparse()) continue;
     SpmvOptions s = o;
     s.kernel = k;

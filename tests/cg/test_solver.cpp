@@ -650,13 +650,14 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
 
   // The exploration budget: a kernel whose set-up (as the warm-up would time it) is more than
   // the budget's share of the run is not set up nor measured, and auto says so; the first kernel
-  // is measured whatever its set-up. The solve is the same.
+  // is not judged by the budget (its hint here is as large) and is measured. The solve is the
+  // same (within one iteration: the kernels' sums may round differently).
   SpmvOptions lean = k;
   lean.remap_opt.explore_budget = 0.05;
   lean.setup_hint_ms = {{"sell", 1e6}, {"csr-warp", 1e6}};
   auto op5 = make_spmv(a, lean);
   Kokkos::View<double*> x5("x5", a.rows);
-  EXPECT_EQ(cg_solve(*op5, a, b, x5, {tol, 10000, false}).iterations, r.iterations);
+  EXPECT_LE(std::abs(cg_solve(*op5, a, b, x5, {tol, 10000, false}).iterations - r.iterations), 1);
   const std::string d5 = op5->report().decision;
   EXPECT_NE(d5.find("sell x 3"), std::string::npos) << d5;
   EXPECT_NE(d5.find("kernel csr-warp not measured: its set-up (1000000.000 ms, as the warm-up "
