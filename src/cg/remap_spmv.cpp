@@ -26,10 +26,12 @@ RemapSpmv::RemapSpmv(const DeviceCsr& a, const std::string& mode, remap::RemapOp
   }
   opt_ = o;
   if (auto_ && decide_after_ == 0) decide();
-  // One remap timed on a zero vector. The gather remaps nothing: no vector is made for it (its
-  // allocation and release, a device synchronisation, cost a fifth of a millisecond in auto's
-  // exploration on an H100; docs/benchmarks.md, session 18).
-  if (std::string(s_->key()) != remap::GatherStrategy<double>::kName) {
+  // One remap timed on a zero vector. The gather remaps nothing, nor does an auto still
+  // deciding (it runs nothing before its decision): no vector is made for them (its allocation
+  // and release, a device synchronisation, cost a fifth of a millisecond in auto's exploration
+  // on an H100; docs/benchmarks.md, session 18).
+  if (std::string(s_->key()) != remap::GatherStrategy<double>::kName &&
+      !(auto_ && !auto_->decided())) {
     Kokkos::View<double*> x0("cg::x0", a.cols);
     s_->set_data(x0, true);
     Kokkos::fence();
