@@ -394,8 +394,9 @@ class AutoStrategy final : public RemapStrategy<T> {
         continue;
       }
       // Its profiled executions alone, at the best one's time, past what is left of the budget:
-      // not explored, before it is made or screened (the screening's copy-bandwidth probe and
-      // plan estimate took 0.34 ms of a 7 ms CG solve to find out the same: session 23).
+      // not explored, before it is made or screened (making and screening dup took the layer's
+      // decision to 0.29-0.39 ms of a 7 ms CG solve to find out the same; 0.05-0.07 ms without:
+      // docs/benchmarks.md, session 23, calls 15-16).
       if (o.explore_budget > 0 && best_finished() >= 0 && std::isfinite(bar_now)) {
         const double runs = (o.profile_steps + 1) * cands_[best_finished()].p.exec_ms;
         const double left = o.explore_budget * bar_now - explore_ms_ - ms_since(spent);
