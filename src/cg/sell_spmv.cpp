@@ -81,6 +81,35 @@ struct SellRows {
   SlotRows row;
   Kokkos::View<const double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
 
+  // Slot t's sum as sum(t), and x at column `want` where the row holds it (else xw untouched).
+  KOKKOS_INLINE_FUNCTION double sum_with(const std::int64_t t, const std::int64_t want,
+                                         double& xw) const {
+    const std::int64_t s = t / kSellSlice;
+    const std::int64_t i = t % kSellSlice;
+    const int w = width(s);
+    const std::int64_t first = start(s);
+    double acc = 0;
+    if (wide(s)) {
+      const std::int64_t b = start32(s) + i;
+      for (int k = 0; k < w; ++k) {
+        const int c = col32(b + std::int64_t(k) * kSellSlice);
+        const double xv = x(c);
+        acc += val(first + i + std::int64_t(k) * kSellSlice) * xv;
+        if (c == want) xw = xv;
+      }
+    } else {
+      const double* v = val.data() + first + i;
+      const std::uint16_t* o = off16.data() + first + i;
+      const int* bs = base.data() + first / kSellSlice;
+      for (int k = 0; k < w; ++k, v += kSellSlice, o += kSellSlice) {
+        const int c = bs[k] + static_cast<int>(*o);
+        const double xv = x(c);
+        acc += *v * xv;
+        if (c == want) xw = xv;
+      }
+    }
+    return acc;
+  }
   // Slot t's sum over its slice's columns.
   KOKKOS_INLINE_FUNCTION double sum(const std::int64_t t) const {
     const std::int64_t s = t / kSellSlice;
@@ -120,18 +149,23 @@ struct SellApply {
 // s1 = r . u (u is the SpMV's x; its own entry u(row) comes from the cache the gather just
 // filled, as the diagonal's column). r the same vector as u (unpreconditioned): read once.
 // Against the SpMV and then a reduction over w, u and r, this saves reading w and r again
-// (16-24 B a row) and a launch. Run by SlotReduction (one slot a thread).
+// (16-24 B a row) and a launch. Run by SlotReduction (one slot a thread). kDiagonalInRows
+// (SellMatrix::diagonal_in_rows): u's own entry is the x the row's diagonal gathered, not a load
+// of its own; the same value. On the large natural case the kernel ran 542 against 580 us (Nsight
+// Compute, docs/benchmarks.md session 23 call 17), though at 40 registers a thread against 32.
+template <bool kDiagonalInRows>
 struct SellApplyDots {
   SellRows m;
   Kokkos::View<double*> y;
   Kokkos::View<const double*> r;
   bool r_is_u = false;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, Sums2& acc) const {
-    const double s = m.sum(t);
-    if (t >= m.row.rows) return;
-    const std::int64_t rt = m.row(t);
+    const std::int64_t rt = t < m.row.rows ? m.row(t) : -1;
+    double ut = 0;
+    const double s = kDiagonalInRows ? m.sum_with(t, rt, ut) : m.sum(t);
+    if (rt < 0) return;
     y(rt) = s;
-    const double ut = m.x(rt);
+    if constexpr (!kDiagonalInRows) ut = m.x(rt);
     acc.s0 += s * ut;
     acc.s1 += (r_is_u ? ut : r(rt)) * ut;
   }
@@ -162,7 +196,10 @@ class SellSpmv final : public CgSpmv {
         stored > 0 ? 100.0 * (stored - static_cast<double>(nnz_)) / stored : 0.0, m_.bytes() / 1e6,
         csr_bytes_ / 1e6, m_.shape_ms + m_.alloc_ms + m_.fill_ms, m_.shape_ms, m_.alloc_ms,
         m_.fill_ms, window_ ? "; values and offsets in " + window_->describe() : std::string(),
-        fused_ ? "in the SpMV's kernel" : "in a reduction after it");
+        fused_
+            ? (m_.diagonal_in_rows ? "in the SpMV's kernel, u's own entry from the row's diagonal"
+                                   : "in the SpMV's kernel")
+            : "in a reduction after it");
   }
   void apply(Kokkos::View<const double*> x, Kokkos::View<double*> y) override {
     if (m_.cols == 0) {  // no columns: every row is empty (padding must not read x)
@@ -188,7 +225,10 @@ class SellSpmv final : public CgSpmv {
       cg_dots_into(w, u, r, out);
       return;
     }
-    red_.run("CG::spmv_sell_dots", m_.slices * kSellSlice, dots_of(u, r, w), out);
+    if (m_.diagonal_in_rows)
+      red_.run("CG::spmv_sell_dots", m_.slices * kSellSlice, dots_of<true>(u, r, w), out);
+    else
+      red_.run("CG::spmv_sell_dots", m_.slices * kSellSlice, dots_of<false>(u, r, w), out);
   }
   bool runs_unobserved() const override { return true; }
   double format_bytes() const override { return m_.bytes(); }
@@ -200,9 +240,11 @@ class SellSpmv final : public CgSpmv {
                     m_.base,    m_.col32, SlotRows{m_.perm, m_.rows},
                     x};
   }
-  SellApplyDots dots_of(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
-                        Kokkos::View<double*> w) const {
-    return SellApplyDots{rows_of(u), w, r, r.data() == u.data()};
+  template <bool kDiagonalInRows>
+  SellApplyDots<kDiagonalInRows> dots_of(Kokkos::View<const double*> u,
+                                         Kokkos::View<const double*> r,
+                                         Kokkos::View<double*> w) const {
+    return {rows_of(u), w, r, r.data() == u.data()};
   }
 
   SellMatrix m_;
@@ -399,6 +441,19 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
             off16(p) = static_cast<std::uint16_t>(c - base(start(s) / kSellSlice + k));
         }
       });
+  // Whether every row holds its diagonal (SellMatrix::diagonal_in_rows): a CG matrix read from
+  // a file does (the reader refuses one without), a generated one does; a matrix handed in
+  // otherwise may not, and then u's own entry is loaded.
+  std::int64_t missing = 0;
+  Kokkos::parallel_reduce(
+      "CG::sell_diagonal", Range(0, rows),
+      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) {
+        bool found = false;
+        for (std::int64_t j = rpc(r); j < rpc(r + 1); ++j) found = found || colc(j) == r;
+        n += found ? 0 : 1;
+      },
+      missing);
+  m.diagonal_in_rows = rows > 0 && missing == 0;
   m.fill_ms = lap_ms();
   return m;
 }

@@ -50,6 +50,9 @@ struct SellMatrix {
   std::int64_t sigma = 1;              // the sorting windows' rows (1: the rows' own order)
   double padding_unsorted = 0;         // the padding the rows' own order would have
   std::int64_t entries = 0, entries32 = 0, wide_slices = 0;
+  // Every row holds its diagonal entry (column = row): the fused SpMV + dots then takes u's own
+  // entry from the row's gather instead of a load of its own (sell_spmv.cpp, SellApplyDots).
+  bool diagonal_in_rows = false;
   // Set-up, ms (fenced): the slices' shape (widths, sorting, starts, bases), allocating val,
   // off16 and col32, filling them.
   double shape_ms = 0, alloc_ms = 0, fill_ms = 0;

@@ -35,6 +35,24 @@ HostCsr random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed,
   return coo_to_csr(rows, cols, r, c, v);
 }
 
+// The same with every row's diagonal entry added (summed into one already drawn): sell's fused
+// dots then take u's own entry from the row's gather (SellMatrix::diagonal_in_rows).
+HostCsr with_diagonal(const HostCsr& a) {
+  std::vector<std::int32_t> r, c;
+  std::vector<double> v;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    for (std::int64_t j = a.rowptr[i]; j < a.rowptr[i + 1]; ++j) {
+      r.push_back(static_cast<std::int32_t>(i));
+      c.push_back(a.col[j]);
+      v.push_back(a.val[j]);
+    }
+    r.push_back(static_cast<std::int32_t>(i));
+    c.push_back(static_cast<std::int32_t>(i));
+    v.push_back(3.0);
+  }
+  return coo_to_csr(a.rows, a.cols, r, c, v);
+}
+
 struct Case {
   std::string name;
   HostCsr a;
@@ -58,6 +76,21 @@ std::vector<Case> cases() {
     std::vector<std::int64_t> lens(500);
     for (std::int64_t i = 0; i < 500; ++i) lens[i] = 1 + mix(4, i) % 12;
     out.push_back({"rectangular", random_matrix(500, 777, 11, lens)});
+  }
+  {  // the mixed matrix with every row's diagonal: sell's fused dots take u's own entry from it
+    const std::int64_t n = 3000;
+    std::vector<std::int64_t> lens(n);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto h = mix(77, i) % 100;
+      lens[i] = h < 10 ? 0 : h < 80 ? 1 + h % 9 : 33 + h % 70;
+    }
+    out.push_back({"mixed+diagonal", with_diagonal(random_matrix(n, n, 5, lens))});
+  }
+  {  // square, columns spread over 100,000 (sell: 32-bit slices) and every row's diagonal
+    const std::int64_t n = 100000;
+    std::vector<std::int64_t> lens(n);
+    for (std::int64_t i = 0; i < n; ++i) lens[i] = mix(24, i) % 2;
+    out.push_back({"far+diagonal", with_diagonal(random_matrix(n, n, 25, lens))});
   }
   {  // columns up to 100,000 apart in the first 100 rows (sell: 32-bit slices), near the
      // diagonal after them (16-bit differences), with a row of 40 (wider than a slice's warp)
@@ -191,6 +224,28 @@ TEST(CgSpmv, FusedDotsMatchTheReference) {
       EXPECT_NEAR(s.s0, wu, 1e-12 * wu_mag + 1e-300) << what;
       EXPECT_NEAR(s.s1, ru, 1e-12 * ru_mag + 1e-300) << what;
     }
+  }
+}
+
+// sell knows whether every row holds its diagonal (its fused dots then read u's own entry from
+// the row's gather; FusedDotsMatchTheReference checks both forms against the reference).
+TEST(CgSpmv, SellFindsTheDiagonalInEveryRowOrNot) {
+  const auto all = cases();
+  for (const auto& c : all) {
+    if (c.name != "mixed" && c.name != "mixed+diagonal" && c.name != "far+diagonal" &&
+        c.name != "1x1")
+      continue;
+    const SellMatrix m = build_sell(DeviceCsr::upload(c.a));
+    bool every = c.a.rows > 0;
+    for (std::int64_t i = 0; i < c.a.rows; ++i) {
+      bool found = false;
+      for (std::int64_t j = c.a.rowptr[i]; j < c.a.rowptr[i + 1]; ++j) found |= c.a.col[j] == i;
+      every = every && found;
+    }
+    EXPECT_EQ(m.diagonal_in_rows, every) << c.name;
+    if (c.name == "mixed+diagonal" || c.name == "far+diagonal") EXPECT_TRUE(m.diagonal_in_rows);
+    if (c.name == "far+diagonal") EXPECT_GT(m.wide_slices, 0);
+    if (c.name == "mixed") EXPECT_FALSE(m.diagonal_in_rows);
   }
 }
 
