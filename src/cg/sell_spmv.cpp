@@ -81,8 +81,18 @@ struct SellRows {
   SlotRows row;
   Kokkos::View<const double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
 
-  // Slot t's sum as sum(t), and x at column `want` where the row holds it (else xw untouched).
+  // Slot t's sum over its slice's columns.
+  KOKKOS_INLINE_FUNCTION double sum(const std::int64_t t) const {
+    double unused = 0;
+    return sum_impl<false>(t, -1, unused);
+  }
+  // The same, and x at column `want` where the row holds it (else xw untouched).
   KOKKOS_INLINE_FUNCTION double sum_with(const std::int64_t t, const std::int64_t want,
+                                         double& xw) const {
+    return sum_impl<true>(t, want, xw);
+  }
+  template <bool kWant>
+  KOKKOS_INLINE_FUNCTION double sum_impl(const std::int64_t t, const std::int64_t want,
                                          double& xw) const {
     const std::int64_t s = t / kSellSlice;
     const std::int64_t i = t % kSellSlice;
@@ -95,33 +105,9 @@ struct SellRows {
         const int c = col32(b + std::int64_t(k) * kSellSlice);
         const double xv = x(c);
         acc += val(first + i + std::int64_t(k) * kSellSlice) * xv;
-        if (c == want) xw = xv;
+        if constexpr (kWant)
+          if (c == want) xw = xv;
       }
-    } else {
-      const double* v = val.data() + first + i;
-      const std::uint16_t* o = off16.data() + first + i;
-      const int* bs = base.data() + first / kSellSlice;
-      for (int k = 0; k < w; ++k, v += kSellSlice, o += kSellSlice) {
-        const int c = bs[k] + static_cast<int>(*o);
-        const double xv = x(c);
-        acc += *v * xv;
-        if (c == want) xw = xv;
-      }
-    }
-    return acc;
-  }
-  // Slot t's sum over its slice's columns.
-  KOKKOS_INLINE_FUNCTION double sum(const std::int64_t t) const {
-    const std::int64_t s = t / kSellSlice;
-    const std::int64_t i = t % kSellSlice;
-    const int w = width(s);
-    const std::int64_t first = start(s);
-    double acc = 0;
-    if (wide(s)) {
-      const std::int64_t b = start32(s) + i;
-      for (int k = 0; k < w; ++k)
-        acc += val(first + i + std::int64_t(k) * kSellSlice) *
-               x(col32(b + std::int64_t(k) * kSellSlice));
     } else {
       // Walked by pointers (the slice column's stride apart): fewer registers a thread than the
       // 64-bit index arithmetic, so that the fused kernel's grid-stride loop keeps eight blocks
@@ -129,8 +115,13 @@ struct SellRows {
       const double* v = val.data() + first + i;
       const std::uint16_t* o = off16.data() + first + i;
       const int* bs = base.data() + first / kSellSlice;  // the slice's first column base
-      for (int k = 0; k < w; ++k, v += kSellSlice, o += kSellSlice)
-        acc += *v * x(bs[k] + static_cast<int>(*o));
+      for (int k = 0; k < w; ++k, v += kSellSlice, o += kSellSlice) {
+        const int c = bs[k] + static_cast<int>(*o);
+        const double xv = x(c);
+        acc += *v * xv;
+        if constexpr (kWant)
+          if (c == want) xw = xv;
+      }
     }
     return acc;
   }
