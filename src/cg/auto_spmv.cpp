@@ -41,11 +41,10 @@ class AutoSpmv final : public CgSpmv {
     // The kernel most often fastest first (sell: measured on an H100, docs/benchmarks.md
     // sessions 18-22), then the others by the cost of their set-up: csr-warp and the gather
     // read the matrix's own arrays, cuSPARSE's set-up is 0.3-0.7 ms of host calls on a stand-in.
-    for (const char* k : {"sell", "csr-warp", "gather", "cusparse"})
-      if (std::string(k) != "cusparse" || have_cusparse()) {
-        cands_.emplace_back();
-        cands_.back().name = k;
-      }
+    for (const std::string& k : auto_candidate_kernels()) {
+      cands_.emplace_back();
+      cands_.back().name = k == "csr-thread" ? "gather" : k;
+    }
     if (o.decide_after == 0) {  // before the solve, over max_iterations, on a ones vector
       Kokkos::View<double*> x("cg::auto_x", a.cols), w("cg::auto_w", a.rows);
       Kokkos::deep_copy(x, 1.0);
@@ -435,7 +434,7 @@ class AutoSpmv final : public CgSpmv {
     double setup_ms = 0;
     for (const auto& c : cands_)
       if (c.op == current_) {
-        rebuild_.kernel = c.name == "gather" ? "csr-thread" : c.name;
+        rebuild_.kernel = kernel_of(c.name);
         setup_ms = c.setup_ms;
       }
     if (strategy) {
@@ -650,6 +649,12 @@ class AutoSpmv final : public CgSpmv {
 };
 
 }  // namespace
+
+std::vector<std::string> auto_candidate_kernels() {
+  std::vector<std::string> k = {"sell", "csr-warp", "csr-thread"};
+  if (have_cusparse()) k.push_back("cusparse");
+  return k;
+}
 
 std::unique_ptr<CgSpmv> make_auto_spmv(const DeviceCsr& a, const SpmvOptions& o) {
   return std::make_unique<AutoSpmv>(a, o);

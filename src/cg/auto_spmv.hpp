@@ -12,11 +12,17 @@
 // ones vector, as it profiles), and chooses; the solve goes on with the choice. The kernels'
 // profiling is the solve itself (with decide_after 0: SpMVs of a ones vector before the solve).
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cg/spmv.hpp"
 
 namespace mdremap::cg {
 
 std::unique_ptr<CgSpmv> make_auto_spmv(const DeviceCsr& a, const SpmvOptions& o);
+
+// The kernels auto measures, in its order, as SpmvOptions::kernel names (its gather is
+// csr-thread), cuSPARSE only in builds that have it; the warm-up launches the same.
+std::vector<std::string> auto_candidate_kernels();
 
 }  // namespace mdremap::cg

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cg/auto_spmv.hpp"
 #include "cg/device_csr.hpp"
 #include "cg/device_reorder.hpp"
 #include "cg/generators.hpp"
@@ -26,9 +27,8 @@ std::vector<SpmvOptions> kernels_of(const SpmvOptions& o) {
     s.remap = "gather";
     return {s};
   }
-  std::vector<SpmvOptions> ks;  // auto's candidates (auto_spmv.cpp; csr-thread is its gather)
-  for (const char* k : {"sell", "csr-warp", "csr-thread", "cusparse"}) {
-    if (std::string(k) == "cusparse" && !have_cusparse()) continue;
+  std::vector<SpmvOptions> ks;
+  for (const std::string& k : auto_candidate_kernels()) {
     SpmvOptions s = o;
     s.kernel = k;
     s.remap = "gather";
