@@ -30,40 +30,36 @@ struct MoveNote {
 // atoms farther than one sub-box (a run that blew up: check_atoms stops it first), and staying
 // atoms near a face between ranks (kept after the other staying ones: near_faces_last).
 constexpr int kStayNear = 4;
-struct Dest3 {
-  std::int64_t n[5] = {0, 0, 0, 0, 0};
-  KOKKOS_INLINE_FUNCTION Dest3& operator+=(const Dest3& o) {
-    for (int k = 0; k < 5; ++k) n[k] += o.n[k];
-    return *this;
-  }
-  // By selects, not n[k]: an index known only at run time may put the counters in local memory
-  // on the GPU (the migration's count over 4M atoms went from 0.21 to 0.175 ms, issue 17).
-  KOKKOS_INLINE_FUNCTION void add(int k) {
-    n[0] += k == 0;
-    n[1] += k == 1;
-    n[2] += k == 2;
-    n[3] += k == 3;
-    n[4] += k == 4;
-  }
-  KOKKOS_INLINE_FUNCTION std::int64_t at(int k) const {
-    return k == 0 ? n[0] : (k == 1 ? n[1] : (k == 2 ? n[2] : (k == 3 ? n[3] : n[4])));
-  }
-};
+using Dest3 = TileCounts<5>;
 
 template <class S>
 KOKKOS_INLINE_FUNCTION S axis(const Vec4<S>& p, int d) {
   return d == 0 ? p.x : (d == 1 ? p.y : p.z);
 }
 
-// Where atom i goes along d: 0 stays, 1 below, 2 above, 3 farther.
-template <class S>
-KOKKOS_INLINE_FUNCTION int destination(const OwnerTest& t, const Vec4<S>& p, int d, int mine) {
-  const int c = t.coord(double(axis(p, d)), d), n = t.p[d];
-  if (c == mine) return 0;
-  if (c == (mine + n - 1) % n) return 1;
-  if (c == (mine + 1) % n) return 2;
-  return 3;
-}
+// OwnerTest along one axis: its numbers as scalars (indexing the test's arrays by an axis known
+// only at run time put them in local memory on the GPU: the migration's marking pass over 4M
+// atoms took 0.19 ms on an H100, docs/benchmarks.md, session 24). The same arithmetic as
+// OwnerTest::coord.
+struct AxisOwner {
+  double lo, len;
+  int p, d, mine;
+  AxisOwner(const OwnerTest& t, int axis, int coord)
+      : lo(t.lo[axis]), len(t.len[axis]), p(t.p[axis]), d(axis), mine(coord) {}
+  KOKKOS_INLINE_FUNCTION int coord(double c) const {
+    const int k = static_cast<int>(Kokkos::floor((c - lo) * p / len));
+    return k < 0 ? 0 : (k >= p ? p - 1 : k);
+  }
+  // Where an atom at q goes: 0 stays, 1 below, 2 above, 3 farther.
+  template <class S>
+  KOKKOS_INLINE_FUNCTION int destination(const Vec4<S>& q) const {
+    const int c = coord(double(axis(q, d)));
+    if (c == mine) return 0;
+    if (c == (mine + p - 1) % p) return 1;
+    if (c == (mine + 1) % p) return 2;
+    return 3;
+  }
+};
 
 template <class S>
 KOKKOS_INLINE_FUNCTION void pack_atom(double* buf, std::int64_t k, const AtomArrays<S>& a,
@@ -76,46 +72,29 @@ KOKKOS_INLINE_FUNCTION void pack_atom(double* buf, std::int64_t k, const AtomArr
   b[11] = static_cast<double>(a.id(i));
 }
 
-// The scans below run over chunks of kChunk entries, not entries: Kokkos' scan over 4M entries
-// took 0.25-0.73 ms on an H100 (issue 17's profile), a 32x shorter one a few microseconds, and
-// the chunk's own entries are a thread's 32 contiguous bytes of marks.
-constexpr std::int64_t kChunk = 32;
-inline std::int64_t chunks(std::int64_t n) {
-  return (n + kChunk - 1) / kChunk;
-}
-// One past the last entry of chunk c of n entries.
-KOKKOS_INLINE_FUNCTION std::int64_t chunk_end(std::int64_t c, std::int64_t n) {
-  return c * kChunk + kChunk < n ? c * kChunk + kChunk : n;
-}
-
 // One migration axis on the device: where each atom goes along d (dest: a pass), then its slot
-// among the atoms going there (slot: a scan over chunks); returns how many go where. The copies
-// wait for the counts (the buffers are sized by them) and run apart, in pack_leaving.
+// among the atoms going there (slot: a tiled scan, one counter per destination); returns how many
+// go where. The copies wait for the counts (the buffers are sized by them) and run apart, in
+// pack_leaving.
 template <class S>
 Dest3 split_atoms(const AtomArrays<S>& a, const OwnerTest& t, int d, int mine, const NearTest& near,
-                  Kokkos::View<unsigned char*> dest, Kokkos::View<int*> slot) {
+                  Kokkos::View<unsigned char*> dest, Kokkos::View<int*> slot,
+                  TileScan<5, Exec>& scan) {
   auto x = a.x;
   const std::int64_t n = a.n;
+  const AxisOwner owner(t, d, mine);
   Kokkos::parallel_for(
       "Comm::migrate_mark", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
         const Vec4<S> p = x(i);
-        const int k = destination(t, p, d, mine);
+        const int k = owner.destination(p);
         dest(i) = static_cast<unsigned char>(k == 0 && near(p) ? kStayNear : k);
       });
-  Dest3 total;
-  Kokkos::parallel_scan(
-      "Comm::migrate_split", Kokkos::RangePolicy<Exec>(0, chunks(n)),
-      KOKKOS_LAMBDA(const std::int64_t c, Dest3& acc, const bool final) {
-        Dest3 own;
-        for (std::int64_t i = c * kChunk; i < chunk_end(c, n); ++i) {
-          const int k = dest(i);
-          if (final) slot(i) = static_cast<int>(acc.at(k) + own.at(k));
-          own.add(k);
-        }
-        acc += own;
-      },
-      total);
-  return total;
+  using Scan = TileScan<5, Exec>;
+  return scan.run(
+      "Comm::migrate_split", n, KOKKOS_LAMBDA(const std::int64_t i) { return Scan::one(dest(i)); },
+      KOKKOS_LAMBDA(const std::int64_t i, const Scan::Counts& before, const Scan::Counts&) {
+        slot(i) = static_cast<int>(before.at(dest(i)));
+      });
 }
 
 // The staying atoms compacted into `b` in their order, the leaving ones packed into `below` and
@@ -220,11 +199,12 @@ struct ShellCounts {
 
 // The entries of xall[0, range) within the ghost shells of the two faces along d: below
 // `lo_bound` (the lo face's shell, into lo_list) and at or above `hi_bound` (hi_list). A pass
-// marks them (a byte each), a scan over chunks of marks lists them in order.
+// marks them (a byte each), a tiled scan with a counter per shell lists them in order.
 template <class C>
 ShellCounts select_shells(Kokkos::View<const Vec4<C>*> xall, std::int64_t range, int d,
                           double lo_bound, double hi_bound, Kokkos::View<int*>& lo_list,
-                          Kokkos::View<int*>& hi_list, Kokkos::View<unsigned char*>& marks) {
+                          Kokkos::View<int*>& hi_list, Kokkos::View<unsigned char*>& marks,
+                          TileScan<2, Exec>& scan) {
   for (auto* list : {&lo_list, &hi_list})
     if (list->extent(0) < static_cast<size_t>(range))
       *list = Kokkos::View<int*>(Kokkos::view_alloc("comm_send_list", Kokkos::WithoutInitializing),
@@ -240,21 +220,21 @@ ShellCounts select_shells(Kokkos::View<const Vec4<C>*> xall, std::int64_t range,
         const double c = double(axis(xall(i), d));
         mark(i) = static_cast<unsigned char>((c < lo_bound ? 1 : 0) | (c >= hi_bound ? 2 : 0));
       });
-  ShellCounts count;
-  Kokkos::parallel_scan(
-      "Comm::border_select", Kokkos::RangePolicy<Exec>(0, chunks(range)),
-      KOKKOS_LAMBDA(const std::int64_t c, ShellCounts& acc, const bool final) {
-        ShellCounts own;
-        for (std::int64_t i = c * kChunk; i < chunk_end(c, range); ++i) {
-          const unsigned m = mark(i);
-          if (final && (m & 1u)) lo_out(acc.lo + own.lo) = static_cast<int>(i);
-          if (final && (m & 2u)) hi_out(acc.hi + own.hi) = static_cast<int>(i);
-          own.lo += m & 1u;
-          own.hi += m >> 1;
-        }
-        acc += own;
+  using Scan = TileScan<2, Exec>;
+  const Scan::Counts c = scan.run(
+      "Comm::border_select", range,
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const unsigned m = mark(i);
+        return (m & 1u) * Scan::one(0) + (m >> 1) * Scan::one(1);
       },
-      count);
+      KOKKOS_LAMBDA(const std::int64_t i, const Scan::Counts& before, const Scan::Counts&) {
+        const unsigned m = mark(i);
+        if (m & 1u) lo_out(before.n[0]) = static_cast<int>(i);
+        if (m & 2u) hi_out(before.n[1]) = static_cast<int>(i);
+      });
+  ShellCounts count;
+  count.lo = c.n[0];
+  count.hi = c.n[1];
   return count;
 }
 
@@ -569,7 +549,8 @@ void DomainExchange<S, C>::migrate(AtomArrays<S>& a) {
     auto slot = slot_;
     // With overlap the staying atoms near a face between ranks go after the others (arrivals
     // follow them, and are near the face they crossed): near_faces_last then has nothing to do.
-    const Dest3 c = split_atoms<S>(a, owner_, d, sub_.coord[d], near_test(), dest, slot);
+    const Dest3 c =
+        split_atoms<S>(a, owner_, d, sub_.coord[d], near_test(), dest, slot, split_scan_);
     if (c.n[3] > 0)
       throw Error(fmt::format(
           "{} atoms moved farther than one sub-box along {} between list builds: the run blew "
@@ -683,7 +664,7 @@ std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x,
     Swap& hi_face = swaps_[2 * q + 1];
     const int d = lo_face.dim;
     const ShellCounts sent = select_shells<C>(xall, n, d, sub_.lo[d] + rlist_, sub_.hi[d] - rlist_,
-                                              lo_face.list, hi_face.list, marks_);
+                                              lo_face.list, hi_face.list, marks_, pair_scan_);
     lo_face.nsend = sent.lo;
     hi_face.nsend = sent.hi;
     for (int k = 0; k < 2; ++k) {
@@ -716,12 +697,13 @@ void DomainExchange<S, C>::locals(Kokkos::View<const Vec4<S>*> x, std::int64_t n
     convert_locals<S, C>(x, xall, nlocal);
 }
 
-// Atoms before a stable partition's split so far: the far ones, and the near ones among them.
-struct SplitCounts {
-  std::int64_t far = 0, early = 0;
-  KOKKOS_INLINE_FUNCTION SplitCounts& operator+=(const SplitCounts& o) {
-    far += o.far;
-    early += o.early;
+// Near-face atoms counted, and the places where a near atom is followed by a far one (none: the
+// near atoms are last already).
+struct NearCounts {
+  std::int64_t near = 0, breaks = 0;
+  KOKKOS_INLINE_FUNCTION NearCounts& operator+=(const NearCounts& o) {
+    near += o.near;
+    breaks += o.breaks;
     return *this;
   }
 };
@@ -760,35 +742,28 @@ std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
   auto mark = marks_;
   auto slot = slot_;
   auto x = a.x;
-  std::int64_t near = 0;
+  NearCounts count;
   Kokkos::parallel_reduce(
       "Comm::near_faces_mark", Kokkos::RangePolicy<Exec>(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) {
-        const bool is_near = is_near_face(x(i));
-        mark(i) = is_near;
-        acc += is_near;
-      },
-      near);
-  const std::int64_t first = n - near;  // the split: near atoms go to [first, n)
-  // Stable: the far atoms in their order, then the near ones in theirs (an atom's slot from the
-  // far atoms before it), so both parts keep the spatial order the atoms had (swapping the
-  // misplaced ones instead scattered far atoms among the others: a slower force kernel).
-  SplitCounts count;
-  Kokkos::parallel_scan(
-      "Comm::near_faces_slots", Kokkos::RangePolicy<Exec>(0, chunks(n)),
-      KOKKOS_LAMBDA(const std::int64_t c, SplitCounts& acc, const bool final) {
-        SplitCounts own;
-        for (std::int64_t i = c * kChunk; i < chunk_end(c, n); ++i) {
-          const bool is_near = mark(i);
-          const std::int64_t far_before = acc.far + own.far;
-          if (final) slot(i) = static_cast<int>(is_near ? first + (i - far_before) : far_before);
-          own.far += !is_near;
-          own.early += is_near && i < first;
-        }
-        acc += own;
+      KOKKOS_LAMBDA(const std::int64_t i, NearCounts& acc) {
+        const bool here = is_near_face(x(i));
+        mark(i) = here;
+        acc.near += here;
+        acc.breaks += here && i + 1 < n && !is_near_face(x(i + 1));
       },
       count);
-  if (count.early == 0) return first;  // in place already (a migration put them there)
+  const std::int64_t first = n - count.near;  // the split: near atoms go to [first, n)
+  if (count.breaks == 0) return first;        // in place already (a migration put them there)
+  // Stable: the far atoms in their order, then the near ones in theirs, so both parts keep the
+  // spatial order the atoms had (swapping the misplaced ones instead scattered far atoms among
+  // the others: a slower force kernel).
+  using Scan = TileScan<2, Exec>;
+  pair_scan_.run(
+      "Comm::near_faces_slots", n,
+      KOKKOS_LAMBDA(const std::int64_t i) { return Scan::one(mark(i) ? 1 : 0); },
+      KOKKOS_LAMBDA(const std::int64_t i, const Scan::Counts& before, const Scan::Counts& total) {
+        slot(i) = static_cast<int>(mark(i) ? total.n[0] + before.n[1] : before.n[0]);
+      });
   ++reorders_;
   AtomArrays<S> b = arrays_beside(a, n);
   Kokkos::parallel_for(

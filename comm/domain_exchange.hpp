@@ -23,6 +23,7 @@
 #include "comm/side_stream.hpp"
 #include "comm/transfer.hpp"
 #include "mdremap/atoms.hpp"
+#include "mdremap/tile_scan.hpp"
 
 namespace mdremap::comm {
 
@@ -192,6 +193,9 @@ class DomainExchange {
   // is in (borders); and an atom's place among the atoms going where it goes (migrate).
   Kokkos::View<unsigned char*> marks_;
   Kokkos::View<int*> slot_;
+  // The scans' tile sums and offsets (kept: allocations are device-wide waits).
+  TileScan<5, ExecSpace> split_scan_;  // migrate: a counter per destination
+  TileScan<2, ExecSpace> pair_scan_;   // borders: the two shells; near_faces_last: far, near
   Kokkos::View<double*> out_lo_, out_hi_, in_lo_, in_hi_;  // migrating atoms (migrate)
   AtomBuffers spare_[2];
   // Pinned host staging of every message MPI may not take from device memory (ghost

@@ -68,12 +68,14 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
         cell_of(i) = c;
         Kokkos::atomic_inc(&count(c));
       });
-  Kokkos::parallel_scan(
-      "Neighbor::bin_scan", Kokkos::RangePolicy<Space>(0, nc + 1),
-      KOKKOS_LAMBDA(const int c, int& acc, const bool final) {
-        if (final) offset(c) = acc;
-        if (c < nc) acc += count(c);
-      });
+  using Scan = TileScan<1, Space>;
+  offsets_scan_.run(
+      "Neighbor::bin_scan", nc + 1,
+      KOKKOS_LAMBDA(const std::int64_t c) {
+        return c < nc ? static_cast<std::uint64_t>(count(c)) : std::uint64_t(0);
+      },
+      KOKKOS_LAMBDA(const std::int64_t c, const typename Scan::Counts& before,
+                    const typename Scan::Counts&) { offset(c) = int(before.n[0]); });
   if (fill_.extent(0) != static_cast<size_t>(nc))
     fill_ = Kokkos::View<int*, Space>("bin_fill", nc);
   else

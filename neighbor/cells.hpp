@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "mdremap/tile_scan.hpp"
 #include "neighbor/ghosts.hpp"
 #include "neighbor/spaces.hpp"
 
@@ -60,7 +61,8 @@ class CellBinning {
            const Box<T>& box, double cell_size, double rlist, bool soa);
 
  private:
-  Kokkos::View<int*, Space> fill_;  // per-cell fill counters, kept between builds
+  Kokkos::View<int*, Space> fill_;   // per-cell fill counters, kept between builds
+  TileScan<1, Space> offsets_scan_;  // bin_count -> bin_offset (its scratch)
 };
 
 }  // namespace mdremap::neighbor

@@ -30,14 +30,17 @@ void build_ghosts(nondeduced_t<Kokkos::View<const Vec4<T>*, Space>> x, std::int6
         const Vec4<T> p = x(i);
         count(i) = shifts(p, 0, s[0]) * shifts(p, 1, s[1]) * shifts(p, 2, s[2]) - 1;
       });
-  Kokkos::parallel_scan(
-      "Ghost::scan", Kokkos::RangePolicy<Space>(0, nlocal + 1),
-      KOKKOS_LAMBDA(const int i, int& acc, const bool final) {
-        if (final) offset(i) = acc;
-        if (i < nlocal) acc += count(i);
-      });
-  int total = 0;
-  Kokkos::deep_copy(total, Kokkos::subview(offset, nlocal));
+  using Scan = TileScan<1, Space>;
+  const std::int64_t total =
+      g.offsets_scan
+          .run(
+              "Ghost::scan", nlocal + 1,
+              KOKKOS_LAMBDA(const std::int64_t i) {
+                return i < nlocal ? static_cast<std::uint64_t>(count(i)) : std::uint64_t(0);
+              },
+              KOKKOS_LAMBDA(const std::int64_t i, const typename Scan::Counts& before,
+                            const typename Scan::Counts&) { offset(i) = int(before.n[0]); })
+          .n[0];
   g.nghost = total;
   if (g.owner.extent(0) < static_cast<size_t>(total)) {
     const size_t cap = total + total / 8 + 16;

@@ -6,6 +6,7 @@
 // only nlocal, nghost, owner and shift.
 #include <cstdint>
 
+#include "mdremap/tile_scan.hpp"
 #include "neighbor/spaces.hpp"
 
 namespace mdremap::neighbor {
@@ -24,6 +25,7 @@ struct BasicGhostAtoms {
   Kokkos::View<int*, Space> shift;   // nghost, (sx+1) + 3 (sy+1) + 9 (sz+1), s in {-1, 0, 1}
   Kokkos::View<int*, Space> count;   // nlocal, images per atom (scratch)
   Kokkos::View<int*, Space> offset;  // nlocal + 1 (scratch)
+  TileScan<1, Space> offsets_scan;   // count -> offset (its scratch)
 };
 using GhostAtoms = BasicGhostAtoms<ExecSpace>;
 
