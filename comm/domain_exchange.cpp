@@ -39,8 +39,8 @@ KOKKOS_INLINE_FUNCTION S axis(const Vec4<S>& p, int d) {
 
 // OwnerTest along one axis: its numbers as scalars (indexing the test's arrays by an axis known
 // only at run time put them in local memory on the GPU: the migration's marking pass over 4M
-// atoms took 0.19 ms on an H100, docs/benchmarks.md, session 24). The same arithmetic as
-// OwnerTest::coord.
+// atoms showed 0.19 ms on an H100 under the kernel timer, 0.10 ms without; docs/benchmarks.md,
+// session 24). The same arithmetic as OwnerTest::coord.
 struct AxisOwner {
   double lo, len;
   int p, d, mine;
