@@ -18,12 +18,13 @@ struct BasicNeighborList {
   int maxneigh = 0;    // row count: capacity per atom
   int max_count = 0;   // longest list of the last build
   bool half = false;   // half: each pair once (j > i); full: both directions
-  // Entry j of atom i is neighbors[j * stride_j + i * stride_i]. Column-major (stride_j = n,
-  // stride_i = 1) is the layout the papers optimise: a warp's threads read row j together.
+  // Entry j of atom i is neighbors[j * stride_j + i * stride_i]. Column-major (stride_j = n
+  // rounded up to a multiple of 32, so each row starts on a 128-byte line; stride_i = 1) is the
+  // layout the papers optimise: a warp's threads read row j together.
   // Row-major (stride_j = 1, stride_i = maxneigh) suits a CPU thread that walks one atom's list.
   bool column_major = true;
   std::int64_t stride_j = 0, stride_i = 1;
-  Kokkos::View<int*, Space> neighbors;  // maxneigh * n
+  Kokkos::View<int*, Space> neighbors;  // maxneigh * stride_j (column-major) or n * maxneigh
   KOKKOS_INLINE_FUNCTION std::int64_t slot(int j, std::int64_t i) const {
     return j * stride_j + i * stride_i;
   }

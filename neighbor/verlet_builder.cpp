@@ -78,13 +78,18 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
   a.stencil = make_stencil(rlist_, bins_.size, half_);
   a.rsq = static_cast<T>(rlist_ * rlist_);
   a.counts = list.counts;
+  // Column-major rows start at multiples of 32 entries (128 bytes), whatever n is: with
+  // stride_j = n a decomposed rank's count (changed by every migration) put most rows of the list
+  // across one more 32-byte sector per warp load (issue 17: the force kernel 4-5% slower per atom
+  // on four ranks than on one, docs/benchmarks.md, session 24).
+  const std::int64_t row_stride = column_major_ ? (n + 31) / 32 * 32 : 1;
   for (;;) {
     const int maxneigh = list.maxneigh;
-    const std::int64_t entries = std::int64_t(maxneigh) * n;
+    const std::int64_t entries = std::int64_t(maxneigh) * (column_major_ ? row_stride : n);
     a.nbrs = decltype(a.nbrs)();  // a regrow's last list: held only by the list and the store
     list.neighbors = Kokkos::subview(grown(neighbor_store_, list.neighbors, "neighbors", entries),
                                      std::make_pair(std::int64_t(0), entries));
-    list.stride_j = column_major_ ? n : 1;
+    list.stride_j = row_stride;
     list.stride_i = column_major_ ? 1 : maxneigh;
     a.nbrs = list.neighbors;
     a.maxneigh = maxneigh;
