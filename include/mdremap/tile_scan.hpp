@@ -140,10 +140,10 @@ class TileScan {
                 "TileScan: a tile's 0/1 counts must fit a counter's bits");
 
   // A GPU's team: 256 threads, a tile 8 entries a thread; a CPU's: one thread, a tile in order.
+  // (Whether Space runs on the host, not whether the host reaches its memory: a CUDA build with
+  // unified memory still runs teams of 256.)
   static int team_size() {
-    return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible
-               ? 1
-               : 256;
+    return Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible ? 1 : 256;
   }
 
   Kokkos::View<std::uint64_t*, Space> sums_;

@@ -18,8 +18,10 @@ class TileScanTest : public ::testing::Test {};
 TYPED_TEST_SUITE(TileScanTest, test::NeighborSpaces, test::SpaceName);
 
 namespace {
-const std::vector<std::int64_t> kSizes = {1, 2, 255, 2047, 2048, 2049, 4096, 70001, 300000};
-}
+// Past 255 tiles a GPU thread of the offsets' team sums several tiles (600,001 and 4M + 3).
+const std::vector<std::int64_t> kSizes = {
+    1, 2, 255, 2047, 2048, 2049, 4096, 70001, 300000, 600001, (std::int64_t(1) << 22) + 3};
+}  // namespace
 
 // Five kinds (a migration's destinations): each entry's slot among the entries of its kind before
 // it, and the totals per kind. Kinds drawn unevenly so some tiles lack some kinds.
@@ -32,6 +34,8 @@ void check_kinds() {
     std::vector<unsigned char> kinds(n);
     std::discrete_distribution<int> pick({80, 5, 5, 1, 9});
     for (auto& k : kinds) k = static_cast<unsigned char>(pick(gen));
+    // Whole tiles of the last kind (its field the top one, full to 2,048): no carry between fields.
+    for (std::int64_t i = 2048; i < n && i < 3 * 2048; ++i) kinds[i] = 4;
     Kokkos::View<unsigned char*, TypeParam> kind("kind", n);
     Kokkos::View<int*, TypeParam> slot("slot", n);
     auto hk = Kokkos::create_mirror_view(kind);
@@ -63,6 +67,8 @@ void check_two_counters() {
     std::uniform_int_distribution<int> bits(0, 3);
     std::vector<unsigned char> marks(n);
     for (auto& m : marks) m = static_cast<unsigned char>(bits(gen));
+    // Whole tiles in both shells (both fields full to 2,048).
+    for (std::int64_t i = 2048; i < n && i < 3 * 2048; ++i) marks[i] = 3;
     Kokkos::View<unsigned char*, TypeParam> mark("mark", n);
     Kokkos::View<std::int64_t*, TypeParam> list("list", 2 * n);
     auto hm = Kokkos::create_mirror_view(mark);

@@ -26,7 +26,7 @@ struct GatherTraits<T, GatherPath::ReadOnly> {
 // Where entry j of thread t sits in a pattern's index (and weight) array, per layout.
 template <PatternLayout L>
 struct PatternPos {
-  std::int64_t stride_j = 0;  // Strided: rows-by-threads (the papers' layout): stride_j = threads
+  std::int64_t stride_j = 0;  // Strided: rows-by-threads (the papers' layout): stride_j >= threads
   std::int64_t stride_t = 1;
   Kokkos::View<const std::int64_t*> start;  // Offsets: start[t]
   KOKKOS_INLINE_FUNCTION std::int64_t operator()(const int j, const std::int64_t t) const {
