@@ -187,15 +187,8 @@ void convert_locals(Kokkos::View<const Vec4<S>*> x, Kokkos::View<Vec4<C>*> xall,
       });
 }
 
-// Entries of both ghost shells of an axis (counted apart).
-struct ShellCounts {
-  std::int64_t lo = 0, hi = 0;
-  KOKKOS_INLINE_FUNCTION ShellCounts& operator+=(const ShellCounts& o) {
-    lo += o.lo;
-    hi += o.hi;
-    return *this;
-  }
-};
+// Entries of both ghost shells of an axis, counted apart: n[0] the lo face's, n[1] the hi face's.
+using ShellCounts = TileCounts<2>;
 
 // The entries of xall[0, range) within the ghost shells of the two faces along d: below
 // `lo_bound` (the lo face's shell, into lo_list) and at or above `hi_bound` (hi_list). A pass
@@ -221,7 +214,7 @@ ShellCounts select_shells(Kokkos::View<const Vec4<C>*> xall, std::int64_t range,
         mark(i) = static_cast<unsigned char>((c < lo_bound ? 1 : 0) | (c >= hi_bound ? 2 : 0));
       });
   using Scan = TileScan<2, Exec>;
-  const Scan::Counts c = scan.run(
+  return scan.run(
       "Comm::border_select", range,
       KOKKOS_LAMBDA(const std::int64_t i) {
         const unsigned m = mark(i);
@@ -232,10 +225,6 @@ ShellCounts select_shells(Kokkos::View<const Vec4<C>*> xall, std::int64_t range,
         if (m & 1u) lo_out(before.n[0]) = static_cast<int>(i);
         if (m & 2u) hi_out(before.n[1]) = static_cast<int>(i);
       });
-  ShellCounts count;
-  count.lo = c.n[0];
-  count.hi = c.n[1];
-  return count;
 }
 
 // Entry k of a swap's list: its position shifted by `shift` along d (the periodic image).
@@ -665,8 +654,8 @@ std::int64_t DomainExchange<S, C>::borders(Kokkos::View<const Vec4<S>*> x,
     const int d = lo_face.dim;
     const ShellCounts sent = select_shells<C>(xall, n, d, sub_.lo[d] + rlist_, sub_.hi[d] - rlist_,
                                               lo_face.list, hi_face.list, marks_, pair_scan_);
-    lo_face.nsend = sent.lo;
-    hi_face.nsend = sent.hi;
+    lo_face.nsend = sent.n[0];
+    hi_face.nsend = sent.n[1];
     for (int k = 0; k < 2; ++k) {
       Swap& s = swaps_[2 * q + k];
       s.nrecv = sendrecv_count(s.nsend, s.dest, s.source, 10 + 2 * d + k);

@@ -43,7 +43,7 @@ class AutoSpmv final : public CgSpmv {
     // read the matrix's own arrays, cuSPARSE's set-up is 0.3-0.7 ms of host calls on a stand-in.
     for (const std::string& k : auto_candidate_kernels()) {
       cands_.emplace_back();
-      cands_.back().name = k == "csr-thread" ? "gather" : k;
+      cands_.back().name = candidate_of(k);
     }
     if (o.decide_after == 0) {  // before the solve, over max_iterations, on a ones vector
       Kokkos::View<double*> x("cg::auto_x", a.cols), w("cg::auto_w", a.rows);
@@ -240,8 +240,12 @@ class AutoSpmv final : public CgSpmv {
     c.op = c.own.get();
     return true;
   }
+  // A candidate's kernel (SpmvOptions::kernel) and back: auto calls csr-thread its gather.
   static std::string kernel_of(const std::string& cand) {
     return cand == "gather" ? "csr-thread" : cand;
+  }
+  static std::string candidate_of(const std::string& kernel) {
+    return kernel == "csr-thread" ? "gather" : kernel;
   }
   int steps() const { return 1 + o_.remap_opt.profile_steps; }
   bool open(const Cand& c) const {
