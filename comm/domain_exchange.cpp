@@ -16,8 +16,9 @@ using Exec = ExecSpace;
 constexpr bool kHostMemory =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, ExecSpace::memory_space>::accessible;
 
-// A migrating atom as doubles: x y z w | v | f | type id (ids below 2^53 are exact).
-constexpr int kAtomDoubles = 12;
+// A migrating atom as doubles: x y z w | v | type id (ids below 2^53 are exact). No force: see
+// migrate().
+constexpr int kAtomDoubles = 9;
 
 // What a rank tells a partner along a migration axis before the atoms travel: how many it sends
 // there, and (peer windows) the window the partner may write the atoms it sends back into.
@@ -67,9 +68,9 @@ KOKKOS_INLINE_FUNCTION void pack_atom(double* buf, std::int64_t k, const AtomArr
   double* b = buf + kAtomDoubles * k;
   const Vec4<S> p = a.x(i);
   b[0] = p.x, b[1] = p.y, b[2] = p.z, b[3] = p.w;
-  for (int d = 0; d < 3; ++d) b[4 + d] = a.v(i, d), b[7 + d] = a.f(i, d);
-  b[10] = a.type(i);
-  b[11] = static_cast<double>(a.id(i));
+  for (int d = 0; d < 3; ++d) b[4 + d] = a.v(i, d);
+  b[7] = a.type(i);
+  b[8] = static_cast<double>(a.id(i));
 }
 
 // One migration axis on the device: where each atom goes along d (dest: a pass), then its slot
@@ -110,7 +111,7 @@ void pack_leaving(const AtomArrays<S>& a, Kokkos::View<const unsigned char*> des
         const std::int64_t at = slot(i) + (k == kStayNear ? near_first : 0);
         if (k == 0 || k == kStayNear) {
           b.x(at) = a.x(i);
-          for (int e = 0; e < 3; ++e) b.v(at, e) = a.v(i, e), b.f(at, e) = a.f(i, e);
+          for (int e = 0; e < 3; ++e) b.v(at, e) = a.v(i, e);
           b.type(at) = a.type(i);
           b.id(at) = a.id(i);
         } else if (k == 1) {
@@ -130,9 +131,9 @@ void unpack_arrivals(Kokkos::View<const double*> buf, std::int64_t count, AtomAr
         const double* q = &buf(kAtomDoubles * k);
         const std::int64_t i = first + k;
         b.x(i) = Vec4<S>{S(q[0]), S(q[1]), S(q[2]), S(q[3])};
-        for (int e = 0; e < 3; ++e) b.v(i, e) = S(q[4 + e]), b.f(i, e) = S(q[7 + e]);
-        b.type(i) = static_cast<int>(q[10]);
-        b.id(i) = static_cast<std::int64_t>(q[11]);
+        for (int e = 0; e < 3; ++e) b.v(i, e) = S(q[4 + e]);
+        b.type(i) = static_cast<int>(q[7]);
+        b.id(i) = static_cast<std::int64_t>(q[8]);
       });
 }
 
@@ -490,7 +491,11 @@ bool DomainExchange<S, C>::owns(double x, double y, double z) const {
 
 // Per-atom arrays of exactly n atoms over the one of two kept buffer sets that `a` does not
 // use (a migration reads a and writes them; allocating afresh at every list build cost a
-// device-wide wait per array, freeing the old ones another).
+// device-wide wait per array, freeing the old ones another). The velocity and force arrays'
+// column-major components lie a multiple of 32 entries apart (vectors_over): with n apart, as
+// an n x 3 view has them, a count off a multiple of 32 (any after a migration) put the second
+// and third components inside 128-byte lines, and the integration of 4M atoms on 4 H100s took
+// 8% longer than on one (docs/benchmarks.md, session 24).
 template <class S, class C>
 AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::int64_t n) {
   int k = 0;
@@ -499,9 +504,10 @@ AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::i
   AtomBuffers& s = spare_[k];
   if (s.cap < n) {
     s.cap = n + n / 8 + 64;
+    s.stride = (s.cap + 31) / 32 * 32;
     s.x = Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("x", Kokkos::WithoutInitializing), s.cap);
-    s.v = Kokkos::View<S*>(Kokkos::view_alloc("v", Kokkos::WithoutInitializing), 3 * s.cap);
-    s.f = Kokkos::View<S*>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing), 3 * s.cap);
+    s.v = Kokkos::View<S*>(Kokkos::view_alloc("v", Kokkos::WithoutInitializing), 3 * s.stride);
+    s.f = Kokkos::View<S*>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing), 3 * s.stride);
     s.type = Kokkos::View<int*>(Kokkos::view_alloc("type", Kokkos::WithoutInitializing), s.cap);
     s.id =
         Kokkos::View<std::int64_t*>(Kokkos::view_alloc("id", Kokkos::WithoutInitializing), s.cap);
@@ -509,8 +515,8 @@ AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::i
   AtomArrays<S> b;
   b.n = n;
   b.x = Kokkos::View<Vec4<S>*>(s.x.data(), n);
-  b.v = Kokkos::View<S* [3]>(s.v.data(), n);
-  b.f = Kokkos::View<S* [3]>(s.f.data(), n);
+  b.v = vectors_over<S>(s.v.data(), n, s.stride);
+  b.f = vectors_over<S>(s.f.data(), n, s.stride);
   b.type = Kokkos::View<int*>(s.type.data(), n);
   b.id = Kokkos::View<std::int64_t*>(s.id.data(), n);
   return b;
@@ -760,7 +766,7 @@ std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t at = slot(i);
         b.x(at) = a.x(i);
-        for (int e = 0; e < 3; ++e) b.v(at, e) = a.v(i, e), b.f(at, e) = a.f(i, e);
+        for (int e = 0; e < 3; ++e) b.v(at, e) = a.v(i, e);
         b.type(at) = a.type(i);
         b.id(at) = a.id(i);
       });

@@ -65,7 +65,9 @@ class DomainExchange {
   bool owns(double x, double y, double z) const;
 
   // Sends the atoms of `a` (positions wrapped into the box) whose owner is another rank to it
-  // and takes in the atoms sent here: positions, velocities, forces, types, ids. `a` is
+  // and takes in the atoms sent here: positions, velocities, types, ids. Not the forces: a
+  // migration runs in a list build, between the integration's first half and the force
+  // computation that overwrites them (their values after it are undefined). `a` is
   // reallocated; the kept atoms keep their order, arrivals follow.
   void migrate(AtomArrays<S>& a);
   // New ghost shell: xall[0, nlocal) = x converted to C (skipped where x is the head of xall
@@ -99,8 +101,9 @@ class DomainExchange {
   // Puts the atoms whose neighbour rows may hold other ranks' ghosts last: those within the
   // ghost shell's width (cutoff + skin, and a rounding margin) of a face between ranks, beyond
   // which every such ghost lies. A stable partition into the spare arrays (`a` replaced; none when
-  // already in place): both parts keep their order. Returns how many atoms come first (none near a
-  // face). Call before the ghost shell and the list build.
+  // already in place): both parts keep their order; the forces are not carried (as migrate()).
+  // Returns how many atoms come first (none near a face). Call before the ghost shell and the
+  // list build.
   std::int64_t near_faces_last(AtomArrays<S>& a);
   // How many near_faces_last() calls had to move atoms (the others found them in place).
   std::int64_t near_face_reorders() const { return reorders_; }
@@ -146,8 +149,9 @@ class DomainExchange {
   // Kept capacity for the per-atom arrays a migration writes (two sets, used in turn).
   struct AtomBuffers {
     std::int64_t cap = 0;
+    std::int64_t stride = 0;  // cap rounded up to 32: the column-major components' distance
     Kokkos::View<Vec4<S>*> x;
-    Kokkos::View<S*> v, f;  // 3 * cap: room for an n x 3 array of any layout
+    Kokkos::View<S*> v, f;  // 3 * stride: room for an n x 3 array of either layout
     Kokkos::View<int*> type;
     Kokkos::View<std::int64_t*> id;
   };

@@ -2,6 +2,7 @@
 // Per-atom device arrays in storage precision S. Position w holds the type (small integers are
 // exact in float), so one vector load gives a neighbour's position and type.
 #include <cstdint>
+#include <type_traits>
 
 #include "mdremap/types.hpp"
 
@@ -25,6 +26,49 @@ struct AtomArrays {
     id = Kokkos::View<std::int64_t*>("id", n);
   }
 };
+
+// An n x 3 per-atom array (velocity, force) over `data`, its components `stride` entries apart
+// where the layout is column-major (the GPU's LayoutLeft): a stride rounded up to 32 puts every
+// component on 128-byte lines whatever n is, and stays the same when n changes in place. A
+// row-major layout (the host's) has no such stride.
+template <class S>
+Kokkos::View<S* [3]> vectors_over(S* data, std::int64_t n, std::int64_t stride) {
+  using Layout = typename Kokkos::View<S* [3]>::array_layout;
+  Layout layout(n, 3);
+  if constexpr (std::is_same_v<Layout, Kokkos::LayoutLeft>) layout.stride = stride;
+  return Kokkos::View<S* [3]>(data, layout);
+}
+
+// A contiguous host copy of an n x 3 per-atom array, and the way back. Kokkos copies between
+// memory spaces only contiguous arrays, and a padded one (vectors_over) goes through a
+// contiguous device array first.
+template <class S>
+typename Kokkos::View<S* [3]>::HostMirror vectors_to_host(const Kokkos::View<S* [3]>& v) {
+  typename Kokkos::View<S* [3]>::HostMirror h(
+      Kokkos::view_alloc("vectors_host", Kokkos::WithoutInitializing), v.extent(0));
+  if (v.span_is_contiguous()) {
+    Kokkos::deep_copy(h, v);
+  } else {
+    Kokkos::View<S* [3]> packed(Kokkos::view_alloc("vectors", Kokkos::WithoutInitializing),
+                                v.extent(0));
+    Kokkos::deep_copy(packed, v);
+    Kokkos::deep_copy(h, packed);
+  }
+  return h;
+}
+
+template <class S>
+void vectors_from_host(const Kokkos::View<S* [3]>& v,
+                       const typename Kokkos::View<S* [3]>::HostMirror& h) {
+  if (v.span_is_contiguous()) {
+    Kokkos::deep_copy(v, h);
+  } else {
+    Kokkos::View<S* [3]> packed(Kokkos::view_alloc("vectors", Kokkos::WithoutInitializing),
+                                v.extent(0));
+    Kokkos::deep_copy(packed, h);
+    Kokkos::deep_copy(v, packed);
+  }
+}
 
 // Small per-type table passed by value into kernels (kernel arguments live in constant memory
 // on CUDA: seed 003 Algorithm 3 puts small read-only tables there).

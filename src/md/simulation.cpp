@@ -356,8 +356,8 @@ class Simulation final : public MdEngine {
     fr.time = step_ * p_.dt;
     for (int d = 0; d < 3; ++d) fr.box_lo[d] = box_d_.lo[d], fr.box_len[d] = box_d_.len[d];
     auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.x);
-    auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.v);
-    auto hf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.f);
+    auto hv = vectors_to_host<S>(atoms_.v);  // migrated arrays have padded components
+    auto hf = vectors_to_host<S>(atoms_.f);
     auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.type);
     auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.id);
     const std::int64_t n = atoms_.n;
@@ -494,14 +494,15 @@ class Simulation final : public MdEngine {
   // The checkpoint's forces replace the freshly computed pair forces: they include the
   // thermostat terms (Langevin) that the next step's first half kick uses.
   void load_forces() {
-    auto hf = Kokkos::create_mirror_view(atoms_.f);
+    typename Kokkos::View<S* [3]>::HostMirror hf(
+        Kokkos::view_alloc("forces_host", Kokkos::WithoutInitializing), atoms_.n);
     // Decomposed: the atoms moved to their ranks since; the checkpoint's forces come by id.
     auto hid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.id);
     for (std::int64_t i = 0; i < atoms_.n; ++i) {
       const std::int64_t row = domain_ ? hid(i) : i;
       for (int d = 0; d < 3; ++d) hf(i, d) = static_cast<S>(restore_f_[3 * row + d]);
     }
-    Kokkos::deep_copy(atoms_.f, hf);
+    vectors_from_host<S>(atoms_.f, hf);  // migrated arrays have padded components
     restore_f_.clear();
   }
 
