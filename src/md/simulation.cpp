@@ -544,10 +544,23 @@ class Simulation final : public MdEngine {
   }
 
   void sort_atoms() {
-    auto perm = neighbor::spatial_order<S>(atoms_.x, box_s_, p_.sort, builder_->bin_size());
+    auto perm = neighbor::spatial_order<S>(atoms_.x, sort_box(), p_.sort, builder_->bin_size());
     permute_atoms(atoms_, perm);
     ++sorts_;
     last_sort_step_ = step_;
+  }
+
+  // The box whose cells order the atoms: the one the list build bins. A decomposed run bins its
+  // sub-box, and the cells of the whole box (another count per axis, so other faces) spread the
+  // atoms of one list cell over up to eight runs of the atom order: the list build's column-major
+  // stores of a cell's rows no longer coalesced (build_candidates 3.49 ms a build on each of 4
+  // H100s at 4M atoms against 2.96 on one; docs/benchmarks.md, session 25).
+  Box<S> sort_box() const {
+    if (!domain_) return box_s_;
+    const comm::SubDomain& sub = domain_->sub();
+    double lo[3], len[3];
+    for (int d = 0; d < 3; ++d) lo[d] = sub.lo[d], len[d] = sub.hi[d] - sub.lo[d];
+    return Box<S>::make(lo, len);
   }
 
   void rebuild() {
