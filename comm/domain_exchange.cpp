@@ -504,7 +504,7 @@ AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::i
   AtomBuffers& s = spare_[k];
   if (s.cap < n) {
     s.cap = n + n / 8 + 64;
-    s.stride = (s.cap + 31) / 32 * 32;
+    s.stride = vectors_stride(s.cap);
     s.x = Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("x", Kokkos::WithoutInitializing), s.cap);
     s.v = Kokkos::View<S*>(Kokkos::view_alloc("v", Kokkos::WithoutInitializing), 3 * s.stride);
     s.f = Kokkos::View<S*>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing), 3 * s.stride);

@@ -2,41 +2,35 @@
 // Per-atom device arrays in storage precision S. Position w holds the type (small integers are
 // exact in float), so one vector load gives a neighbour's position and type.
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "mdremap/types.hpp"
 
 namespace mdremap {
 
+// The layout of an n x 3 per-atom array (velocity, force) whose components lie `stride` entries
+// apart where the layout is column-major (the GPU's LayoutLeft): a stride rounded up to 32 puts
+// every component on 128-byte lines whatever n is (n apart, the second and third began inside a
+// line for most n, and every warp's load of them touched one more sector), and stays the same
+// when n changes in place. A row-major layout (the host's) has no such stride.
+inline std::int64_t vectors_stride(std::int64_t n) {
+  return (n + 31) / 32 * 32;
+}
 template <class S>
-struct AtomArrays {
-  std::int64_t n = 0;
-  Kokkos::View<Vec4<S>*> x;        // position + type
-  Kokkos::View<S* [3]> v;          // velocity
-  Kokkos::View<S* [3]> f;          // force
-  Kokkos::View<int*> type;         // 0-based type index
-  Kokkos::View<std::int64_t*> id;  // persistent atom id (0-based)
-
-  void allocate(std::int64_t n_) {
-    n = n_;
-    x = Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("x", Kokkos::WithoutInitializing), n);
-    v = Kokkos::View<S* [3]>("v", n);
-    f = Kokkos::View<S* [3]>("f", n);
-    type = Kokkos::View<int*>("type", n);
-    id = Kokkos::View<std::int64_t*>("id", n);
-  }
-};
-
-// An n x 3 per-atom array (velocity, force) over `data`, its components `stride` entries apart
-// where the layout is column-major (the GPU's LayoutLeft): a stride rounded up to 32 puts every
-// component on 128-byte lines whatever n is, and stays the same when n changes in place. A
-// row-major layout (the host's) has no such stride.
-template <class S>
-Kokkos::View<S* [3]> vectors_over(S* data, std::int64_t n, std::int64_t stride) {
+typename Kokkos::View<S* [3]>::array_layout vectors_layout(std::int64_t n, std::int64_t stride) {
   using Layout = typename Kokkos::View<S* [3]>::array_layout;
   Layout layout(n, 3);
   if constexpr (std::is_same_v<Layout, Kokkos::LayoutLeft>) layout.stride = stride;
-  return Kokkos::View<S* [3]>(data, layout);
+  return layout;
+}
+// Such an array over `data` (3 x stride entries), or allocated.
+template <class S>
+Kokkos::View<S* [3]> vectors_over(S* data, std::int64_t n, std::int64_t stride) {
+  return Kokkos::View<S* [3]>(data, vectors_layout<S>(n, stride));
+} template <class S>
+Kokkos::View<S* [3]> vectors_alloc(const std::string& label, std::int64_t n) {
+  return Kokkos::View<S* [3]>(Kokkos::view_alloc(label), vectors_layout<S>(n, vectors_stride(n)));
 }
 
 // A contiguous host copy of an n x 3 per-atom array, and the way back. Kokkos copies between
@@ -69,6 +63,25 @@ void vectors_from_host(const Kokkos::View<S* [3]>& v,
     Kokkos::deep_copy(v, packed);
   }
 }
+
+template <class S>
+struct AtomArrays {
+  std::int64_t n = 0;
+  Kokkos::View<Vec4<S>*> x;        // position + type
+  Kokkos::View<S* [3]> v;          // velocity
+  Kokkos::View<S* [3]> f;          // force
+  Kokkos::View<int*> type;         // 0-based type index
+  Kokkos::View<std::int64_t*> id;  // persistent atom id (0-based)
+
+  void allocate(std::int64_t n_) {
+    n = n_;
+    x = Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("x", Kokkos::WithoutInitializing), n);
+    v = vectors_alloc<S>("v", n);  // components on 128-byte lines (vectors_layout)
+    f = vectors_alloc<S>("f", n);
+    type = Kokkos::View<int*>("type", n);
+    id = Kokkos::View<std::int64_t*>("id", n);
+  }
+};
 
 // Small per-type table passed by value into kernels (kernel arguments live in constant memory
 // on CUDA: seed 003 Algorithm 3 puts small read-only tables there).

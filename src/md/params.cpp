@@ -360,6 +360,10 @@ void read_parallel(io::DeckSection par, MdParams& p) {
     par.fail("ghosts",
              "exchanged ghosts are read through full lists: neighbor.list=half cannot "
              "use them (use full or auto)");
+  if (p.exchange_ghosts && p.list == neighbor::ListKind::Cluster)
+    par.fail("ghosts",
+             "exchanged ghosts are read through the plain full list: neighbor.list=cluster "
+             "cannot use them yet (use full or auto)");
   const double rlist = p.pairs.max_cutoff() + p.skin;
   const std::array<double, 3> len{p.box_len(0), p.box_len(1), p.box_len(2)};
   if (p.processors[0] > 0 && p.processors[1] > 0 && p.processors[2] > 0) {

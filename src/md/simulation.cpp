@@ -41,17 +41,15 @@ void permute_atoms(AtomArrays<S>& a, Kokkos::View<const std::int64_t*> perm) {
   b.allocate(a.n);
   auto ax = a.x, bx = b.x;
   auto av = a.v, bv = b.v;
-  auto af = a.f, bf = b.f;
   auto at = a.type, bt = b.type;
   auto ai = a.id, bi = b.id;
+  // No forces: every sort or reorder comes before a list build and the forces computed after it
+  // (set-up, restart points, list builds).
   Kokkos::parallel_for(
       "Sort::permute", Kokkos::RangePolicy<ExecSpace>(0, a.n), KOKKOS_LAMBDA(const std::int64_t k) {
         const std::int64_t i = perm(k);
         bx(k) = ax(i);
-        for (int d = 0; d < 3; ++d) {
-          bv(k, d) = av(i, d);
-          bf(k, d) = af(i, d);
-        }
+        for (int d = 0; d < 3; ++d) bv(k, d) = av(i, d);
         bt(k) = at(i);
         bi(k) = ai(i);
       });
@@ -155,7 +153,8 @@ class Simulation final : public MdEngine {
     for (const std::int64_t id : s.id) id_sum_ += id;
     atoms_.allocate(n);
     auto hx = Kokkos::create_mirror_view(atoms_.x);
-    auto hv = Kokkos::create_mirror_view(atoms_.v);
+    typename Kokkos::View<S* [3]>::HostMirror hv(
+        Kokkos::view_alloc("velocities_host", Kokkos::WithoutInitializing), n);
     auto ht = Kokkos::create_mirror_view(atoms_.type);
     auto hi = Kokkos::create_mirror_view(atoms_.id);
     for (std::int64_t k = 0; k < n; ++k) {
@@ -166,7 +165,7 @@ class Simulation final : public MdEngine {
       hi(k) = s.id[i];
     }
     Kokkos::deep_copy(atoms_.x, hx);
-    Kokkos::deep_copy(atoms_.v, hv);
+    vectors_from_host<S>(atoms_.v, hv);  // padded components (vectors_layout)
     Kokkos::deep_copy(atoms_.type, ht);
     Kokkos::deep_copy(atoms_.id, hi);
 
@@ -555,11 +554,12 @@ class Simulation final : public MdEngine {
   // atoms of one list cell over up to eight runs of the atom order: the list build's column-major
   // stores of a cell's rows no longer coalesced (build_candidates 3.49 ms a build on each of 4
   // H100s at 4M atoms against 2.96 on one; docs/benchmarks.md, session 25).
+  // Made from the builder's box in force precision, so that both count the same cells.
   Box<S> sort_box() const {
     if (!domain_) return box_s_;
-    const comm::SubDomain& sub = domain_->sub();
+    const Box<C> sub = domain_->sub_box();
     double lo[3], len[3];
-    for (int d = 0; d < 3; ++d) lo[d] = sub.lo[d], len[d] = sub.hi[d] - sub.lo[d];
+    for (int d = 0; d < 3; ++d) lo[d] = sub.lo[d], len[d] = sub.len[d];
     return Box<S>::make(lo, len);
   }
 
@@ -803,7 +803,7 @@ class Simulation final : public MdEngine {
     if (p_.reorder == Reorder::Spatial) {
       permute_atoms(atoms_,
                     neighbor::spatial_order<S>(
-                        atoms_.x, box_s_,
+                        atoms_.x, sort_box(),
                         p_.sort == neighbor::AtomSort::None ? neighbor::AtomSort::Hilbert : p_.sort,
                         builder_->bin_size()));
     } else {

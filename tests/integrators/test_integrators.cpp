@@ -33,7 +33,7 @@ AtomArrays<S> make_atoms(std::int64_t n, double spread, int ntypes = 2, double t
   AtomArrays<S> a;
   a.allocate(n);
   auto hx = Kokkos::create_mirror_view(a.x);
-  auto hv = Kokkos::create_mirror_view(a.v);
+  typename Kokkos::View<S* [3]>::HostMirror hv("hv", n);  // a.v is padded (vectors_layout)
   auto ht = Kokkos::create_mirror_view(a.type);
   auto hi = Kokkos::create_mirror_view(a.id);
   for (std::int64_t i = 0; i < n; ++i) {
@@ -47,7 +47,7 @@ AtomArrays<S> make_atoms(std::int64_t n, double spread, int ntypes = 2, double t
     hi(i) = i;
   }
   Kokkos::deep_copy(a.x, hx);
-  Kokkos::deep_copy(a.v, hv);
+  vectors_from_host<S>(a.v, hv);
   Kokkos::deep_copy(a.type, ht);
   Kokkos::deep_copy(a.id, hi);
   return a;
@@ -100,7 +100,7 @@ using namespace mdremap::test_integrators;
 
 template <class S>
 std::vector<double> twice_ke_by_type(const AtomArrays<S>& a, const std::vector<double>& mass) {
-  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.v);
+  auto hv = vectors_to_host<S>(a.v);
   auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.type);
   std::vector<double> s(mass.size(), 0.0);
   for (std::int64_t i = 0; i < a.n; ++i)
@@ -349,10 +349,11 @@ TEST(Physics, NveFollowsTheExactVerletRecurrence) {
   EXPECT_LT(worst, 1e-10);
 }
 
-// A migrated rank's velocity and force arrays (comm/domain_exchange.cpp) have their components
-// a multiple of 32 entries apart on a column-major layout (vectors_over): NVE over such arrays
-// gives the same bytes as over contiguous ones, never writes the padding between components,
-// and the host copies (vectors_to_host / vectors_from_host) go both ways.
+// The velocity and force arrays' column-major components lie a multiple of 32 entries apart
+// (vectors_layout: AtomArrays::allocate, and a migration's arrays over kept buffers,
+// vectors_over): NVE over such arrays gives the same bytes as over contiguous ones, never writes
+// the padding between components, and the host copies (vectors_to_host / vectors_from_host) go
+// both ways.
 TEST(Physics, NveOverPaddedComponentsMatchesContiguousArrays) {
   const std::int64_t n = 45, stride = 64;  // n off a multiple of 32, as after a migration
   const std::vector<double> mass{1.0, 2.5}, spring{4.0, 1.0};
@@ -361,31 +362,37 @@ TEST(Physics, NveOverPaddedComponentsMatchesContiguousArrays) {
   auto forces = [&](AtomArrays<double>& a) { tether_forces(a, k); };
   AtomArrays<double> a = make_atoms<double>(n, 0.5, 2, 1.0, mass);
   tether_forces(a, k);
+  using Layout = Kokkos::View<double* [3]>::array_layout;
+  constexpr bool column_major = std::is_same_v<Layout, Kokkos::LayoutLeft>;
+  if (column_major) {  // allocate() pads
+    EXPECT_EQ(a.v.stride(1), std::size_t(stride));
+    EXPECT_EQ(a.f.stride(1), std::size_t(stride));
+  }
+  // The reference: plain contiguous n x 3 arrays.
+  AtomArrays<double> c = copy_of(a);
+  c.v = Kokkos::View<double* [3]>("cv", n);
+  c.f = Kokkos::View<double* [3]>("cf", n);
+  ASSERT_TRUE(c.v.span_is_contiguous());
+  Kokkos::deep_copy(c.v, a.v);
+  Kokkos::deep_copy(c.f, a.f);
+  // Padded arrays over buffers whose padding holds a sentinel.
   AtomArrays<double> p = copy_of(a);
   Kokkos::View<double*> vbuf("vbuf", 3 * stride), fbuf("fbuf", 3 * stride);
   Kokkos::deep_copy(vbuf, -7.0);
   Kokkos::deep_copy(fbuf, -7.0);
   p.v = vectors_over<double>(vbuf.data(), n, stride);
   p.f = vectors_over<double>(fbuf.data(), n, stride);
-  using Layout = Kokkos::View<double* [3]>::array_layout;
-  constexpr bool column_major = std::is_same_v<Layout, Kokkos::LayoutLeft>;
   if (column_major) {
     EXPECT_EQ(p.v.stride(1), std::size_t(stride));
     EXPECT_FALSE(p.v.span_is_contiguous());
   }
   Kokkos::deep_copy(p.v, a.v);
   Kokkos::deep_copy(p.f, a.f);
-  run_steps(*make_integrator<double>(s), a, 0, 200, forces);
-  run_steps(*make_integrator<double>(s), p, 0, 200, forces, /*fuse=*/true);
-  EXPECT_TRUE(same_bytes(host_positions(a), host_positions(p)));
-  EXPECT_TRUE(same_bytes(host_velocities(a), host_velocities(p)));
-  if (column_major) {  // the entries between the components were never written
-    auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), vbuf);
-    for (int d = 0; d < 3; ++d)
-      for (std::int64_t i = n; i < stride; ++i)
-        EXPECT_EQ(hb(d * stride + i), -7.0) << d << " " << i;
-  }
-  // Host round trip through the padded array.
+  run_steps(*make_integrator<double>(s), c, 0, 200, forces);
+  run_steps(*make_integrator<double>(s), p, 0, 200, forces);
+  EXPECT_TRUE(same_bytes(host_positions(c), host_positions(p)));
+  EXPECT_TRUE(same_bytes(host_velocities(c), host_velocities(p)));
+  // Host round trip through the padded force array.
   auto h = vectors_to_host<double>(p.f);
   for (std::int64_t i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) h(i, d) = double(100 * i + d);
@@ -393,6 +400,14 @@ TEST(Physics, NveOverPaddedComponentsMatchesContiguousArrays) {
   auto back = vectors_to_host<double>(p.f);
   for (std::int64_t i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) EXPECT_EQ(back(i, d), double(100 * i + d));
+  if (column_major) {  // the entries between the components were never written
+    for (auto buf : {vbuf, fbuf}) {
+      auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), buf);
+      for (int d = 0; d < 3; ++d)
+        for (std::int64_t i = n; i < stride; ++i)
+          EXPECT_EQ(hb(d * stride + i), -7.0) << d << " " << i;
+    }
+  }
 }
 
 // Free particles under Langevin dynamics: <v^2> relaxes as T + (T0 - T) exp(-2 t / damp), and

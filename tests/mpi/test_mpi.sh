@@ -288,6 +288,12 @@ YAML
     --set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange --set parallel.overlap=on \
     --set remap.mode=dup
   refused "overlap=sometimes" "parallel\.overlap" --set parallel.overlap=sometimes
+  refused "ghosts=exchange with the cluster list" \
+    "parallel\.ghosts: exchanged ghosts are read through the plain full list: neighbor\.list=cluster" \
+    --set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange --set neighbor.list=cluster
+  refused "ghosts=exchange with a half list" \
+    "parallel\.ghosts: exchanged ghosts are read through full lists: neighbor\.list=half" \
+    --set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange --set neighbor.list=half
   # CUDA IPC needs GPU memory: refused by a CPU build, taken by a CUDA one.
   peer=(--set "parallel.processors=[1,1,1]" --set parallel.ghosts=exchange --set parallel.transfer=peer)
   "$bin" md procs.yaml "${peer[@]}" --steps 5 -q >/dev/null 2>err.txt
