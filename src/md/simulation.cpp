@@ -769,13 +769,17 @@ class Simulation final : public MdEngine {
   ForceResult forces_beside_exchange(bool ev) {
     // A thermo step's part waits for its sums on the host: the update is queued before it.
     if (ev) domain_->forward_run();
+    // The split on a multiple of 32 atoms (the last few away from the faces go with the near
+    // ones): a warp of the second part then reads whole 128-byte lines of the column-major list
+    // and force array, not two part lines per load.
+    const std::int64_t split = nfar_ / 32 * 32;
     remap::ThreadSelection far;
-    far.count = nfar_;
+    far.count = split;
     const ForceResult a = force_->compute_part(xg_, atoms_.f, ev, far, false);
     domain_->forward_run();  // after that launch: a host-staged exchange runs beside it
     remap::ThreadSelection near;
-    near.first = nfar_;
-    near.count = atoms_.n - nfar_;
+    near.first = split;
+    near.count = atoms_.n - split;
     near.space = domain_->side_space();
     const ForceResult b = force_->compute_part(xg_, atoms_.f, ev, near, true);
     domain_->forward_join();
