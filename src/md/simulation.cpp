@@ -355,7 +355,7 @@ class Simulation final : public MdEngine {
     fr.time = step_ * p_.dt;
     for (int d = 0; d < 3; ++d) fr.box_lo[d] = box_d_.lo[d], fr.box_len[d] = box_d_.len[d];
     auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.x);
-    auto hv = vectors_to_host<S>(atoms_.v);  // migrated arrays have padded components
+    auto hv = vectors_to_host<S>(atoms_.v);  // padded components (vectors_layout)
     auto hf = vectors_to_host<S>(atoms_.f);
     auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.type);
     auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.id);
@@ -501,7 +501,7 @@ class Simulation final : public MdEngine {
       const std::int64_t row = domain_ ? hid(i) : i;
       for (int d = 0; d < 3; ++d) hf(i, d) = static_cast<S>(restore_f_[3 * row + d]);
     }
-    vectors_from_host<S>(atoms_.f, hf);  // migrated arrays have padded components
+    vectors_from_host<S>(atoms_.f, hf);  // padded components (vectors_layout)
     restore_f_.clear();
   }
 
