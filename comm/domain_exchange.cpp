@@ -504,10 +504,11 @@ AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::i
   AtomBuffers& s = spare_[k];
   if (s.cap < n) {
     s.cap = n + n / 8 + 64;
-    s.stride = vectors_stride(s.cap);
     s.x = Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("x", Kokkos::WithoutInitializing), s.cap);
-    s.v = Kokkos::View<S*>(Kokkos::view_alloc("v", Kokkos::WithoutInitializing), 3 * s.stride);
-    s.f = Kokkos::View<S*>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing), 3 * s.stride);
+    s.v = Kokkos::View<S*>(Kokkos::view_alloc("v", Kokkos::WithoutInitializing),
+                           3 * warp_multiple(s.cap));
+    s.f = Kokkos::View<S*>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing),
+                           3 * warp_multiple(s.cap));
     s.type = Kokkos::View<int*>(Kokkos::view_alloc("type", Kokkos::WithoutInitializing), s.cap);
     s.id =
         Kokkos::View<std::int64_t*>(Kokkos::view_alloc("id", Kokkos::WithoutInitializing), s.cap);
@@ -515,8 +516,8 @@ AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::i
   AtomArrays<S> b;
   b.n = n;
   b.x = Kokkos::View<Vec4<S>*>(s.x.data(), n);
-  b.v = vectors_over<S>(s.v.data(), n, s.stride);
-  b.f = vectors_over<S>(s.f.data(), n, s.stride);
+  b.v = vectors_over<S>(s.v.data(), n, warp_multiple(s.cap));
+  b.f = vectors_over<S>(s.f.data(), n, warp_multiple(s.cap));
   b.type = Kokkos::View<int*>(s.type.data(), n);
   b.id = Kokkos::View<std::int64_t*>(s.id.data(), n);
   return b;

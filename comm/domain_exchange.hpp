@@ -149,9 +149,8 @@ class DomainExchange {
   // Kept capacity for the per-atom arrays a migration writes (two sets, used in turn).
   struct AtomBuffers {
     std::int64_t cap = 0;
-    std::int64_t stride = 0;  // cap rounded up to 32: the column-major components' distance
     Kokkos::View<Vec4<S>*> x;
-    Kokkos::View<S*> v, f;  // 3 * stride: room for an n x 3 array of either layout
+    Kokkos::View<S*> v, f;  // 3 x warp_multiple(cap): components on lines (vectors_over)
     Kokkos::View<int*> type;
     Kokkos::View<std::int64_t*> id;
   };

@@ -82,7 +82,7 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
   // stride_j = n a decomposed rank's count (changed by every migration) put most rows of the list
   // across one more 32-byte sector per warp load (issue 17: the force kernel 4-5% slower per atom
   // on four ranks than on one, docs/benchmarks.md, session 24).
-  const std::int64_t row_stride = column_major_ ? (n + 31) / 32 * 32 : 1;
+  const std::int64_t row_stride = column_major_ ? warp_multiple(n) : 1;
   for (;;) {
     const int maxneigh = list.maxneigh;
     const std::int64_t entries = std::int64_t(maxneigh) * (column_major_ ? row_stride : n);

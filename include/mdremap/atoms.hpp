@@ -10,13 +10,10 @@
 namespace mdremap {
 
 // The layout of an n x 3 per-atom array (velocity, force) whose components lie `stride` entries
-// apart where the layout is column-major (the GPU's LayoutLeft): a stride rounded up to 32 puts
-// every component on 128-byte lines whatever n is (n apart, the second and third began inside a
-// line for most n, and every warp's load of them touched one more sector), and stays the same
-// when n changes in place. A row-major layout (the host's) has no such stride.
-inline std::int64_t vectors_stride(std::int64_t n) {
-  return (n + 31) / 32 * 32;
-}
+// apart where the layout is column-major (the GPU's LayoutLeft): a stride of warp_multiple(n) or
+// more puts every component on 128-byte lines whatever n is (n apart, the second and third began
+// inside a line for most n, and every warp's load of them touched one more sector), and a
+// buffer's stride stays the same when n changes. A row-major layout (the host's) has no stride.
 template <class S>
 typename Kokkos::View<S* [3]>::array_layout vectors_layout(std::int64_t n, std::int64_t stride) {
   using Layout = typename Kokkos::View<S* [3]>::array_layout;
@@ -24,22 +21,28 @@ typename Kokkos::View<S* [3]>::array_layout vectors_layout(std::int64_t n, std::
   if constexpr (std::is_same_v<Layout, Kokkos::LayoutLeft>) layout.stride = stride;
   return layout;
 }
-// Such an array over `data` (3 x stride entries), or allocated.
+// Such an array over `data` (3 x stride entries), or allocated with stride warp_multiple(n).
 template <class S>
 Kokkos::View<S* [3]> vectors_over(S* data, std::int64_t n, std::int64_t stride) {
   return Kokkos::View<S* [3]>(data, vectors_layout<S>(n, stride));
 } template <class S>
 Kokkos::View<S* [3]> vectors_alloc(const std::string& label, std::int64_t n) {
-  return Kokkos::View<S* [3]>(Kokkos::view_alloc(label), vectors_layout<S>(n, vectors_stride(n)));
+  return Kokkos::View<S* [3]>(Kokkos::view_alloc(label), vectors_layout<S>(n, warp_multiple(n)));
+}
+
+// A contiguous host array of n x 3 (what the two copies below fill or read).
+template <class S>
+typename Kokkos::View<S* [3]>::HostMirror vectors_host(const std::string& label, std::int64_t n) {
+  return typename Kokkos::View<S* [3]>::HostMirror(
+      Kokkos::view_alloc(label, Kokkos::WithoutInitializing), n);
 }
 
 // A contiguous host copy of an n x 3 per-atom array, and the way back. Kokkos copies between
-// memory spaces only contiguous arrays, and a padded one (vectors_over) goes through a
+// memory spaces only contiguous arrays, and a padded one (vectors_layout) goes through a
 // contiguous device array first.
 template <class S>
 typename Kokkos::View<S* [3]>::HostMirror vectors_to_host(const Kokkos::View<S* [3]>& v) {
-  typename Kokkos::View<S* [3]>::HostMirror h(
-      Kokkos::view_alloc("vectors_host", Kokkos::WithoutInitializing), v.extent(0));
+  auto h = vectors_host<S>("vectors_host", v.extent(0));
   if (v.span_is_contiguous()) {
     Kokkos::deep_copy(h, v);
   } else {

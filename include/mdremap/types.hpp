@@ -10,6 +10,12 @@ using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using HostExec = Kokkos::DefaultHostExecutionSpace;
 
+// n rounded up to a multiple of 32: a warp's width, and 128 bytes (one cache line) of 4-byte
+// entries. Column-major arrays whose columns lie this far apart start every column on a line.
+inline std::int64_t warp_multiple(std::int64_t n) {
+  return (n + 31) / 32 * 32;
+}
+
 // 16-byte (float) / 32-byte (double) packed position + type: one vector load per neighbour.
 template <class T>
 struct alignas(4 * sizeof(T)) Vec4 {

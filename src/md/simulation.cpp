@@ -153,8 +153,7 @@ class Simulation final : public MdEngine {
     for (const std::int64_t id : s.id) id_sum_ += id;
     atoms_.allocate(n);
     auto hx = Kokkos::create_mirror_view(atoms_.x);
-    typename Kokkos::View<S* [3]>::HostMirror hv(
-        Kokkos::view_alloc("velocities_host", Kokkos::WithoutInitializing), n);
+    auto hv = vectors_host<S>("velocities_host", n);
     auto ht = Kokkos::create_mirror_view(atoms_.type);
     auto hi = Kokkos::create_mirror_view(atoms_.id);
     for (std::int64_t k = 0; k < n; ++k) {
@@ -493,8 +492,7 @@ class Simulation final : public MdEngine {
   // The checkpoint's forces replace the freshly computed pair forces: they include the
   // thermostat terms (Langevin) that the next step's first half kick uses.
   void load_forces() {
-    typename Kokkos::View<S* [3]>::HostMirror hf(
-        Kokkos::view_alloc("forces_host", Kokkos::WithoutInitializing), atoms_.n);
+    auto hf = vectors_host<S>("forces_host", atoms_.n);
     // Decomposed: the atoms moved to their ranks since; the checkpoint's forces come by id.
     auto hid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.id);
     for (std::int64_t i = 0; i < atoms_.n; ++i) {

@@ -33,7 +33,7 @@ AtomArrays<S> make_atoms(std::int64_t n, double spread, int ntypes = 2, double t
   AtomArrays<S> a;
   a.allocate(n);
   auto hx = Kokkos::create_mirror_view(a.x);
-  typename Kokkos::View<S* [3]>::HostMirror hv("hv", n);  // a.v is padded (vectors_layout)
+  auto hv = vectors_host<S>("hv", n);  // a.v is padded (vectors_layout)
   auto ht = Kokkos::create_mirror_view(a.type);
   auto hi = Kokkos::create_mirror_view(a.id);
   for (std::int64_t i = 0; i < n; ++i) {
