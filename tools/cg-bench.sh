@@ -18,7 +18,8 @@
 # matrix's values in a persisting-L2 window); a suffix -wait (e.g. sell-wait) runs the solve with a
 # host wait each iteration (solver.wait_each_iteration), -xeach x updated every iteration
 # (solver.defer_x=false), -after (sell) the dot products in a reduction after the SpMV
-# (spmv.sell_fused_dots=false), in the order -after-xeach-wait; a suffix
+# (spmv.sell_fused_dots=false), -offsets (sell) every slice with an index an entry, no diagonal
+# columns (spmv.sell_diagonals=false), in the order -offsets-after-xeach-wait; a suffix
 # +labelprop or +partition adds that reordering (e.g. gather+partition).
 # Environment: CG_CASES (default: the four stand-ins and large), CG_VARIANTS, CG_SOLVES (timed
 # solves per run, median reported; default 3), CG_SPMV_REPS (timed SpMVs, default 200),
@@ -74,6 +75,10 @@ for m in "${cases[@]}"; do
       if [[ $base == *-after ]]; then
         extra+=(--set spmv.sell_fused_dots=false)
         base=${base%-after}
+      fi
+      if [[ $base == *-offsets ]]; then
+        extra+=(--set spmv.sell_diagonals=false)
+        base=${base%-offsets}
       fi
       if [[ $base == *-l2 ]]; then
         extra+=(--set spmv.l2_persist=true)

@@ -110,6 +110,7 @@ CgParams read_cg_params(io::Deck& deck) {
   p.spmv.fused_dots = k.get<bool>("fused_dots", p.spmv.fused_dots);
   p.spmv.sell_fused_dots = k.get<bool>("sell_fused_dots", p.spmv.sell_fused_dots);
   p.warm_up = k.get<bool>("warm_up", p.warm_up);
+  p.spmv.sell_diagonals = k.get<bool>("sell_diagonals", p.spmv.sell_diagonals);
   p.spmv.sell_sigma = k.get<int>("sell_sigma", 0);
   if (const int sg = p.spmv.sell_sigma; sg < 0 || (sg > 1 && sg % 32 != 0) || sg > 4096)
     k.fail("sell_sigma",

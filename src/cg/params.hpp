@@ -10,8 +10,8 @@
 //             median is reported), wait_each_iteration, defer_x (cg/solver.hpp)
 //   spmv:     kernel csr-thread|csr-warp|sell|cusparse|auto, vector_length (csr-warp lanes,
 //             0 = auto), timing_repeats (SpMVs timed after the solve), transactions (model them:
-//             true), fused_dots, sell_fused_dots, warm_up (cg/warm_up.hpp: true), sell_sigma
-//             (cg/sell_spmv.hpp)
+//             true), fused_dots, sell_fused_dots, warm_up (cg/warm_up.hpp: true), sell_sigma,
+//             sell_diagonals (cg/sell_spmv.hpp)
 //   remap:    mode (the registry's strategies), reorder none|labelprop (on the device)|
 //             labelprop-host|partition|auto (labelprop where the order is scattered; the default
 //             of mode auto), gather_path,

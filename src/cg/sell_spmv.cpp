@@ -73,12 +73,13 @@ struct SlotRows {
 // (a diverged iterate, which the solve stops at) a padded row gets NaN where CSR's sum might not.
 struct SellRows {
   Kokkos::View<const int*> width;
-  Kokkos::View<const std::uint8_t*> wide;
+  Kokkos::View<const std::uint8_t*> wide, ndiag;
   Kokkos::View<const std::int64_t*> start, start32;
   Kokkos::View<const double*> val;
   Kokkos::View<const std::uint16_t*> off16;
   Kokkos::View<const int*> base, col32;
   SlotRows row;
+  std::int64_t cols = 0;
   Kokkos::View<const double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
 
   // Slot t's sum over its slice's columns.
@@ -115,7 +116,20 @@ struct SellRows {
       const double* v = val.data() + first + i;
       const std::uint16_t* o = off16.data() + first + i;
       const int* bs = base.data() + first / kSellSlice;  // the slice's first column base
-      for (int k = 0; k < w; ++k, v += kSellSlice, o += kSellSlice) {
+      int k = 0;
+      if (const int d = ndiag(s); d > 0) {  // diagonal columns: row + the slice column's offset
+        const std::int64_t r = row(t);
+        for (; k < d; ++k, v += kSellSlice) {
+          std::int64_t c = r + bs[k];
+          c = c < 0 ? 0 : (c < cols ? c : cols - 1);  // a row without the entry holds a zero
+          const double xv = x(c);
+          acc += *v * xv;
+          if constexpr (kWant)
+            if (c == want) xw = xv;
+        }
+        o += std::int64_t(d) * kSellSlice;
+      }
+      for (; k < w; ++k, v += kSellSlice, o += kSellSlice) {
         const int c = bs[k] + static_cast<int>(*o);
         const double xv = x(c);
         acc += *v * xv;
@@ -164,8 +178,12 @@ struct SellApplyDots {
 
 class SellSpmv final : public CgSpmv {
  public:
-  SellSpmv(const DeviceCsr& a, int sigma, bool l2_persist, bool fused_dots)
-      : m_(build_sell(a, sigma)), csr_bytes_(a.min_spmv_bytes()), nnz_(a.nnz), fused_(fused_dots) {
+  SellSpmv(const DeviceCsr& a, int sigma, bool l2_persist, bool fused_dots, bool diagonals)
+      : m_(build_sell(a, sigma, diagonals)),
+        csr_bytes_(a.min_spmv_bytes()),
+        nnz_(a.nnz),
+        fused_(fused_dots),
+        diagonals_(diagonals) {
     if (l2_persist)
       window_ = std::make_unique<remap::L2PersistWindow>(m_.storage.data(), m_.storage.extent(0));
   }
@@ -180,10 +198,16 @@ class SellSpmv final : public CgSpmv {
                                   : std::string("in the rows' own order");
     return fmt::format(
         "sell (SELL-{} {}, 16-bit column offsets from a base per slice column; {} of {} slices "
-        "with 32-bit columns; {:.1f}% padding; {:.1f} MB a SpMV against CSR's {:.1f} MB; built "
-        "in {:.3f} ms: shape {:.3f}, allocation {:.3f}, fill {:.3f}{}; the CG iteration's dot "
-        "products {})",
+        "with 32-bit columns; {}; {:.1f}% padding; {:.1f} MB a SpMV against CSR's {:.1f} MB; "
+        "built in {:.3f} ms: shape {:.3f}, allocation {:.3f}, fill {:.3f}{}; the CG iteration's "
+        "dot products {})",
         kSellSlice, order, m_.wide_slices, m_.slices,
+        m_.diag_slices > 0
+            ? fmt::format("{} slices with diagonal columns (column = row + an offset per slice "
+                          "column, no index loaded: {:.1f}% of the entries)",
+                          m_.diag_slices,
+                          stored > 0 ? 100.0 * static_cast<double>(m_.entries_diag) / stored : 0.0)
+            : std::string(diagonals_ ? "no slice with diagonal columns" : "diagonal columns off"),
         stored > 0 ? 100.0 * (stored - static_cast<double>(nnz_)) / stored : 0.0, m_.bytes() / 1e6,
         csr_bytes_ / 1e6, m_.shape_ms + m_.alloc_ms + m_.fill_ms, m_.shape_ms, m_.alloc_ms,
         m_.fill_ms, window_ ? "; values and offsets in " + window_->describe() : std::string(),
@@ -226,10 +250,9 @@ class SellSpmv final : public CgSpmv {
 
  private:
   SellRows rows_of(Kokkos::View<const double*> x) const {
-    return SellRows{m_.width,   m_.wide,  m_.start,
-                    m_.start32, m_.val,   m_.off16,
-                    m_.base,    m_.col32, SlotRows{m_.perm, m_.rows},
-                    x};
+    return SellRows{m_.width, m_.wide,  m_.ndiag, m_.start, m_.start32,
+                    m_.val,   m_.off16, m_.base,  m_.col32, SlotRows{m_.perm, m_.rows},
+                    m_.cols,  x};
   }
   template <bool kDiagonalInRows>
   SellApplyDots<kDiagonalInRows> dots_of(Kokkos::View<const double*> u,
@@ -243,6 +266,7 @@ class SellSpmv final : public CgSpmv {
   double csr_bytes_ = 0;
   std::int64_t nnz_ = 0;
   bool fused_ = true;
+  bool diagonals_ = true;
   SlotReduction red_;
   Kokkos::View<Sums2> sums_{"cg::sell_dots"};  // apply_dots' sums before they reach the host
 };
@@ -251,8 +275,10 @@ class SellSpmv final : public CgSpmv {
 
 double SellMatrix::bytes() const {
   const double narrow = static_cast<double>(entries - entries32);
-  return 8.0 * static_cast<double>(entries) + 2.0 * narrow + 4.0 * narrow / kSellSlice +
-         4.0 * static_cast<double>(entries32) + (4.0 + 1.0 + 8.0) * static_cast<double>(slices) +
+  const double indexed = narrow - static_cast<double>(entries_diag);  // with a 16-bit offset
+  return 8.0 * static_cast<double>(entries) + 2.0 * indexed + 4.0 * narrow / kSellSlice +
+         4.0 * static_cast<double>(entries32) +
+         (4.0 + 1.0 + 1.0 + 8.0) * static_cast<double>(slices) +
          8.0 * static_cast<double>(wide_slices) + 8.0 * static_cast<double>(cols) +
          8.0 * static_cast<double>(rows) + 4.0 * static_cast<double>(perm.extent(0));
 }
@@ -302,9 +328,162 @@ Kokkos::View<int*> sorted_windows(const DeviceCsr& a, std::int64_t sigma) {
   return perm;
 }
 
+// A slice's diagonal columns (SellMatrix::ndiag): the candidates are the offsets column - row of
+// its longest row (the first lane among equals); a candidate becomes a diagonal column where at
+// least `least` of the slice's rows hold it, `least` the share of them (all, three quarters,
+// half) that moves the fewest bytes, and the slice takes them only where that beats its plain
+// width. The same plan is recomputed where the format is filled (plan_of), so it is kept per
+// slice as the candidates' mask and the lane.
+struct DiagPlan {
+  std::uint32_t keep = 0;  // candidate k is a diagonal column
+  int lane = 0;
+  int ndiag = 0, extra = 0;  // the slice's diagonal columns, then its other columns
+};
+
+struct SliceOffsets {
+  Kokkos::View<const std::int64_t*> rp;
+  Kokkos::View<const int*> col;
+  std::int64_t rows = 0, cols = 0;
+  SlotRows row;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t length(const std::int64_t t) const {
+    if (t >= rows) return 0;
+    const std::int64_t r = row(t);
+    return rp(r + 1) - rp(r);
+  }
+  // The candidates: slot t's offsets, in its row's order; returns how many.
+  KOKKOS_INLINE_FUNCTION int candidates(const std::int64_t t, std::int64_t* cand) const {
+    const std::int64_t r = row(t);
+    const int n = static_cast<int>(length(t));
+    for (int k = 0; k < n; ++k) cand[k] = col(rp(r) + k) - r;
+    return n;
+  }
+  KOKKOS_INLINE_FUNCTION static bool kept(const std::int64_t* cand, int nc, std::uint32_t keep,
+                                          std::int64_t d) {
+    for (int k = 0; k < nc; ++k)
+      if (((keep >> k) & 1u) && cand[k] == d) return true;
+    return false;
+  }
+  KOKKOS_INLINE_FUNCTION bool holds(const std::int64_t t, const std::int64_t d) const {
+    if (t >= rows) return false;
+    const std::int64_t r = row(t);
+    for (std::int64_t j = rp(r); j < rp(r + 1); ++j)
+      if (col(j) - r == d) return true;
+    return false;
+  }
+  // Slot t's entries not among the kept offsets.
+  KOKKOS_INLINE_FUNCTION int left_over(const std::int64_t t, const std::int64_t* cand, int nc,
+                                       std::uint32_t keep) const {
+    if (t >= rows) return 0;
+    const std::int64_t r = row(t);
+    int n = 0;
+    for (std::int64_t j = rp(r); j < rp(r + 1); ++j) n += kept(cand, nc, keep, col(j) - r) ? 0 : 1;
+    return n;
+  }
+  // Slot t's e-th column after the diagonal ones: its e-th entry not among them, or past its
+  // last such entry that entry's column (the first_column where it has none), with a zero value.
+  KOKKOS_INLINE_FUNCTION int extra_column(const std::int64_t t, const std::int64_t* cand, int nc,
+                                          std::uint32_t keep, int e) const {
+    const std::int64_t r = row(t);
+    int last = first_column(r, cols);
+    if (t >= rows) return last;
+    int n = 0;
+    for (std::int64_t j = rp(r); j < rp(r + 1); ++j) {
+      const int c = col(j);
+      if (kept(cand, nc, keep, c - r)) continue;
+      if (n++ == e) return c;
+      last = c;
+    }
+    return last;
+  }
+
+  // The plan of slice s (plain width w), on the team's vector lanes; cand receives the candidates.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION DiagPlan plan(const Member& m, const std::int64_t s, const int w,
+                                       std::int64_t* cand) const {
+    DiagPlan best;
+    if (w == 0 || w > kSellMaxDiagonals) return best;
+    const std::int64_t t0 = s * kSellSlice;
+    int lane = kSellSlice;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(m, kSellSlice),
+        [&](const int i, int& acc) {
+          if (length(t0 + i) == w) acc = Kokkos::min(acc, i);
+        },
+        Kokkos::Min<int>(lane));
+    const int nc = candidates(t0 + lane, cand);
+    int count[kSellMaxDiagonals];
+    for (int k = 0; k < nc; ++k) {
+      int n = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(m, kSellSlice),
+          [&](const int i, int& acc) { acc += holds(t0 + i, cand[k]) ? 1 : 0; }, n);
+      count[k] = n;
+    }
+    const int real = static_cast<int>(Kokkos::min<std::int64_t>(kSellSlice, rows - t0));
+    // Bytes of the slice: 8 a value, 2 an offset, 4 a slice column's base or offset.
+    double least_bytes = kSellSlice * 10.0 * w + 4.0 * w;
+    const int leasts[3] = {real, (3 * real + 3) / 4, (real + 1) / 2};
+    std::uint32_t tried = 0;
+    for (const int least : leasts) {
+      std::uint32_t keep = 0;
+      int d = 0;
+      for (int k = 0; k < nc; ++k)
+        if (count[k] >= least && least > 0) {
+          keep |= 1u << k;
+          ++d;
+        }
+      if (d == 0 || keep == tried) continue;  // none, or the share before gave the same columns
+      tried = keep;
+      int e = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(m, kSellSlice),
+          [&](const int i, int& acc) { acc = Kokkos::max(acc, left_over(t0 + i, cand, nc, keep)); },
+          Kokkos::Max<int>(e));
+      const double bytes = kSellSlice * (8.0 * d + 10.0 * e) + 4.0 * (d + e);
+      if (bytes < least_bytes) {
+        least_bytes = bytes;
+        best = DiagPlan{keep, lane, d, e};
+      }
+    }
+    return best;
+  }
+  // The plan kept for slice s (its mask and lane): the candidates again.
+  KOKKOS_INLINE_FUNCTION int plan_of(const std::int64_t s, const std::uint64_t kept_plan,
+                                     std::int64_t* cand, std::uint32_t& keep) const {
+    keep = static_cast<std::uint32_t>(kept_plan);
+    return candidates(s * kSellSlice + static_cast<std::int64_t>(kept_plan >> 32), cand);
+  }
+};
+
+// Each slice's diagonal columns where they pay (SliceOffsets::plan): its width becomes
+// diagonals + the rest, ndiag and plan record them. Returns whether any slice has them.
+bool slice_diagonals(const SliceOffsets& g, const Kokkos::View<int*>& width,
+                     const Kokkos::View<std::uint8_t*>& ndiag,
+                     const Kokkos::View<std::uint64_t*>& plan) {
+  std::int64_t any = 0;
+  Kokkos::parallel_reduce(
+      "CG::sell_diagonals", slice_teams(width.extent(0)),
+      KOKKOS_LAMBDA(const Team::member_type& m, std::int64_t& n) {
+        const std::int64_t s = m.league_rank();
+        std::int64_t cand[kSellMaxDiagonals];
+        const DiagPlan p = g.plan(m, s, width(s), cand);
+        Kokkos::single(Kokkos::PerThread(m), [&] {
+          ndiag(s) = static_cast<std::uint8_t>(p.ndiag);
+          plan(s) = std::uint64_t(p.keep) | (std::uint64_t(p.lane) << 32);
+          if (p.ndiag > 0) {
+            width(s) = p.ndiag + p.extra;
+            ++n;
+          }
+        });
+      },
+      any);
+  return any > 0;
+}
+
 }  // namespace
 
-SellMatrix build_sell(const DeviceCsr& a, int sigma) {
+SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   Kokkos::fence();
   Kokkos::Timer lap;
   const auto lap_ms = [&lap] {
@@ -343,6 +522,15 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
     slice_widths(a, row, m.width);
     m.entries = slice_starts(m.width, m.wide, false, m.start);
   }
+  // Diagonal columns where a slice's rows share their offsets (sell_spmv.hpp).
+  m.ndiag = Kokkos::View<std::uint8_t*>("cg::sell_ndiag", slices);
+  Kokkos::View<std::uint64_t*> plan;
+  const SliceOffsets offsets{a.rowptr, a.col, rows, cols, row};
+  if (diagonals) {
+    plan = Kokkos::View<std::uint64_t*>(uninit("cg::sell_plan"), slices);
+    if (slice_diagonals(offsets, m.width, m.ndiag, plan))
+      m.entries = slice_starts(m.width, m.wide, false, m.start);
+  }
   // A format past four times the matrix is refused here, before anything large is allocated: a
   // few long rows among short ones pad their slices to their length (sorting groups them but a
   // row of n entries still makes 32 n), and the copy would outweigh CSR's by 3x or more. (The
@@ -370,15 +558,30 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
   // Per slice and entry number k: the least k-th column over its 32 slots (the base), and whether
   // they spread over more than 16 bits (then the whole slice keeps 32-bit columns and its bases
   // go unused). The slots on the team's vector lanes.
+  const auto ndiag = m.ndiag;
   Kokkos::parallel_for(
       "CG::sell_slices", slice_teams(slices), KOKKOS_LAMBDA(const Team::member_type& m) {
         const std::int64_t s = m.league_rank();
         const int w = width(s);
+        const int d = ndiag(s);
         std::uint8_t f = 0;
-        for (int k = 0; k < w && !f; ++k) {
+        std::int64_t cand[kSellMaxDiagonals];
+        std::uint32_t keep = 0;
+        int nc = 0;
+        if (d > 0) {  // the diagonal columns' offsets, in the candidates' order
+          nc = offsets.plan_of(s, plan(s), cand, keep);
+          Kokkos::single(Kokkos::PerThread(m), [&] {
+            int j = 0;
+            for (int k = 0; k < nc; ++k)
+              if ((keep >> k) & 1u) base(start(s) / kSellSlice + j++) = static_cast<int>(cand[k]);
+          });
+        }
+        for (int k = d; k < w && !f; ++k) {
           int lo = 0, hi = 0;
           const auto column = [&](const int i) {
-            return padded_column(rpc, colc, rows, cols, row(s * kSellSlice + i), k);
+            const std::int64_t t = s * kSellSlice + i;
+            return d > 0 ? offsets.extra_column(t, cand, nc, keep, k - d)
+                         : padded_column(rpc, colc, rows, cols, row(t), k);
           };
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(m, kSellSlice),
@@ -394,11 +597,18 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
         Kokkos::single(Kokkos::PerThread(m), [&] { wide(s) = f; });
       });
   m.entries32 = slice_starts(m.width, m.wide, true, m.start32);
-  std::int64_t wide_count = 0;
+  std::int64_t wide_count = 0, diag_count = 0, diag_entries = 0;
   Kokkos::parallel_reduce(
-      "CG::sell_wide_count", Range(0, slices),
-      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& n) { n += wide(s); }, wide_count);
+      "CG::sell_counts", Range(0, slices),
+      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& n, std::int64_t& nd, std::int64_t& ed) {
+        n += wide(s);
+        nd += ndiag(s) > 0 ? 1 : 0;
+        ed += wide(s) ? 0 : std::int64_t(kSellSlice) * ndiag(s);
+      },
+      wide_count, diag_count, diag_entries);
   m.wide_slices = wide_count;
+  m.diag_slices = diag_count;
+  m.entries_diag = diag_entries;
   m.shape_ms = lap_ms();
   // val and off16 in one allocation (8 + 2 bytes an entry; off16 starts 8-byte aligned).
   m.storage = Kokkos::View<char*>(
@@ -422,6 +632,36 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
         const std::int64_t r = row(t);
         const std::int64_t len = t < rows ? rp(r + 1) - rp(r) : 0;
         const std::int64_t j0 = t < rows ? rp(r) : 0;
+        if (const int d = ndiag(s); d > 0) {  // diagonal columns first, then the entries left
+          const std::int64_t b0 = start(s) / kSellSlice;
+          const auto put = [&](const int k, const double v, const int c) {
+            val(start(s) + std::int64_t(k) * kSellSlice + i) = v;
+            if (wide(s))
+              col32(start32(s) + std::int64_t(k) * kSellSlice + i) = c;
+            else if (k >= d)
+              off16(start(s) + std::int64_t(k) * kSellSlice + i) =
+                  static_cast<std::uint16_t>(c - base(b0 + k));
+          };
+          for (int k = 0; k < d; ++k) {
+            const std::int64_t c = r + base(b0 + k);
+            put(k, 0.0, static_cast<int>(c < 0 ? 0 : (c < cols ? c : cols - 1)));
+          }
+          int k = d, last = first_column(r, cols);
+          for (std::int64_t j = j0; j < j0 + len; ++j) {
+            const int c = colc(j);
+            int at = -1;
+            for (int q = 0; q < d && at < 0; ++q)
+              if (base(b0 + q) == c - r) at = q;
+            if (at >= 0) {
+              put(at, av(j), c);
+            } else if (k < width(s)) {  // always (the plan counted every row's entries left)
+              put(k++, av(j), c);
+              last = c;
+            }
+          }
+          for (; k < width(s); ++k) put(k, 0.0, last);
+          return;
+        }
         for (int k = 0; k < width(s); ++k) {
           const std::int64_t p = start(s) + std::int64_t(k) * kSellSlice + i;
           const int c = padded_column(rpc, colc, rows, cols, r, k);
@@ -450,8 +690,8 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma) {
 }
 
 std::unique_ptr<CgSpmv> make_sell_spmv(const DeviceCsr& a, int sigma, bool l2_persist,
-                                       bool fused_dots) {
-  return std::make_unique<SellSpmv>(a, sigma, l2_persist, fused_dots);
+                                       bool fused_dots, bool diagonals) {
+  return std::make_unique<SellSpmv>(a, sigma, l2_persist, fused_dots, diagonals);
 }
 
 }  // namespace mdremap::cg

@@ -176,7 +176,8 @@ std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o) {
       throw Error(fmt::format("csr-warp: vector length must be a power of two <= 32, got {}", v));
     return std::make_unique<CsrLanesSpmv>(a, v);
   }
-  if (o.kernel == "sell") return make_sell_spmv(a, o.sell_sigma, o.l2_persist, o.sell_fused_dots);
+  if (o.kernel == "sell")
+    return make_sell_spmv(a, o.sell_sigma, o.l2_persist, o.sell_fused_dots, o.sell_diagonals);
   if (o.kernel == "cusparse") {
 #ifdef MDREMAP_HAS_CUSPARSE
     return make_cusparse_spmv(a, o.l2_persist);

@@ -36,6 +36,9 @@ struct SpmvOptions {
   // sell: rows sorted by length within windows of this many rows (sell_spmv.hpp); 0 = where the
   // padding in the rows' own order exceeds 5% (windows of 256), 1 = never.
   int sell_sigma = 0;
+  // sell: slices whose rows share their column offsets keep them as diagonal columns, no index an
+  // entry (sell_spmv.hpp); false: every slice as sliced ELL.
+  bool sell_diagonals = true;
   // sell and cusparse (CUDA builds): the matrix's values (sell: with its 16-bit offsets) marked
   // persisting in the L2 for the solve (mdremap/remap/l2_window.hpp), so that the share of them
   // the set-aside holds is read from the L2 on every SpMV after the first.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -51,6 +52,26 @@ HostCsr with_diagonal(const HostCsr& a) {
     v.push_back(3.0);
   }
   return coo_to_csr(a.rows, a.cols, r, c, v);
+}
+
+// A 2D 5-point grid (nx x ny) with one more entry a row at a random column below `reach`
+// (summed where it falls on the stencil): sell keeps the shared offsets as diagonal columns and
+// the couplings in offset columns after them, 32-bit ones where `reach` passes 16 bits.
+HostCsr stencil_with_coupling(std::int64_t nx, std::int64_t ny, std::int64_t reach) {
+  const HostCsr g = generate(GeneratorSpec{"laplace2d", {nx, ny}});
+  std::vector<std::int32_t> r, c;
+  std::vector<double> v;
+  for (std::int64_t i = 0; i < g.rows; ++i) {
+    for (std::int64_t j = g.rowptr[i]; j < g.rowptr[i + 1]; ++j) {
+      r.push_back(static_cast<std::int32_t>(i));
+      c.push_back(g.col[j]);
+      v.push_back(g.val[j]);
+    }
+    r.push_back(static_cast<std::int32_t>(i));
+    c.push_back(static_cast<std::int32_t>(mix(61, i) % std::min(reach, g.cols)));
+    v.push_back(2 * unit(mix(62, i)) - 1);
+  }
+  return coo_to_csr(g.rows, g.cols, r, c, v);
 }
 
 struct Case {
@@ -108,6 +129,11 @@ std::vector<Case> cases() {
     }
     out.push_back({"far-and-near", coo_to_csr(n, far, r, c, v)});
   }
+  // Stencils whose slices share their offsets (sell's diagonal columns): a 3D grid whose x lines
+  // (40) are not a multiple of a slice (32), so slices hold rows of two lines and their faces.
+  out.push_back({"laplace3d", generate(GeneratorSpec{"laplace3d", {40, 9, 5}})});
+  out.push_back({"stencil+coupling", stencil_with_coupling(24, 30, 5000)});
+  out.push_back({"stencil+far", stencil_with_coupling(500, 400, 200000)});
   return out;
 }
 
@@ -144,6 +170,9 @@ std::vector<SpmvOptions> kernels() {
   sell.kernel = "sell";
   k.push_back(sell);
   sell.sell_sigma = 64;  // rows sorted within windows of 64 (y written through the order)
+  k.push_back(sell);
+  sell.sell_sigma = 0;
+  sell.sell_diagonals = false;  // every slice as sliced ELL
   k.push_back(sell);
   if (have_cusparse()) {
     SpmvOptions c;
@@ -330,7 +359,7 @@ TEST(CgSpmv, SellKeepsSixteenBitSlicesWhereTheColumnsFit) {
   g.dims = {260, 260, 2};
   const HostCsr wide_band = generate(g);
   const DeviceCsr wb = DeviceCsr::upload(wide_band);
-  const SellMatrix mb = build_sell(wb);
+  const SellMatrix mb = build_sell(wb, 0, false);  // offsets only (no diagonal columns)
   EXPECT_GT(mb.wide_slices, 0);
   EXPECT_LT(mb.wide_slices, mb.slices / 10);
   EXPECT_LT(mb.bytes(), wb.min_spmv_bytes());
@@ -339,6 +368,7 @@ TEST(CgSpmv, SellKeepsSixteenBitSlicesWhereTheColumnsFit) {
   spmv_reference(wide_band, x, ref);
   SpmvOptions k;
   k.kernel = "sell";
+  k.sell_diagonals = false;
   Kokkos::View<double*> y("y", wide_band.rows);
   make_spmv(wb, k)->apply(dev(x), y);
   expect_close(wide_band, x, host(y), ref, "sell on a wide band");
@@ -358,8 +388,11 @@ TEST(CgSpmv, SellKeepsSixteenBitSlicesWhereTheColumnsFit) {
   EXPECT_LT(sorted.entries, own.entries);
   EXPECT_EQ(m.sigma, 1);  // the grid's rows are 3 to 5 long: under 5% padding, not sorted
 
-  const Case far = cases().back();
-  ASSERT_EQ(far.name, "far-and-near");
+  const auto all = cases();
+  const auto far_it =
+      std::find_if(all.begin(), all.end(), [](const Case& c) { return c.name == "far-and-near"; });
+  ASSERT_NE(far_it, all.end());
+  const Case& far = *far_it;
   const SellMatrix f = build_sell(DeviceCsr::upload(far.a), 1);  // rows in their own order
   // Rows 0-99 reach 100,000 columns apart: slices 0-3 (rows 0-127) are wide, the rest narrow.
   EXPECT_EQ(f.wide_slices, 4);
@@ -367,6 +400,57 @@ TEST(CgSpmv, SellKeepsSixteenBitSlicesWhereTheColumnsFit) {
   EXPECT_LT(f.entries32, f.entries);
   auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.width);
   EXPECT_EQ(w(150 / kSellSlice), 40);  // the slice holding the 40-entry row is 40 wide
+}
+
+// Diagonal columns (spmv.sell_diagonals): where a slice's rows share their offsets column - row,
+// the slice stores those offsets once and no index an entry (8 bytes an entry, not 10.1); the
+// faces' rows, which lack a neighbour, hold zeros there. A random numbering shares nothing.
+TEST(CgSpmv, SellKeepsSharedOffsetsAsDiagonalColumns) {
+  GeneratorSpec g;
+  g.name = "laplace3d";
+  g.dims = {260, 260, 2};  // the wide band above: its x faces' slices spread past 16 bits
+  const HostCsr band = generate(g);
+  const DeviceCsr wb = DeviceCsr::upload(band);
+  const SellMatrix plain = build_sell(wb, 0, false), diag = build_sell(wb);
+  EXPECT_EQ(plain.diag_slices, 0);
+  EXPECT_GT(plain.wide_slices, 0);
+  // Every slice: the faces' rows hold zeros. One slice holds rows of both z planes (67,600 rows
+  // a plane), whose z neighbours lie 135,200 apart: it keeps them in a 32-bit column.
+  EXPECT_EQ(diag.diag_slices, diag.slices);
+  EXPECT_LE(diag.wide_slices, 1);
+  EXPECT_GT(diag.entries_diag, diag.entries * 99 / 100);
+  EXPECT_LE(diag.entries, plain.entries);
+  EXPECT_LT(diag.bytes(), 0.85 * plain.bytes());
+  auto nd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), diag.ndiag);
+  EXPECT_EQ(nd(1000), 6);  // rows 32,000-32,031: x +-1, y +-260, z +67,600 and the diagonal
+
+  // The same grid numbered at random: no slice's rows share an offset but 0 (the diagonal entry,
+  // which every row holds): one diagonal column a slice.
+  const HostCsr shuffled = permute_symmetric(band, random_permutation(band.rows, 7));
+  const SellMatrix rnd = build_sell(DeviceCsr::upload(shuffled));
+  EXPECT_EQ(rnd.diag_slices, rnd.slices);
+  auto nr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rnd.ndiag);
+  for (std::int64_t s = 0; s < rnd.slices; ++s) ASSERT_EQ(nr(s), 1) << "slice " << s;
+
+  // A grid plus one random coupling a row: 5 diagonal columns, the couplings after them, in
+  // 16-bit offsets (reach 5,000) or, where they spread over 200,000 columns, in 32-bit ones.
+  for (const auto& c : cases()) {
+    if (c.name != "stencil+coupling" && c.name != "stencil+far" && c.name != "laplace3d") continue;
+    const SellMatrix m = build_sell(DeviceCsr::upload(c.a));
+    EXPECT_GT(m.diag_slices, m.slices * 9 / 10) << c.name;
+    if (c.name == "stencil+far") {
+      EXPECT_GT(m.wide_slices, m.slices * 9 / 10) << c.name;
+    } else {
+      EXPECT_EQ(m.wide_slices, 0) << c.name;
+      EXPECT_GT(m.entries_diag, 0) << c.name;
+    }
+    if (c.name != "laplace3d") {  // 6 columns a slice: 5 diagonal, 1 other
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.ndiag);
+      auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.width);
+      EXPECT_EQ(h(m.slices / 2), 5) << c.name;
+      EXPECT_EQ(w(m.slices / 2), 6) << c.name;
+    }
+  }
 }
 
 // One row of 2,000 entries among rows of one: its slice would be 2,000 wide for 32 rows, more
