@@ -79,7 +79,6 @@ struct SellRows {
   Kokkos::View<const std::uint16_t*> off16;
   Kokkos::View<const int*> base, col32;
   SlotRows row;
-  std::int64_t cols = 0;
   Kokkos::View<const double*, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x;
 
   // Slot t's sum over its slice's columns.
@@ -116,21 +115,12 @@ struct SellRows {
       const double* v = val.data() + first + i;
       const std::uint16_t* o = off16.data() + first + i;
       const int* bs = base.data() + first / kSellSlice;  // the slice's first column base
-      int k = 0;
-      if (const int d = ndiag(s); d > 0) {  // diagonal columns: row + the slice column's offset
-        const std::int64_t r = row(t);
-        for (; k < d; ++k, v += kSellSlice) {
-          std::int64_t c = r + bs[k];
-          c = c < 0 ? 0 : (c < cols ? c : cols - 1);  // a row without the entry holds a zero
-          const double xv = x(c);
-          acc += *v * xv;
-          if constexpr (kWant)
-            if (c == want) xw = xv;
-        }
-        o += std::int64_t(d) * kSellSlice;
-      }
-      for (; k < w; ++k, v += kSellSlice, o += kSellSlice) {
-        const int c = bs[k] + static_cast<int>(*o);
+      // A diagonal column (k < ndiag) is base + the slot's row: its offset from the base is the
+      // row, not a stored one (the plan keeps every such column inside the matrix).
+      const int d = ndiag(s);
+      const int r = static_cast<int>(row(t));
+      for (int k = 0; k < w; ++k, v += kSellSlice, o += kSellSlice) {
+        const int c = bs[k] + (k < d ? r : static_cast<int>(*o));
         const double xv = x(c);
         acc += *v * xv;
         if constexpr (kWant)
@@ -252,7 +242,7 @@ class SellSpmv final : public CgSpmv {
   SellRows rows_of(Kokkos::View<const double*> x) const {
     return SellRows{m_.width, m_.wide,  m_.ndiag, m_.start, m_.start32,
                     m_.val,   m_.off16, m_.base,  m_.col32, SlotRows{m_.perm, m_.rows},
-                    m_.cols,  x};
+                    x};
   }
   template <bool kDiagonalInRows>
   SellApplyDots<kDiagonalInRows> dots_of(Kokkos::View<const double*> u,
@@ -412,12 +402,24 @@ struct SliceOffsets {
         },
         Kokkos::Min<int>(lane));
     const int nc = candidates(t0 + lane, cand);
+    // The slots' rows (a padding slot's is the slot): an offset is a diagonal column only where
+    // it keeps every slot's column inside the matrix, so the SpMV adds it unchecked.
+    std::int64_t lo = 0, hi = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(m, kSellSlice),
+        [&](const int i, std::int64_t& acc) { acc = Kokkos::min(acc, row(t0 + i)); },
+        Kokkos::Min<std::int64_t>(lo));
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(m, kSellSlice),
+        [&](const int i, std::int64_t& acc) { acc = Kokkos::max(acc, row(t0 + i)); },
+        Kokkos::Max<std::int64_t>(hi));
     int count[kSellMaxDiagonals];
     for (int k = 0; k < nc; ++k) {
       int n = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(m, kSellSlice),
-          [&](const int i, int& acc) { acc += holds(t0 + i, cand[k]) ? 1 : 0; }, n);
+      if (lo + cand[k] >= 0 && hi + cand[k] < cols)
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, kSellSlice),
+            [&](const int i, int& acc) { acc += holds(t0 + i, cand[k]) ? 1 : 0; }, n);
       count[k] = n;
     }
     const int real = static_cast<int>(Kokkos::min<std::int64_t>(kSellSlice, rows - t0));
@@ -642,10 +644,7 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
               off16(start(s) + std::int64_t(k) * kSellSlice + i) =
                   static_cast<std::uint16_t>(c - base(b0 + k));
           };
-          for (int k = 0; k < d; ++k) {
-            const std::int64_t c = r + base(b0 + k);
-            put(k, 0.0, static_cast<int>(c < 0 ? 0 : (c < cols ? c : cols - 1)));
-          }
+          for (int k = 0; k < d; ++k) put(k, 0.0, static_cast<int>(r + base(b0 + k)));
           int k = d, last = first_column(r, cols);
           for (std::int64_t j = j0; j < j0 + len; ++j) {
             const int c = colc(j);

@@ -20,7 +20,8 @@
 // their offsets column - row (a stencil or a mesh numbered along its geometry, whose boundary
 // rows lack a few of them), the slice's first D columns are those shared offsets, one 4-byte
 // offset a slice column and no index an entry: row r's column is r + offset (a row without that
-// entry holds a zero there, its column clamped into the matrix). The entries left over follow
+// entry holds a zero there; an offset that would take some slot's column outside the matrix is
+// not a diagonal column of that slice). The entries left over follow
 // as the offset columns above. It is the diagonal (DIA) format within a slice (Bell & Garland
 // 2009: DIA for stencils, ELL for the rest), chosen per slice where it moves fewer bytes: 8 an
 // entry instead of 10.1 on a 7-point Laplacian in its natural order. A random numbering shares
