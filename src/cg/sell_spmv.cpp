@@ -4,13 +4,32 @@
 
 #include <fmt/format.h>
 
+#include <Kokkos_BitManipulation.hpp>
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 
 #include "mdremap/error.hpp"
 #include "mdremap/remap/l2_window.hpp"
 
+namespace mdremap::cg::sell_detail {
+// 32 counts of at most 32, 8 bits each (a team's vector reduction of one value).
+struct PackedCounts {
+  std::uint64_t v[4] = {0, 0, 0, 0};
+  KOKKOS_INLINE_FUNCTION PackedCounts& operator+=(const PackedCounts& o) {
+    for (int q = 0; q < 4; ++q) v[q] += o.v[q];
+    return *this;
+  }
+};
+}  // namespace mdremap::cg::sell_detail
+
+template <>
+struct Kokkos::reduction_identity<mdremap::cg::sell_detail::PackedCounts> {
+  KOKKOS_FORCEINLINE_FUNCTION static mdremap::cg::sell_detail::PackedCounts sum() { return {}; }
+};
+
 namespace mdremap::cg {
+
+using sell_detail::PackedCounts;
 
 namespace {
 
@@ -115,12 +134,25 @@ struct SellRows {
       const double* v = val.data() + first + i;
       const std::uint16_t* o = off16.data() + first + i;
       const int* bs = base.data() + first / kSellSlice;  // the slice's first column base
-      // A diagonal column (k < ndiag) is base + the slot's row: its offset from the base is the
-      // row, not a stored one (the plan keeps every such column inside the matrix).
-      const int d = ndiag(s);
-      const int r = static_cast<int>(row(t));
-      for (int k = 0; k < w; ++k, v += kSellSlice, o += kSellSlice) {
-        const int c = bs[k] + (k < d ? r : static_cast<int>(*o));
+      // The diagonal columns first (k < ndiag): base + the slot's row, no offset stored (the
+      // plan keeps every such column inside the matrix); then the offset columns. Two loops
+      // (48 registers in the fused kernel): one loop choosing per column between the row and a
+      // loaded offset (40) ran slower, the offsets-only slices 20% slower in the CG iteration
+      // (session 26, call 3).
+      int k = 0;
+      if (const int d = ndiag(s); d > 0) {
+        const int r = static_cast<int>(row(t));
+        for (; k < d; ++k, v += kSellSlice) {
+          const int c = bs[k] + r;
+          const double xv = x(c);
+          acc += *v * xv;
+          if constexpr (kWant)
+            if (c == want) xw = xv;
+        }
+        o += std::int64_t(d) * kSellSlice;
+      }
+      for (; k < w; ++k, v += kSellSlice, o += kSellSlice) {
+        const int c = bs[k] + static_cast<int>(*o);
         const double xv = x(c);
         acc += *v * xv;
         if constexpr (kWant)
@@ -147,7 +179,9 @@ struct SellApply {
 // (16-24 B a row) and a launch. Run by SlotReduction (one slot a thread). kDiagonalInRows
 // (SellMatrix::diagonal_in_rows): u's own entry is the x the row's diagonal gathered, not a load
 // of its own; the same value. On the large natural case the kernel ran 542 against 580 us (Nsight
-// Compute, docs/benchmarks.md session 23 call 17), though at 40 registers a thread against 32.
+// Compute, docs/benchmarks.md session 23 call 17), though at 40 registers a thread against 32;
+// with diagonal columns 488 us in the one-loop form (session 26, call 2; the two loops kept
+// ran the iteration 3% faster still, call 3).
 template <bool kDiagonalInRows>
 struct SellApplyDots {
   SellRows m;
@@ -275,12 +309,15 @@ double SellMatrix::bytes() const {
 
 namespace {
 
-// Per slice: its longest row (over its slots).
-void slice_widths(const DeviceCsr& a, const SlotRows& row, const Kokkos::View<int*>& width) {
+// Per slice: its longest row (over its slots). Returns the entries of slices that wide.
+std::int64_t slice_widths(const DeviceCsr& a, const SlotRows& row,
+                          const Kokkos::View<int*>& width) {
   const auto rp = a.rowptr;
   const std::int64_t rows = a.rows;
-  Kokkos::parallel_for(
-      "CG::sell_widths", slice_teams(width.extent(0)), KOKKOS_LAMBDA(const Team::member_type& m) {
+  std::int64_t entries = 0;
+  Kokkos::parallel_reduce(
+      "CG::sell_widths", slice_teams(width.extent(0)),
+      KOKKOS_LAMBDA(const Team::member_type& m, std::int64_t& total) {
         const std::int64_t s = m.league_rank();
         int w = 0;
         Kokkos::parallel_reduce(
@@ -293,8 +330,13 @@ void slice_widths(const DeviceCsr& a, const SlotRows& row, const Kokkos::View<in
               }
             },
             Kokkos::Max<int>(w));
-        Kokkos::single(Kokkos::PerThread(m), [&] { width(s) = w; });
-      });
+        Kokkos::single(Kokkos::PerThread(m), [&] {
+          width(s) = w;
+          total += std::int64_t(kSellSlice) * w;
+        });
+      },
+      entries);
+  return entries;
 }
 
 // The rows of each window of `sigma` rows ordered by length, longest first (stable: equal rows
@@ -354,21 +396,21 @@ struct SliceOffsets {
       if (((keep >> k) & 1u) && cand[k] == d) return true;
     return false;
   }
-  KOKKOS_INLINE_FUNCTION bool holds(const std::int64_t t, const std::int64_t d) const {
-    if (t >= rows) return false;
-    const std::int64_t r = row(t);
-    for (std::int64_t j = rp(r); j < rp(r + 1); ++j)
-      if (col(j) - r == d) return true;
-    return false;
-  }
-  // Slot t's entries not among the kept offsets.
-  KOKKOS_INLINE_FUNCTION int left_over(const std::int64_t t, const std::int64_t* cand, int nc,
-                                       std::uint32_t keep) const {
+  // Which candidates slot t's row holds (bit k: cand[k]).
+  KOKKOS_INLINE_FUNCTION std::uint32_t mask(const std::int64_t t, const std::int64_t* cand,
+                                            int nc) const {
     if (t >= rows) return 0;
     const std::int64_t r = row(t);
-    int n = 0;
-    for (std::int64_t j = rp(r); j < rp(r + 1); ++j) n += kept(cand, nc, keep, col(j) - r) ? 0 : 1;
-    return n;
+    std::uint32_t held = 0;
+    for (std::int64_t j = rp(r); j < rp(r + 1); ++j) {
+      const std::int64_t d = col(j) - r;
+      for (int k = 0; k < nc; ++k)
+        if (cand[k] == d) {
+          held |= 1u << k;
+          break;
+        }
+    }
+    return held;
   }
   // Slot t's e-th column after the diagonal ones: its e-th entry not among them, or past its
   // last such entry that entry's column (the first_column where it has none), with a zero value.
@@ -413,15 +455,22 @@ struct SliceOffsets {
         Kokkos::ThreadVectorRange(m, kSellSlice),
         [&](const int i, std::int64_t& acc) { acc = Kokkos::max(acc, row(t0 + i)); },
         Kokkos::Max<std::int64_t>(hi));
+    // How many of the slice's rows hold each candidate: one pass over each row (its candidates'
+    // mask), the counts summed across the lanes 8 bits each (at most 32 rows).
+    PackedCounts counts;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(m, kSellSlice),
+        [&](const int i, PackedCounts& acc) {
+          const std::uint32_t held = mask(t0 + i, cand, nc);
+          for (int k = 0; k < nc; ++k)
+            if ((held >> k) & 1u) acc.v[k / 8] += std::uint64_t(1) << (8 * (k % 8));
+        },
+        Kokkos::Sum<PackedCounts>(counts));
     int count[kSellMaxDiagonals];
-    for (int k = 0; k < nc; ++k) {
-      int n = 0;
-      if (lo + cand[k] >= 0 && hi + cand[k] < cols)
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(m, kSellSlice),
-            [&](const int i, int& acc) { acc += holds(t0 + i, cand[k]) ? 1 : 0; }, n);
-      count[k] = n;
-    }
+    for (int k = 0; k < nc; ++k)
+      count[k] = (lo + cand[k] >= 0 && hi + cand[k] < cols)
+                     ? static_cast<int>((counts.v[k / 8] >> (8 * (k % 8))) & 0xffu)
+                     : 0;
     const int real = static_cast<int>(Kokkos::min<std::int64_t>(kSellSlice, rows - t0));
     // Bytes of the slice: 8 a value, 2 an offset, 4 a slice column's base or offset.
     double least_bytes = kSellSlice * 10.0 * w + 4.0 * w;
@@ -440,7 +489,10 @@ struct SliceOffsets {
       int e = 0;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(m, kSellSlice),
-          [&](const int i, int& acc) { acc = Kokkos::max(acc, left_over(t0 + i, cand, nc, keep)); },
+          [&](const int i, int& acc) {
+            const int kept = Kokkos::popcount(mask(t0 + i, cand, nc) & keep);
+            acc = Kokkos::max(acc, static_cast<int>(length(t0 + i)) - kept);
+          },
           Kokkos::Max<int>(e));
       const double bytes = kSellSlice * (8.0 * d + 10.0 * e) + 4.0 * (d + e);
       if (bytes < least_bytes) {
@@ -459,28 +511,22 @@ struct SliceOffsets {
 };
 
 // Each slice's diagonal columns where they pay (SliceOffsets::plan): its width becomes
-// diagonals + the rest, ndiag and plan record them. Returns whether any slice has them.
-bool slice_diagonals(const SliceOffsets& g, const Kokkos::View<int*>& width,
+// diagonals + the rest, ndiag and plan record them.
+void slice_diagonals(const SliceOffsets& g, const Kokkos::View<int*>& width,
                      const Kokkos::View<std::uint8_t*>& ndiag,
                      const Kokkos::View<std::uint64_t*>& plan) {
-  std::int64_t any = 0;
-  Kokkos::parallel_reduce(
+  Kokkos::parallel_for(
       "CG::sell_diagonals", slice_teams(width.extent(0)),
-      KOKKOS_LAMBDA(const Team::member_type& m, std::int64_t& n) {
+      KOKKOS_LAMBDA(const Team::member_type& m) {
         const std::int64_t s = m.league_rank();
         std::int64_t cand[kSellMaxDiagonals];
         const DiagPlan p = g.plan(m, s, width(s), cand);
         Kokkos::single(Kokkos::PerThread(m), [&] {
           ndiag(s) = static_cast<std::uint8_t>(p.ndiag);
           plan(s) = std::uint64_t(p.keep) | (std::uint64_t(p.lane) << 32);
-          if (p.ndiag > 0) {
-            width(s) = p.ndiag + p.extra;
-            ++n;
-          }
+          if (p.ndiag > 0) width(s) = p.ndiag + p.extra;
         });
-      },
-      any);
-  return any > 0;
+      });
 }
 
 }  // namespace
@@ -509,9 +555,7 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   m.start32 = Kokkos::View<std::int64_t*>(uninit("cg::sell_start32"), slices + 1);
   if (slices == 0) return m;
   SlotRows row{{}, rows};
-  slice_widths(a, row, m.width);
-  // The slices' first entries depend on their widths alone (one scan, one wait for its total).
-  m.entries = slice_starts(m.width, m.wide, false, m.start);
+  m.entries = slice_widths(a, row, m.width);
   m.padding_unsorted = 1.0 - static_cast<double>(a.nnz) / std::max<std::int64_t>(1, m.entries);
   // Sorting within windows (SELL-C-sigma) where the slices' padding is worth a 4-byte row index
   // a row: sigma 0 sorts windows of kSellSigma rows when the padding exceeds kSellSortPadding.
@@ -521,8 +565,7 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
     m.perm = sorted_windows(a, window);
     m.sigma = window;
     row.perm = m.perm;
-    slice_widths(a, row, m.width);
-    m.entries = slice_starts(m.width, m.wide, false, m.start);
+    m.entries = slice_widths(a, row, m.width);
   }
   // Diagonal columns where a slice's rows share their offsets (sell_spmv.hpp).
   m.ndiag = Kokkos::View<std::uint8_t*>("cg::sell_ndiag", slices);
@@ -530,9 +573,11 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   const SliceOffsets offsets{a.rowptr, a.col, rows, cols, row};
   if (diagonals) {
     plan = Kokkos::View<std::uint64_t*>(uninit("cg::sell_plan"), slices);
-    if (slice_diagonals(offsets, m.width, m.ndiag, plan))
-      m.entries = slice_starts(m.width, m.wide, false, m.start);
+    slice_diagonals(offsets, m.width, m.ndiag, plan);
   }
+  // The slices' first entries depend on their final widths alone (one scan, one wait for its
+  // total).
+  m.entries = slice_starts(m.width, m.wide, false, m.start);
   // A format past four times the matrix is refused here, before anything large is allocated: a
   // few long rows among short ones pad their slices to their length (sorting groups them but a
   // row of n entries still makes 32 n), and the copy would outweigh CSR's by 3x or more. (The
