@@ -383,18 +383,35 @@ struct SliceOffsets {
     const std::int64_t r = row(t);
     return rp(r + 1) - rp(r);
   }
-  // The candidates: slot t's offsets, in its row's order; returns how many.
+  // The candidates: slot t's offsets (distinct), ascending (an insertion sort: a row's columns
+  // usually are); returns how many.
   KOKKOS_INLINE_FUNCTION int candidates(const std::int64_t t, std::int64_t* cand) const {
     const std::int64_t r = row(t);
     const int n = static_cast<int>(length(t));
-    for (int k = 0; k < n; ++k) cand[k] = col(rp(r) + k) - r;
+    for (int k = 0; k < n; ++k) {
+      const std::int64_t d = col(rp(r) + k) - r;
+      int q = k;
+      for (; q > 0 && cand[q - 1] > d; --q) cand[q] = cand[q - 1];
+      cand[q] = d;
+    }
     return n;
+  }
+  // Offset d's candidate number, or -1 (a binary search over the ascending candidates).
+  KOKKOS_INLINE_FUNCTION static int find(const std::int64_t* cand, int nc, std::int64_t d) {
+    int lo = 0, hi = nc;
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      if (cand[mid] < d)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    return lo < nc && cand[lo] == d ? lo : -1;
   }
   KOKKOS_INLINE_FUNCTION static bool kept(const std::int64_t* cand, int nc, std::uint32_t keep,
                                           std::int64_t d) {
-    for (int k = 0; k < nc; ++k)
-      if (((keep >> k) & 1u) && cand[k] == d) return true;
-    return false;
+    const int k = find(cand, nc, d);
+    return k >= 0 && ((keep >> k) & 1u);
   }
   // Which candidates slot t's row holds (bit k: cand[k]).
   KOKKOS_INLINE_FUNCTION std::uint32_t mask(const std::int64_t t, const std::int64_t* cand,
@@ -402,14 +419,8 @@ struct SliceOffsets {
     if (t >= rows) return 0;
     const std::int64_t r = row(t);
     std::uint32_t held = 0;
-    for (std::int64_t j = rp(r); j < rp(r + 1); ++j) {
-      const std::int64_t d = col(j) - r;
-      for (int k = 0; k < nc; ++k)
-        if (cand[k] == d) {
-          held |= 1u << k;
-          break;
-        }
-    }
+    for (std::int64_t j = rp(r); j < rp(r + 1); ++j)
+      if (const int k = find(cand, nc, col(j) - r); k >= 0) held |= 1u << k;
     return held;
   }
   // Slot t's e-th column after the diagonal ones: its e-th entry not among them, or past its
@@ -615,7 +626,7 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
         std::int64_t cand[kSellMaxDiagonals];
         std::uint32_t keep = 0;
         int nc = 0;
-        if (d > 0) {  // the diagonal columns' offsets, in the candidates' order
+        if (d > 0) {  // the diagonal columns' offsets, ascending (the candidates' order)
           nc = offsets.plan_of(s, plan(s), cand, keep);
           Kokkos::single(Kokkos::PerThread(m), [&] {
             int j = 0;
@@ -693,9 +704,16 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
           int k = d, last = first_column(r, cols);
           for (std::int64_t j = j0; j < j0 + len; ++j) {
             const int c = colc(j);
-            int at = -1;
-            for (int q = 0; q < d && at < 0; ++q)
-              if (base(b0 + q) == c - r) at = q;
+            // The diagonal column of offset c - r, if any (their offsets ascend: a binary search).
+            int lo = 0, hi = d;
+            while (lo < hi) {
+              const int mid = (lo + hi) / 2;
+              if (base(b0 + mid) < c - r)
+                lo = mid + 1;
+              else
+                hi = mid;
+            }
+            const int at = lo < d && base(b0 + lo) == c - r ? lo : -1;
             if (at >= 0) {
               put(at, av(j), c);
             } else if (k < width(s)) {  // always (the plan counted every row's entries left)
