@@ -582,6 +582,7 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   m.ndiag = Kokkos::View<std::uint8_t*>("cg::sell_ndiag", slices);
   Kokkos::View<std::uint64_t*> plan;
   const SliceOffsets offsets{a.rowptr, a.col, rows, cols, row};
+  const std::int64_t plain_entries = m.entries;  // without diagonal columns
   if (diagonals) {
     plan = Kokkos::View<std::uint64_t*>(uninit("cg::sell_plan"), slices);
     slice_diagonals(offsets, m.width, m.ndiag, plan);
@@ -593,11 +594,12 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   // few long rows among short ones pad their slices to their length (sorting groups them but a
   // row of n entries still makes 32 n), and the copy would outweigh CSR's by 3x or more. (The
   // last slice's slots past the last row are padding whatever the rows, as wide as that slice:
-  // not held against it, so a matrix of a few rows is not refused.)
+  // not held against it, so a matrix of a few rows is not refused.) Judged on the plain slices:
+  // diagonal columns are taken only where they move fewer bytes, even where they widen a slice.
   int last_width = 0;
   Kokkos::deep_copy(last_width, Kokkos::subview(m.width, slices - 1));
   const std::int64_t tail = (slices * kSellSlice - rows) * std::int64_t(last_width);
-  if (m.entries > 4 * a.nnz + std::int64_t(kSellSlice) * slices + tail)
+  if (plain_entries > 4 * a.nnz + std::int64_t(kSellSlice) * slices + tail)
     throw Error(fmt::format(
         "sell: its slices would hold {} entries for the matrix's {} (rows of very different "
         "lengths pad each slice to its longest): not built; csr-thread, csr-warp or cusparse "
@@ -683,8 +685,10 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   const auto col32 = m.col32;
   const auto av = a.val;
   // Slot t fills its lane of its slice, column k at start + k * 32 + lane.
-  Kokkos::parallel_for(
-      "CG::sell_fill", Range(0, slices * kSellSlice), KOKKOS_LAMBDA(const std::int64_t t) {
+  std::int64_t dropped = 0;
+  Kokkos::parallel_reduce(
+      "CG::sell_fill", Range(0, slices * kSellSlice),
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& dropped) {
         const std::int64_t s = t / kSellSlice;
         const std::int64_t i = t % kSellSlice;
         const std::int64_t r = row(t);
@@ -719,6 +723,8 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
             } else if (k < width(s)) {  // always (the plan counted every row's entries left)
               put(k++, av(j), c);
               last = c;
+            } else {
+              ++dropped;  // only with a column twice in a row, which DeviceCsr rules out
             }
           }
           for (; k < width(s); ++k) put(k, 0.0, last);
@@ -733,7 +739,11 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
           else
             off16(p) = static_cast<std::uint16_t>(c - base(start(s) / kSellSlice + k));
         }
-      });
+      },
+      dropped);
+  if (dropped != 0)
+    throw Error(fmt::format(
+        "sell: {} entries found no slot (a row holding a column twice?): not built", dropped));
   // Whether every row holds its diagonal (SellMatrix::diagonal_in_rows): a CG matrix read from
   // a file does (the reader refuses one without), a generated one does; a matrix handed in
   // otherwise may not, and then u's own entry is loaded.

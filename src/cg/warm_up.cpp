@@ -37,10 +37,13 @@ std::vector<SpmvOptions> kernels_of(const SpmvOptions& o) {
   return ks;
 }
 
-// sell's SpMV time on `a` (ms): the mean of 10 back-to-back calls after one untimed.
-double sell_ms(const DeviceCsr& a) {
+// sell's SpMV time on `a` (ms), with the solve's sell options: the mean of 10 back-to-back calls
+// after one untimed.
+double sell_ms(const DeviceCsr& a, const SpmvOptions& solve) {
   SpmvOptions k;
   k.kernel = "sell";
+  k.sell_diagonals = solve.sell_diagonals;  // as the solve's sell will be built
+  k.sell_sigma = solve.sell_sigma;
   const auto op = make_spmv(a, k);
   return time_spmv_ms(*op, a, 10);
 }
@@ -190,8 +193,8 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder, bool sc
         if (scattered.rows > 0 && go_on("the SpMV's gain from an order"))
           ordered = permute_symmetric(scattered, labelprop_order(scattered, cluster_rows).order);
         if (ordered.rows > 0 && go_on("the SpMV's gain from an order")) {
-          nat = sell_ms(ordered);
-          scat = sell_ms(scattered);
+          nat = sell_ms(ordered, spmv);
+          scat = sell_ms(scattered, spmv);
           c.cache_gain = scat > 0 ? std::max(0.0, 1.0 - nat / scat) : 0.0;
           extra += fmt::format(
               "; sell on it randomly renumbered, then reordered by labelprop {:.4f} ms, as "

@@ -134,6 +134,30 @@ std::vector<Case> cases() {
   out.push_back({"laplace3d", generate(GeneratorSpec{"laplace3d", {40, 9, 5}})});
   out.push_back({"stencil+coupling", stencil_with_coupling(24, 30, 5000)});
   out.push_back({"stencil+far", stencil_with_coupling(500, 400, 200000)});
+  {  // taller than wide, banded (offsets -1, 0, 1 kept only where every slot's column exists),
+     // rows past the last column empty; and a grid with every 7th row emptied
+    std::vector<std::int32_t> r, c;
+    std::vector<double> v;
+    for (std::int32_t i = 0; i < 1000; ++i)
+      for (std::int32_t j = i - 1; j <= i + 1; ++j)
+        if (j >= 0 && j < 900) {
+          r.push_back(i);
+          c.push_back(j);
+          v.push_back(2 * unit(mix(71, i, j)) - 1);
+        }
+    out.push_back({"tall-band", coo_to_csr(1000, 900, r, c, v)});
+    const HostCsr g = generate(GeneratorSpec{"laplace2d", {64, 40}});
+    r.clear();
+    c.clear();
+    v.clear();
+    for (std::int64_t i = 0; i < g.rows; ++i)
+      for (std::int64_t j = g.rowptr[i]; j < g.rowptr[i + 1] && i % 7 != 3; ++j) {
+        r.push_back(static_cast<std::int32_t>(i));
+        c.push_back(g.col[j]);
+        v.push_back(g.val[j]);
+      }
+    out.push_back({"grid-with-empty-rows", coo_to_csr(g.rows, g.cols, r, c, v)});
+  }
   return out;
 }
 
@@ -435,6 +459,11 @@ TEST(CgSpmv, SellKeepsSharedOffsetsAsDiagonalColumns) {
   // A grid plus one random coupling a row: 5 diagonal columns, the couplings after them, in
   // 16-bit offsets (reach 5,000) or, where they spread over 200,000 columns, in 32-bit ones.
   for (const auto& c : cases()) {
+    if (c.name == "tall-band" || c.name == "grid-with-empty-rows") {  // both mostly diagonal
+      const SellMatrix m = build_sell(DeviceCsr::upload(c.a));
+      EXPECT_GT(m.diag_slices, m.slices / 2) << c.name;
+      continue;
+    }
     if (c.name != "stencil+coupling" && c.name != "stencil+far" && c.name != "laplace3d") continue;
     const SellMatrix m = build_sell(DeviceCsr::upload(c.a));
     EXPECT_GT(m.diag_slices, m.slices * 9 / 10) << c.name;
@@ -444,6 +473,11 @@ TEST(CgSpmv, SellKeepsSharedOffsetsAsDiagonalColumns) {
       EXPECT_EQ(m.wide_slices, 0) << c.name;
       EXPECT_GT(m.entries_diag, 0) << c.name;
     }
+    // Rows sorted within windows of 64 (EveryKernelMatchesTheSerialReference runs that too):
+    // their slices still share offsets.
+    const SellMatrix sorted = build_sell(DeviceCsr::upload(c.a), 64);
+    EXPECT_EQ(sorted.sigma, 64) << c.name;
+    EXPECT_GT(sorted.diag_slices, sorted.slices / 2) << c.name;
     if (c.name != "laplace3d") {  // 6 columns a slice: 5 diagonal, 1 other
       auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.ndiag);
       auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.width);
