@@ -118,15 +118,17 @@ struct SellRows {
     const int w = width(s);
     const std::int64_t first = start(s);
     double acc = 0;
+    // One entry: its value times x at column c (and x there where c is the wanted column).
+    const auto add = [&](const int c, const double a) {
+      const double xv = x(c);
+      acc += a * xv;
+      if constexpr (kWant)
+        if (c == want) xw = xv;
+    };
     if (wide(s)) {
       const std::int64_t b = start32(s) + i;
-      for (int k = 0; k < w; ++k) {
-        const int c = col32(b + std::int64_t(k) * kSellSlice);
-        const double xv = x(c);
-        acc += val(first + i + std::int64_t(k) * kSellSlice) * xv;
-        if constexpr (kWant)
-          if (c == want) xw = xv;
-      }
+      for (int k = 0; k < w; ++k)
+        add(col32(b + std::int64_t(k) * kSellSlice), val(first + i + std::int64_t(k) * kSellSlice));
     } else {
       // Walked by pointers (the slice column's stride apart): fewer registers a thread than the
       // 64-bit index arithmetic, so that the fused kernel's grid-stride loop keeps eight blocks
@@ -142,22 +144,10 @@ struct SellRows {
       int k = 0;
       if (const int d = ndiag(s); d > 0) {
         const int r = static_cast<int>(row(t));
-        for (; k < d; ++k, v += kSellSlice) {
-          const int c = bs[k] + r;
-          const double xv = x(c);
-          acc += *v * xv;
-          if constexpr (kWant)
-            if (c == want) xw = xv;
-        }
+        for (; k < d; ++k, v += kSellSlice) add(bs[k] + r, *v);
         o += std::int64_t(d) * kSellSlice;
       }
-      for (; k < w; ++k, v += kSellSlice, o += kSellSlice) {
-        const int c = bs[k] + static_cast<int>(*o);
-        const double xv = x(c);
-        acc += *v * xv;
-        if constexpr (kWant)
-          if (c == want) xw = xv;
-      }
+      for (; k < w; ++k, v += kSellSlice, o += kSellSlice) add(bs[k] + static_cast<int>(*o), *v);
     }
     return acc;
   }
@@ -396,8 +386,10 @@ struct SliceOffsets {
     }
     return n;
   }
-  // Offset d's candidate number, or -1 (a binary search over the ascending candidates).
-  KOKKOS_INLINE_FUNCTION static int find(const std::int64_t* cand, int nc, std::int64_t d) {
+  // Offset d's candidate number, or -1 (a binary search over the ascending candidates; also
+  // over a slice's diagonal offsets as the format keeps them).
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static int find(const T* cand, int nc, std::int64_t d) {
     int lo = 0, hi = nc;
     while (lo < hi) {
       const int mid = (lo + hi) / 2;
@@ -457,15 +449,16 @@ struct SliceOffsets {
     const int nc = candidates(t0 + lane, cand);
     // The slots' rows (a padding slot's is the slot): an offset is a diagonal column only where
     // it keeps every slot's column inside the matrix, so the SpMV adds it unchecked.
-    std::int64_t lo = 0, hi = 0;
+    Kokkos::MinMaxScalar<std::int64_t> span;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(m, kSellSlice),
-        [&](const int i, std::int64_t& acc) { acc = Kokkos::min(acc, row(t0 + i)); },
-        Kokkos::Min<std::int64_t>(lo));
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(m, kSellSlice),
-        [&](const int i, std::int64_t& acc) { acc = Kokkos::max(acc, row(t0 + i)); },
-        Kokkos::Max<std::int64_t>(hi));
+        [&](const int i, Kokkos::MinMaxScalar<std::int64_t>& acc) {
+          const std::int64_t r = row(t0 + i);
+          acc.min_val = Kokkos::min(acc.min_val, r);
+          acc.max_val = Kokkos::max(acc.max_val, r);
+        },
+        Kokkos::MinMax<std::int64_t>(span));
+    const std::int64_t lo = span.min_val, hi = span.max_val;
     // How many of the slice's rows hold each candidate: one pass over each row (its candidates'
     // mask), the counts summed across the lanes 8 bits each (at most 32 rows).
     PackedCounts counts;
@@ -708,16 +701,8 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
           int k = d, last = first_column(r, cols);
           for (std::int64_t j = j0; j < j0 + len; ++j) {
             const int c = colc(j);
-            // The diagonal column of offset c - r, if any (their offsets ascend: a binary search).
-            int lo = 0, hi = d;
-            while (lo < hi) {
-              const int mid = (lo + hi) / 2;
-              if (base(b0 + mid) < c - r)
-                lo = mid + 1;
-              else
-                hi = mid;
-            }
-            const int at = lo < d && base(b0 + lo) == c - r ? lo : -1;
+            // The diagonal column of offset c - r, if any (their offsets ascend).
+            const int at = SliceOffsets::find(base.data() + b0, d, c - r);
             if (at >= 0) {
               put(at, av(j), c);
             } else if (k < width(s)) {  // always (the plan counted every row's entries left)

@@ -36,17 +36,23 @@ HostCsr random_matrix(std::int64_t rows, std::int64_t cols, std::uint64_t seed,
   return coo_to_csr(rows, cols, r, c, v);
 }
 
+// Row i of `a` appended as triplets.
+void push_row(const HostCsr& a, std::int64_t i, std::vector<std::int32_t>& r,
+              std::vector<std::int32_t>& c, std::vector<double>& v) {
+  for (std::int64_t j = a.rowptr[i]; j < a.rowptr[i + 1]; ++j) {
+    r.push_back(static_cast<std::int32_t>(i));
+    c.push_back(a.col[j]);
+    v.push_back(a.val[j]);
+  }
+}
+
 // The same with every row's diagonal entry added (summed into one already drawn): sell's fused
 // dots then take u's own entry from the row's gather (SellMatrix::diagonal_in_rows).
 HostCsr with_diagonal(const HostCsr& a) {
   std::vector<std::int32_t> r, c;
   std::vector<double> v;
   for (std::int64_t i = 0; i < a.rows; ++i) {
-    for (std::int64_t j = a.rowptr[i]; j < a.rowptr[i + 1]; ++j) {
-      r.push_back(static_cast<std::int32_t>(i));
-      c.push_back(a.col[j]);
-      v.push_back(a.val[j]);
-    }
+    push_row(a, i, r, c, v);
     r.push_back(static_cast<std::int32_t>(i));
     c.push_back(static_cast<std::int32_t>(i));
     v.push_back(3.0);
@@ -62,11 +68,7 @@ HostCsr stencil_with_coupling(std::int64_t nx, std::int64_t ny, std::int64_t rea
   std::vector<std::int32_t> r, c;
   std::vector<double> v;
   for (std::int64_t i = 0; i < g.rows; ++i) {
-    for (std::int64_t j = g.rowptr[i]; j < g.rowptr[i + 1]; ++j) {
-      r.push_back(static_cast<std::int32_t>(i));
-      c.push_back(g.col[j]);
-      v.push_back(g.val[j]);
-    }
+    push_row(g, i, r, c, v);
     r.push_back(static_cast<std::int32_t>(i));
     c.push_back(static_cast<std::int32_t>(mix(61, i) % std::min(reach, g.cols)));
     v.push_back(2 * unit(mix(62, i)) - 1);
@@ -151,11 +153,7 @@ std::vector<Case> cases() {
     c.clear();
     v.clear();
     for (std::int64_t i = 0; i < g.rows; ++i)
-      for (std::int64_t j = g.rowptr[i]; j < g.rowptr[i + 1] && i % 7 != 3; ++j) {
-        r.push_back(static_cast<std::int32_t>(i));
-        c.push_back(g.col[j]);
-        v.push_back(g.val[j]);
-      }
+      if (i % 7 != 3) push_row(g, i, r, c, v);
     out.push_back({"grid-with-empty-rows", coo_to_csr(g.rows, g.cols, r, c, v)});
   }
   return out;
