@@ -106,8 +106,8 @@ class AutoSpmv final : public CgSpmv {
     if (current_) {
       if (pending_) {  // the deferred reorder, re-estimated
         residuals_.push_back(rel);
-        consider(expected_remaining_iterations(residuals_, tolerance,
-                                               std::max<std::int64_t>(0, max_iterations - it)),
+        consider(remaining_iterations(residuals_, tolerance,
+                                      std::max<std::int64_t>(0, max_iterations - it)),
                  it, "later");
       }
       return active()->observe(it, rel, tolerance, max_iterations);
@@ -150,10 +150,10 @@ class AutoSpmv final : public CgSpmv {
   std::string reorder_note() const override {
     if (!pending_) return reorder_note_;
     return fmt::format(
-        "{}; the order kept: at the last estimate (after {} iterations) it could save {} "
-        "iterations x {} = {:.2f} ms, under {}",
-        o_.reorder.note, last_it_, last_left_, bound_text_,
-        static_cast<double>(last_left_) * saving_per_it_ms_, cost_text_);
+        "{}; the order kept: at the last estimate (after {} iterations) it could save {} x {} = "
+        "{:.2f} ms, under {}",
+        o_.reorder.note, last_it_, left_text(last_left_), bound_text_,
+        static_cast<double>(last_left_.central) * saving_per_it_ms_, cost_text_);
   }
   bool has_report() const override { return true; }
   remap::RemapReport report() const override {
@@ -425,10 +425,11 @@ class AutoSpmv final : public CgSpmv {
   // (saving_per_iteration: the warm-up's measured share where x stays in the L2, else the best
   // measured iteration above the floor of the bytes any order moves); it runs where that
   // exceeds its predicted cost (the warm-up's measured reorder, fixed + per matrix entry, and
-  // the chosen kernel's set-up again). The iterations left are re-estimated after every
-  // later iteration (CG's residual slows down: at the decision point the extrapolation is short,
-  // 94 against 944 on parabolic_fem), so a solve that turns out long is reordered then. Its cost
-  // not measured (no warm-up): it runs at the decision.
+  // the chosen kernel's set-up again). The iterations left: remaining_iterations' central
+  // estimate (spmv.hpp: CG's residual slows down, so the rate's extrapolation alone is short, 94
+  // against 944 on parabolic_fem after 30 iterations), re-estimated after every later iteration,
+  // so a solve that turns out long is reordered then. Its cost not measured (no warm-up): it
+  // runs at the decision.
   void plan_reorder(std::int64_t executions, const Cand* best_kernel) {
     remap::AutoStrategy<double>* a = layer_->auto_strategy();
     remap::RemapStrategy<double>* strategy = current_ == layer_.get() ? a->chosen() : nullptr;
@@ -463,25 +464,50 @@ class AutoSpmv final : public CgSpmv {
       return;
     }
     pending_ = true;
-    consider(executions, o_.decide_after, "at the decision");
+    RemainingIterations left{executions, executions, executions};
+    if (o_.decide_after > 0)
+      left = remaining_iterations(residuals_, tolerance_,
+                                  std::max<std::int64_t>(0, max_iterations_ - seen_it_));
+    consider(left, o_.decide_after, "at the decision");
     if (pending_)
       kernel_lines_ += fmt::format(
-          "{}; at the decision: the order kept for now: it could save {} iterations x {} "
+          "{}; at the decision: the order kept for now: it could save {} x {} "
           "= {:.2f} ms, under {}; re-estimated after every iteration\n    ",
-          c.note, executions, bound_text_, executions * saving_per_it_ms_, cost_text_);
+          c.note, left_text(left), bound_text_, left.central * saving_per_it_ms_, cost_text_);
+  }
+  // The iterations a reorder is judged over (remaining_iterations' central estimate), and how
+  // they were estimated.
+  static std::string left_text(const RemainingIterations& r) {
+    if (r.upper == r.lower) return fmt::format("{} iterations", r.central);
+    return fmt::format(
+        "{} iterations (expected to remain: between {}, the later half's rate kept, and {}, its "
+        "power law kept)",
+        r.central, r.lower, r.upper);
   }
   // Before the decision point, once a kernel is measured: the solve is expected to run at least
-  // to the decision point, and where even those iterations could lose more than the reorder costs
-  // (a matrix whose x is far past the L2: the large permuted grid's SpMV runs 5.5x its floor), it
-  // runs now, and a fresh auto on P A P^T measures the kernels and decides there (its own
-  // decision point unchanged). A solve that then ends before that point has paid the reorder for
-  // nothing: at most its cost, which the iterations to the decision point could have lost anyway.
+  // to the decision point, and from kBracketFrom residuals on as long as remaining_iterations'
+  // central estimate where that is more; where those iterations could lose more than the reorder
+  // costs (a matrix whose x is far past the L2: the large permuted grid's SpMV runs 5.5x its
+  // floor; a long solve in the L2: parabolic_fem and ecology2 permuted), it runs now, and a fresh
+  // auto on P A P^T measures the kernels and decides there (its own decision point unchanged).
+  // Deciding at the decision point instead would lose the iterations to it (30 x 0.016 ms on
+  // parabolic_fem: 1% of its solve). A solve that then ends sooner than estimated has paid the
+  // reorder for less than it cost.
   bool consider_early(std::int64_t it) {
     const Cand* b = best();
     if (!b || !cost_measured()) return false;
     const Saving sv = saving_per_iteration(b, b->op);
     const double cost = predicted_cost_ms(b->setup_ms);
-    const std::int64_t left = o_.decide_after - it;
+    // At least the iterations to the decision point; from kBracketFrom residuals on, the
+    // iterations expected to remain where more.
+    std::int64_t left = o_.decide_after - it;
+    std::string left_how = fmt::format("the {} iterations to it", left);
+    const RemainingIterations est = remaining_iterations(
+        residuals_, tolerance_, std::max<std::int64_t>(0, max_iterations_ - it));
+    if (est.upper > est.lower && est.central > left) {
+      left = est.central;
+      left_how = "the " + left_text(est);
+    }
     if (!(static_cast<double>(left) * sv.ms > cost)) return false;
     SpmvOptions inner = o_;
     inner.reorder = {};
@@ -490,10 +516,10 @@ class AutoSpmv final : public CgSpmv {
     current_ = reordered_.get();
     early_ = true;
     reorder_note_ = fmt::format(
-        "{}; labelprop before the decision point (after {} iterations): the {} iterations to it "
-        "could lose {} x {} = {:.2f} ms, over {}; {} in {:.2f} ms (order {:.2f}, applying it "
-        "{:.2f}, a new auto over P A P^T {:.2f}); the solve's vectors follow it",
-        o_.reorder.note, it, left, left, saving_text(sv), static_cast<double>(left) * sv.ms,
+        "{}; labelprop before the decision point (after {} iterations): {} could lose {} x {} = "
+        "{:.2f} ms, over {}; {} in {:.2f} ms (order {:.2f}, applying it {:.2f}, a new auto over "
+        "P A P^T {:.2f}); the solve's vectors follow it",
+        o_.reorder.note, it, left_how, left, saving_text(sv), static_cast<double>(left) * sv.ms,
         cost_text(cost, b->name, b->setup_ms), cg::describe(r.g), r.total_ms, r.order_ms,
         r.apply_ms, r.total_ms - r.order_ms - r.apply_ms);
     kernel_lines_ = reorder_note_ + "\n    ";
@@ -502,14 +528,17 @@ class AutoSpmv final : public CgSpmv {
 
   // What the reorder can win back per iteration, from kernel `b`'s measured iteration (its SpMV
   // in `op`'s format): where x stays in the L2 (8 bytes a column, at most half of it), the share
-  // of an SpMV the warm-up measured an order to win back there (a grid in its own order against
-  // the same scattered); past it, the whole iteration above the floor of the bytes any order
-  // moves (the scattered reads come from memory, 32 bytes a sector). Without the warm-up's
-  // share: the bound for both.
+  // of an SpMV the warm-up measured an order to win back there (a grid in labelprop's order
+  // against the same scattered), of the iteration less what is not its SpMV there (the update's
+  // vectors, the dots' own rows, the loop: the warm-up's per row; taking the share of the whole
+  // iteration overstated it by 1.1-1.9x on the permuted stand-ins, session 26 call 9); past it, the
+  // whole iteration above the floor of the bytes any order moves (the scattered reads come from
+  // memory, 32 bytes a sector). Without the warm-up's share: the bound for both.
   struct Saving {
     double ms = 0;        // per iteration
     double exec_ms = 0;   // the kernel's measured iteration
     double share = 0;     // where x stays in the L2: the warm-up's share (else 0)
+    double other_ms = 0;  // of exec_ms, what is not the SpMV (the warm-up's, per row x rows)
     double floor_ms = 0;  // past it: the bytes' floor
     std::string name = "-";
   };
@@ -523,7 +552,9 @@ class AutoSpmv final : public CgSpmv {
         8.0 * static_cast<double>(a_.cols) <= 0.5 * static_cast<double>(remap::device_l2_bytes());
     if (in_l2 && o_.reorder.cache_gain > 0) {
       sv.share = o_.reorder.cache_gain;
-      sv.ms = sv.exec_ms * sv.share;
+      sv.other_ms =
+          std::min(sv.exec_ms, o_.reorder.other_ms_per_row * static_cast<double>(a_.rows));
+      sv.ms = (sv.exec_ms - sv.other_ms) * sv.share;
       return sv;
     }
     const double bytes = op && op->format_bytes() > 0 ? op->format_bytes() : a_.min_spmv_bytes();
@@ -534,9 +565,9 @@ class AutoSpmv final : public CgSpmv {
   static std::string saving_text(const Saving& sv) {
     if (sv.share > 0)
       return fmt::format(
-          "({} {:.4f} ms x {:.0f}%, what an order wins back where x stays in the L2, measured by "
-          "the warm-up)",
-          sv.name, sv.exec_ms, 100 * sv.share);
+          "(({} {:.4f} ms - {:.4f} ms of it beside the SpMV) x {:.0f}%, what an order wins back "
+          "of an SpMV where x stays in the L2, both measured by the warm-up)",
+          sv.name, sv.exec_ms, sv.other_ms, 100 * sv.share);
     return fmt::format("({} {:.4f} ms - floor {:.4f} ms, at most)", sv.name, sv.exec_ms,
                        sv.floor_ms);
   }
@@ -557,18 +588,16 @@ class AutoSpmv final : public CgSpmv {
   // The rule above with `left` iterations expected to remain after iteration `it`.
   // Kept, only the estimate is recorded (this runs after every iteration; the note is written
   // when asked for).
-  void consider(std::int64_t left, std::int64_t it, const char* when) {
-    const double bound_ms = static_cast<double>(left) * saving_per_it_ms_;
+  void consider(const RemainingIterations& left, std::int64_t it, const char* when) {
+    const double bound_ms = static_cast<double>(left.central) * saving_per_it_ms_;
     if (!(bound_ms > cost_ms_)) {
       last_it_ = it;
       last_left_ = left;
       return;
     }
     pending_ = false;
-    run_reorder(
-        fmt::format("{} (after {} iterations): it can save {} iterations x "
-                    "{} = {:.2f} ms, over {}",
-                    when, it, left, bound_text_, bound_ms, cost_text_));
+    run_reorder(fmt::format("{} (after {} iterations): it can save {} x {} = {:.2f} ms, over {}",
+                            when, it, left_text(left), bound_text_, bound_ms, cost_text_));
   }
   // labelprop on the matrix, P A P^T, then `make` sets up what serves it (reordered_); timed in
   // those three parts.
@@ -649,7 +678,8 @@ class AutoSpmv final : public CgSpmv {
   SpmvOptions rebuild_;   // the chosen kernel, as it is set up again on P A P^T
   double saving_per_it_ms_ = 0, cost_ms_ = 0;
   std::string bound_text_, cost_text_;
-  std::int64_t last_it_ = 0, last_left_ = 0;  // the last estimate that kept the order
+  std::int64_t last_it_ = 0;       // the last estimate that kept the order: after that
+  RemainingIterations last_left_;  // iteration, these remaining
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "cg/auto_spmv.hpp"
@@ -107,6 +108,28 @@ std::int64_t expected_remaining_iterations(const std::vector<double>& residuals,
   const double rate = std::log(last / first) / span;  // < 0
   const double need = std::ceil(std::log(tolerance / last) / rate - 1e-9);
   return std::min<std::int64_t>(at_most, static_cast<std::int64_t>(std::max(1.0, need)));
+}
+
+RemainingIterations remaining_iterations(const std::vector<double>& residuals, double tolerance,
+                                         std::int64_t at_most) {
+  RemainingIterations r;
+  r.lower = r.upper = r.central = expected_remaining_iterations(residuals, tolerance, at_most);
+  const std::size_t k = residuals.size();
+  if (k < kBracketFrom || r.lower <= 0 || r.lower >= at_most) return r;
+  const std::size_t from = k / 2;
+  const double first = residuals[from - 1], last = residuals[k - 1];
+  // r(i) = last (i / k)^-b through (from, first) and (k, last); r(k + m) = tolerance.
+  const double b = std::log(first / last) / std::log(static_cast<double>(k) / from);
+  if (!(b > 0)) return r;
+  const double log_end = std::log(static_cast<double>(k)) + std::log(last / tolerance) / b;
+  const double cap = static_cast<double>(k) + static_cast<double>(at_most);
+  const double end = log_end >= std::log(cap) ? cap : std::exp(log_end);
+  r.upper = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(end - k - 1e-9)), r.lower,
+                                     at_most);
+  r.central = std::clamp<std::int64_t>(
+      std::llround(std::sqrt(static_cast<double>(r.lower) * static_cast<double>(r.upper))), r.lower,
+      r.upper);
+  return r;
 }
 
 DecisionHorizon horizon_after(const std::vector<double>& residuals, std::int64_t it, double rel,

@@ -61,6 +61,10 @@ struct SpmvOptions {
     // warm-up on a grid (0: not measured: the whole SpMV above its floor is taken as the most it
     // can win, a bound).
     double cache_gain = 0;
+    // The part of a CG iteration that is not its SpMV, per row (ms), measured by the warm-up on
+    // the same grid (0: not measured: the whole iteration is taken as SpMV, a bound): cache_gain
+    // is taken of the measured iteration less this.
+    double other_ms_per_row = 0;
     std::string note;  // what the scattered measure found
   } reorder;
 };
@@ -166,6 +170,23 @@ std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o);
 // not fall.
 std::int64_t expected_remaining_iterations(const std::vector<double>& residuals, double tolerance,
                                            std::int64_t at_most);
+
+// The same bracketed (each at most `at_most`): `lower` is expected_remaining_iterations (the
+// later half's geometric rate kept: while CG's residual slows down, as it does on the PDE
+// systems before its asymptotic rate, this is short: 94 against 944 after 30 iterations on
+// parabolic_fem); `upper` keeps the later half's power law instead (log residual falling linearly
+// in log iteration: it ignores the asymptotic rate CG reaches, so it is long: 2,200 there);
+// `central` is their geometric mean, the estimate whose worst factor from any count between
+// them is least. On session 26's five matrices (docs/benchmarks.md, session 27) central was
+// 0.29-1.97x the iterations that remained, from the 8th iteration on, where lower was
+// 0.02-0.68x. Fewer than `kBracketFrom` residuals (or a power law that does not fall): central =
+// lower = upper.
+struct RemainingIterations {
+  std::int64_t lower = 0, upper = 0, central = 0;
+};
+inline constexpr std::size_t kBracketFrom = 8;
+RemainingIterations remaining_iterations(const std::vector<double>& residuals, double tolerance,
+                                         std::int64_t at_most);
 
 // What auto decides over after CG iteration `it` (relative residual `rel`, the history so far in
 // `residuals`): the iterations expected to remain, and a note saying how they were estimated.

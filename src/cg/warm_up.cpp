@@ -48,6 +48,25 @@ double sell_ms(const DeviceCsr& a, const SpmvOptions& solve) {
   return time_spmv_ms(*op, a, 10);
 }
 
+// A CG iteration's time on `a` (ms) with sell and the solve's options: 20 iterations of the loop
+// the solve runs (fused dots, lagged test), after a solve of 5 to load what it launches.
+double cg_iteration_ms(const DeviceCsr& a, const SpmvOptions& solve, CgOptions solver) {
+  SpmvOptions k;
+  k.kernel = "sell";
+  k.sell_diagonals = solve.sell_diagonals;
+  k.sell_sigma = solve.sell_sigma;
+  k.sell_fused_dots = solve.sell_fused_dots;
+  const auto op = make_spmv(a, k);
+  Kokkos::View<double*> b("cg::warm_b", a.rows), x("cg::warm_x", a.rows);
+  Kokkos::deep_copy(b, 1.0);
+  solver.tolerance = 1e-300;  // runs to max_iterations
+  solver.max_iterations = 5;
+  (void)cg_solve(*op, a, b, x, solver);
+  solver.max_iterations = 20;
+  const CgResult r = cg_solve(*op, a, b, x, solver);
+  return r.iterations > 0 ? 1e3 * r.loop_seconds / static_cast<double>(r.iterations) : 0.0;
+}
+
 }  // namespace
 
 KernelWarmUp::KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOptions& solver,
@@ -198,9 +217,19 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder, bool sc
           c.cache_gain = scat > 0 ? std::max(0.0, 1.0 - nat / scat) : 0.0;
           extra += fmt::format(
               "; sell on it randomly renumbered, then reordered by labelprop {:.4f} ms, as "
-              "renumbered {:.4f} ms: an order wins back {:.0f}% "
+              "renumbered {:.4f} ms: an order wins back {:.0f}% of an SpMV "
               "where x stays in the L2",
               nat, scat, 100 * c.cache_gain);
+        }
+        // The rest of a CG iteration (the update's vectors, the dots' own rows, the loop's
+        // launches and test), which no order changes: a whole iteration there minus its SpMV,
+        // per row. auto takes the share above of what remains of its measured iteration.
+        if (nat > 0 && go_on("the SpMV's gain from an order")) {
+          const double it_ms = cg_iteration_ms(ordered, spmv, solver);
+          c.other_ms_per_row = std::max(0.0, it_ms - nat) / static_cast<double>(ordered.rows);
+          extra += fmt::format(
+              "; a CG iteration there {:.4f} ms, so {:.4f} ms a million rows beside the SpMV",
+              it_ms, 1e6 * c.other_ms_per_row);
         }
         reorder_cost_ = c;
       }

@@ -44,6 +44,9 @@ class KernelWarmUp {
     // The share of sell's SpMV time an order wins back where x stays in the L2: 1 - (the
     // 1024 x 1024 grid in its own order) / (the same renumbered by a scatter).
     double cache_gain = 0;
+    // A CG iteration's time beside its SpMV, per row (ms): the same grid in its labelprop order,
+    // a whole iteration (CgOptions of the solve) minus sell's SpMV. 0: not measured.
+    double other_ms_per_row = 0;
   };
   const ReorderCost& reorder_cost() const { return reorder_cost_; }
   // Each kernel's set-up (ms, by SpmvOptions::kernel), the least over the small matrices: what

@@ -212,6 +212,7 @@ int run_cg(const CgCommandOptions& o) {
       spmv.reorder.fixed_ms = warm_up.reorder_cost().fixed_ms;
       spmv.reorder.ms_per_entry = warm_up.reorder_cost().ms_per_entry;
       spmv.reorder.cache_gain = warm_up.reorder_cost().cache_gain;
+      spmv.reorder.other_ms_per_row = warm_up.reorder_cost().other_ms_per_row;
       spmv.reorder.note = reorder_note;
     }
     sys.reorder_seconds = reorder_clock.seconds();

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -766,23 +767,28 @@ TEST(CgSolver, AutoDeferredReorderRunsWhereItCanPayAndKeepsTheSolution) {
         << op->reorder_note();
     EXPECT_NE(op->reorder_note().find("under its predicted"), std::string::npos)
         << op->reorder_note();
-    EXPECT_NE(op->reorder_note().find(" x 50%, what an order wins back where x stays in the L2"),
+    EXPECT_NE(op->reorder_note().find(
+                  " x 50%, what an order wins back of an SpMV where x stays in the L2"),
               std::string::npos)
         << op->reorder_note();
   }
-  // A solve that turns out longer than the decision point's estimate: the cost set just above
-  // what the reorder could save by the decision's estimate (read from a run that keeps the
-  // order), so it is kept there and run later, when the re-estimated iterations left make it pay
-  // (CG's rate slows down here as on the stand-ins), in the waiting loop on the host and in the
-  // lagged loop on a GPU.
+  // The cost set from what the reorder could save by the decision's estimate (read from a run
+  // that keeps the order): at half of it, it runs before the decision point, once the iterations
+  // expected to remain (remaining_iterations' central estimate, from kBracketFrom residuals on)
+  // make it pay; with the decision point before kBracketFrom residuals (no early estimate beyond
+  // the iterations to it), at the decision; just above it, it is kept there and run later, when
+  // the re-estimated iterations left make it pay (CG's rate slows down here as on the
+  // stand-ins), in the waiting loop on the host and in the lagged loop on a GPU.
   // The costs are set from a probe's timed iterations, and the run compared times its own: a
   // busy host can make the two differ by more than the margins, so each case has a few tries.
   {
     const CgOptions co{1e-12, 10000, false};
-    const auto run_case = [&](double factor, const std::string& want) {
+    const auto run_case = [&](double factor, std::int64_t decide_after,
+                              const std::vector<std::string>& want) {
       std::string last;
       for (int attempt = 0; attempt < 5; ++attempt) {
         SpmvOptions dear = k;
+        dear.decide_after = decide_after;
         dear.reorder.fixed_ms = 1e9;
         auto probe = make_spmv(a, dear);
         Kokkos::View<double*> x("x", a.rows);
@@ -790,7 +796,7 @@ TEST(CgSolver, AutoDeferredReorderRunsWhereItCanPayAndKeepsTheSolution) {
         const std::string d = probe->report().decision;
         const std::size_t at = d.find("= ", d.find("at the decision: the order kept for now"));
         if (at == std::string::npos) return d;
-        SpmvOptions opt = k;
+        SpmvOptions opt = dear;
         opt.reorder.fixed_ms = factor * std::stod(d.substr(at + 2));
         opt.reorder.ms_per_entry = 1e-15;
         auto op = make_spmv(a, opt);
@@ -800,16 +806,22 @@ TEST(CgSolver, AutoDeferredReorderRunsWhereItCanPayAndKeepsTheSolution) {
         EXPECT_LE(std::abs(r.iterations - pr.iterations), 1);
         EXPECT_LE(relative_error(x2, xstar), 1e-8);
         last = op->reorder_note();
-        if (last.find(want) != std::string::npos) {
+        if (std::all_of(want.begin(), want.end(),
+                        [&](const std::string& w) { return last.find(w) != std::string::npos; })) {
           EXPECT_EQ(op->frame().order.extent(0), static_cast<std::size_t>(a.rows));
           return std::string();
         }
       }
       return last;
     };
-    // Half of it: run at the decision.
-    EXPECT_EQ(run_case(0.5, "; labelprop at the decision (after "), "");
-    EXPECT_EQ(run_case(1.6, "; labelprop later (after "), "");
+    EXPECT_EQ(run_case(0.5, 20,
+                       {"; labelprop before the decision point (after ",
+                        " iterations (expected to remain: between "}),
+              "");
+    EXPECT_EQ(run_case(0.5, static_cast<std::int64_t>(kBracketFrom) - 2,
+                       {"; labelprop at the decision (after "}),
+              "");
+    EXPECT_EQ(run_case(1.6, 20, {"; labelprop later (after "}), "");
   }
   // Ended before the decision point: kept.
   auto op = make_spmv(a, k);
@@ -870,6 +882,9 @@ TEST(CgSolver, WarmUpRunsBesideTheHostsWorkAndLeavesTheSolveUnchanged) {
     EXPECT_GT(slow.reorder_cost().ms_per_entry, 0.0) << slow.note();
     EXPECT_GT(slow.reorder_cost().cache_gain, 0.0) << slow.note();
     EXPECT_LT(slow.reorder_cost().cache_gain, 1.0) << slow.note();
+    // a CG iteration's part beside the SpMV on the 1M-row grid: some, under a millisecond
+    EXPECT_GT(slow.reorder_cost().other_ms_per_row, 0.0) << slow.note();
+    EXPECT_LT(1e6 * slow.reorder_cost().other_ms_per_row, 1.0) << slow.note();
     EXPECT_EQ(slow.note().find("skipped"), std::string::npos) << slow.note();
     KernelWarmUp quick(true, k, o, true);
     (void)quick.join();
@@ -877,6 +892,7 @@ TEST(CgSolver, WarmUpRunsBesideTheHostsWorkAndLeavesTheSolveUnchanged) {
         << quick.note();
     EXPECT_EQ(quick.reorder_cost().ms_per_entry, 0.0) << quick.note();
     EXPECT_EQ(quick.reorder_cost().cache_gain, 0.0) << quick.note();
+    EXPECT_EQ(quick.reorder_cost().other_ms_per_row, 0.0) << quick.note();
   }
 }
 
@@ -889,6 +905,39 @@ TEST(CgSolver, ExpectedRemainingIterationsExtrapolatesTheRate) {
   EXPECT_EQ(expected_remaining_iterations(h, 1e-3, 1000), 0);  // already there
   std::vector<double> flat(30, 0.5);
   EXPECT_EQ(expected_remaining_iterations(flat, 1e-8, 777), 777);  // not falling: all of it
+}
+
+// The bracket: a residual falling as i^-2 (a power law, as CG's does on the PDE systems before
+// its asymptotic rate) needs 10,000 iterations to 1e-8 in all; its later half's geometric rate
+// says 160 more after 40, its power law 9,960, the central estimate their geometric mean.
+TEST(CgSolver, RemainingIterationsBracketsRateAndPowerLaw) {
+  std::vector<double> h;
+  for (int i = 1; i <= 40; ++i) h.push_back(1.0 / (static_cast<double>(i) * i));
+  const RemainingIterations r = remaining_iterations(h, 1e-8, 100000);
+  EXPECT_EQ(r.lower, expected_remaining_iterations(h, 1e-8, 100000));
+  EXPECT_EQ(r.lower, 160);
+  EXPECT_NEAR(static_cast<double>(r.upper), 9960.0, 1.0);
+  EXPECT_NEAR(static_cast<double>(r.central), std::sqrt(160.0 * static_cast<double>(r.upper)), 1.0);
+  // at most what is left, all three
+  const RemainingIterations capped = remaining_iterations(h, 1e-8, 500);
+  EXPECT_EQ(capped.lower, 160);
+  EXPECT_EQ(capped.upper, 500);
+  EXPECT_EQ(capped.central, std::llround(std::sqrt(160.0 * 500.0)));
+  // a geometric history: the power law through the same two points is longer (120 against 40)
+  std::vector<double> g;
+  for (int i = 1; i <= 40; ++i) g.push_back(std::pow(10.0, -i / 10.0));
+  const RemainingIterations rg = remaining_iterations(g, 1e-8, 100000);
+  EXPECT_EQ(rg.lower, 40);
+  EXPECT_EQ(rg.upper, 120);
+  EXPECT_EQ(rg.central, 69);
+  // too short a history to bracket: all three the rate's
+  h.resize(kBracketFrom - 1);
+  const RemainingIterations s = remaining_iterations(h, 1e-8, 100000);
+  EXPECT_EQ(s.lower, s.upper);
+  EXPECT_EQ(s.central, s.lower);
+  // already there, or not falling
+  EXPECT_EQ(remaining_iterations(g, 1e-3, 1000).central, 0);
+  EXPECT_EQ(remaining_iterations(std::vector<double>(30, 0.5), 1e-8, 777).central, 777);
 }
 
 }  // namespace
