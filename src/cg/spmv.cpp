@@ -126,9 +126,11 @@ RemainingIterations remaining_iterations(const std::vector<double>& residuals, d
   const double end = log_end >= std::log(cap) ? cap : std::exp(log_end);
   r.upper = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(end - k - 1e-9)), r.lower,
                                      at_most);
-  r.central = std::clamp<std::int64_t>(
-      std::llround(std::sqrt(static_cast<double>(r.lower) * static_cast<double>(r.upper))), r.lower,
-      r.upper);
+  if (r.upper > r.lower) {
+    const double lo = static_cast<double>(r.lower), hi = static_cast<double>(r.upper);
+    r.central =
+        std::clamp<std::int64_t>(std::llround((hi - lo) / std::log(hi / lo)), r.lower, r.upper);
+  }
   return r;
 }
 

@@ -176,15 +176,17 @@ std::int64_t expected_remaining_iterations(const std::vector<double>& residuals,
 // systems before its asymptotic rate, this is short: 94 against 944 after 30 iterations on
 // parabolic_fem); `upper` keeps the later half's power law instead (log residual falling linearly
 // in log iteration: it ignores the asymptotic rate CG reaches, so it is long: 2,200 there);
-// `central` is their geometric mean, the estimate whose worst factor from any count between
-// them is least. On session 26's five matrices (docs/benchmarks.md, session 27) central was
-// 0.29-1.97x the iterations that remained, from the 8th iteration on, where lower was
-// 0.02-0.68x. Fewer than `kBracketFrom` residuals (or a power law that does not fall): central =
-// lower = upper.
+// `central` is the mean count where the log of the count is equally likely anywhere between them,
+// (upper - lower) / ln(upper / lower): what a choice whose gain grows with the count (a reorder's)
+// should weigh against its cost. On session 26's five matrices (docs/benchmarks.md, session 27),
+// from the 16th iteration to the 100th, central was 0.48-2.7x the iterations that remained,
+// lower 0.04-1.3x, upper 1.4-7.7x, their geometric mean 0.29-2.1x. Fewer than `kBracketFrom`
+// residuals (the power law through the first few swings: upper 6-13x after 6 iterations), or a
+// power law that does not fall: central = lower = upper.
 struct RemainingIterations {
   std::int64_t lower = 0, upper = 0, central = 0;
 };
-inline constexpr std::size_t kBracketFrom = 8;
+inline constexpr std::size_t kBracketFrom = 16;
 RemainingIterations remaining_iterations(const std::vector<double>& residuals, double tolerance,
                                          std::int64_t at_most);
 
