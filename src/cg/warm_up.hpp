@@ -42,10 +42,12 @@ class KernelWarmUp {
   struct ReorderCost {
     double fixed_ms = 0, ms_per_entry = 0;
     // The share of sell's SpMV time an order wins back where x stays in the L2: 1 - (the
-    // 1024 x 1024 grid in its own order) / (the same renumbered by a scatter).
+    // 1024 x 1024 grid renumbered by a scatter, then reordered by labelprop) / (the same
+    // scattered).
     double cache_gain = 0;
-    // A CG iteration's time beside its SpMV, per row (ms): the same grid in its labelprop order,
-    // a whole iteration (CgOptions of the solve) minus sell's SpMV. 0: not measured.
+    // A CG iteration's time beside its SpMV, per row (ms): a device copy of the bytes the
+    // iteration moves besides (its update's vectors, the dots' own rows) on that grid's rows.
+    // 0: not measured.
     double other_ms_per_row = 0;
   };
   const ReorderCost& reorder_cost() const { return reorder_cost_; }
