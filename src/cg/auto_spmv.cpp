@@ -39,8 +39,9 @@ class AutoSpmv final : public CgSpmv {
     // The layer's auto runs nothing until the decision: its gather is measured here through a
     // gather of its own.
     // The kernel most often fastest first (sell: measured on an H100, docs/benchmarks.md
-    // sessions 18-22), then the others by the cost of their set-up: csr-warp and the gather
-    // read the matrix's own arrays, cuSPARSE's set-up is 0.3-0.7 ms of host calls on a stand-in.
+    // sessions 18-22; csr-warp instead on a scattered matrix whose x is past the L2, below),
+    // then the others by the cost of their set-up: csr-warp and the gather read the matrix's own
+    // arrays, cuSPARSE's set-up is 0.3-0.7 ms of host calls on a stand-in.
     for (const std::string& k : auto_candidate_kernels()) {
       cands_.emplace_back();
       cands_.back().name = candidate_of(k);
@@ -111,6 +112,7 @@ class AutoSpmv final : public CgSpmv {
   }
   void observe(std::int64_t it, double rel, double tolerance,
                std::int64_t max_iterations) override {
+    if (it == 1) residuals_.clear();  // a second solve's history starts afresh
     if (current_) {
       if (pending_) {  // the deferred reorder, re-estimated
         residuals_.push_back(rel);
@@ -260,7 +262,8 @@ class AutoSpmv final : public CgSpmv {
     return c.failed.empty() && c.skipped.empty() && !c.stopped && c.runs < steps();
   }
   // The next kernel to measure, set up on first use; null when none is left, or none may start
-  // yet. The first kernel (sell) runs from the solve's first iteration; the others start from
+  // yet. The first kernel (sell, or csr-warp: see the constructor) runs from the solve's first
+  // iteration; the others start from
   // half way to the decision point, where the residuals so far say how long the solve may be,
   // and each only where the exploration budget (remap.explore_budget, as the layer's auto
   // spends it: seed 001 §4's online profiling must cost a small share of the run) still covers
@@ -476,7 +479,7 @@ class AutoSpmv final : public CgSpmv {
     if (o_.decide_after > 0)
       left = remaining_iterations(residuals_, tolerance_,
                                   std::max<std::int64_t>(0, max_iterations_ - seen_it_));
-    consider(left, o_.decide_after, "at the decision");
+    consider(left, seen_it_, "at the decision");
     if (pending_)
       kernel_lines_ += fmt::format(
           "{}; at the decision: the order kept for now: it could save {} x {} "
@@ -506,8 +509,8 @@ class AutoSpmv final : public CgSpmv {
     if (!b || !cost_measured()) return false;
     const Saving sv = saving_per_iteration(b, b->op);
     const double cost = predicted_cost_ms(b->setup_ms);
-    // At least the iterations to the decision point; from kBracketFrom residuals on, the
-    // iterations expected to remain where more.
+    // At least the iterations to the decision point; from kBracketFrom residuals on (where the
+    // estimate is bracketed), the iterations expected to remain where more.
     std::int64_t left = o_.decide_after - it;
     std::string left_how = fmt::format("the {} iterations to it", left);
     const RemainingIterations est = remaining_iterations(
@@ -538,7 +541,9 @@ class AutoSpmv final : public CgSpmv {
   // in `op`'s format): where x stays in the L2 (8 bytes a column, at most half of it), the share
   // of an SpMV the warm-up measured an order to win back there (a grid in labelprop's order
   // against the same scattered), of the iteration less what is not its SpMV there (the update's
-  // vectors, the dots' own rows, the loop: the warm-up's per row; taking the share of the whole
+  // vectors and the dots' own rows, the warm-up's copy of their bytes, per row: DRAM time only,
+  // not the iteration's launches, so on a small matrix the saving is overstated; taking the share
+  // of the whole
   // iteration overstated it by 1.1-1.9x on the permuted stand-ins, session 26 call 9); past it, the
   // whole iteration above the floor of the bytes any order moves (the scattered reads come from
   // memory, 32 bytes a sector). Without the warm-up's share: the bound for both.
@@ -558,8 +563,11 @@ class AutoSpmv final : public CgSpmv {
     }
     if (x_in_l2() && o_.reorder.cache_gain > 0) {
       sv.share = o_.reorder.cache_gain;
+      // decide_after 0: the kernels were timed on bare SpMVs with their dots, not iterations.
       sv.other_ms =
-          std::min(sv.exec_ms, o_.reorder.other_ms_per_row * static_cast<double>(a_.rows));
+          o_.decide_after == 0
+              ? 0.0
+              : std::min(sv.exec_ms, o_.reorder.other_ms_per_row * static_cast<double>(a_.rows));
       sv.ms = (sv.exec_ms - sv.other_ms) * sv.share;
       return sv;
     }
@@ -569,11 +577,16 @@ class AutoSpmv final : public CgSpmv {
     return sv;
   }
   static std::string saving_text(const Saving& sv) {
-    if (sv.share > 0)
+    if (sv.share > 0 && sv.other_ms > 0)
       return fmt::format(
           "(({} {:.4f} ms - {:.4f} ms of it beside the SpMV) x {:.0f}%, what an order wins back "
           "of an SpMV where x stays in the L2, both measured by the warm-up)",
           sv.name, sv.exec_ms, sv.other_ms, 100 * sv.share);
+    if (sv.share > 0)
+      return fmt::format(
+          "({} {:.4f} ms, the whole iteration taken as SpMV, x {:.0f}%, what an order wins back "
+          "of an SpMV where x stays in the L2, measured by the warm-up)",
+          sv.name, sv.exec_ms, 100 * sv.share);
     return fmt::format("({} {:.4f} ms - floor {:.4f} ms, at most)", sv.name, sv.exec_ms,
                        sv.floor_ms);
   }

@@ -107,7 +107,9 @@ std::int64_t expected_remaining_iterations(const std::vector<double>& residuals,
   if (!(first > 0) || !(last > 0) || !(last < first)) return at_most;
   const double rate = std::log(last / first) / span;  // < 0
   const double need = std::ceil(std::log(tolerance / last) / rate - 1e-9);
-  return std::min<std::int64_t>(at_most, static_cast<std::int64_t>(std::max(1.0, need)));
+  // Compared in double first: a residual that barely falls can need more than int64 holds.
+  if (!(need < static_cast<double>(at_most))) return at_most;
+  return static_cast<std::int64_t>(std::max(1.0, need));
 }
 
 RemainingIterations remaining_iterations(const std::vector<double>& residuals, double tolerance,

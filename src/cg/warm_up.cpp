@@ -234,7 +234,7 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder, bool sc
         // its measured iteration. (Timing whole CG iterations here instead read 0.073-0.55 ms
         // an iteration where the solve's own on a grid of this size took 0.059: the warm-up's
         // host waits share the host with the matrix's set-up; a copy queues no host waits.)
-        if (nat > 0 && go_on("the SpMV's gain from an order")) {
+        if (nat > 0 && go_on("the iteration's part beside the SpMV")) {
           const int vectors = solver.jacobi ? kOtherVectorsJacobi : kOtherVectors;
           const std::int64_t rows = ordered.rows;
           c.other_ms_per_row = copy_ms(8 * vectors * rows) / static_cast<double>(rows);
