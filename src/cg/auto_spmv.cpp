@@ -524,14 +524,13 @@ class AutoSpmv final : public CgSpmv {
     // At least the iterations to the decision point; from kBracketFrom residuals on (where the
     // estimate is bracketed), the iterations expected to remain where more.
     std::int64_t left = o_.decide_after - it;
-    std::string left_how = fmt::format("the {} iterations to it", left);
     const RemainingIterations est = remaining_iterations(
         residuals_, tolerance_, std::max<std::int64_t>(0, max_iterations_ - it));
-    if (est.upper > est.lower && est.central > left) {
-      left = est.central;
-      left_how = "the " + left_text(est);
-    }
+    const bool bracketed = est.upper > est.lower && est.central > left;
+    if (bracketed) left = est.central;
     if (!(static_cast<double>(left) * sv.ms > cost)) return false;
+    const std::string left_how =
+        bracketed ? "the " + left_text(est) : fmt::format("the {} iterations to it", left);
     SpmvOptions inner = o_;
     inner.reorder = {};
     release_kernels(nullptr);  // measured on the old order: done with (their memory for P A P^T)
@@ -553,12 +552,11 @@ class AutoSpmv final : public CgSpmv {
   // in `op`'s format): where x stays in the L2 (8 bytes a column, at most half of it), the share
   // of an SpMV the warm-up measured an order to win back there (a grid in labelprop's order
   // against the same scattered), of the iteration less what is not its SpMV there (the update's
-  // vectors and the dots' own rows, the warm-up's copy of their bytes, per row: DRAM time only,
+  // vectors and the dots' own rows, their bytes at the copy bandwidth, per row: DRAM time only,
   // not the iteration's launches, so on a small matrix the saving is overstated; taking the share
-  // of the whole
-  // iteration overstated it by 1.1-1.9x on the permuted stand-ins, session 26 call 9); past it, the
-  // whole iteration above the floor of the bytes any order moves (the scattered reads come from
-  // memory, 32 bytes a sector). Without the warm-up's share: the bound for both.
+  // of the whole iteration overstated it by 1.1-1.9x on the permuted stand-ins, session 26 call 9);
+  // past it, the whole iteration above the floor of the bytes any order moves (the scattered reads
+  // come from memory, 32 bytes a sector). Without the warm-up's share: the bound for both.
   struct Saving {
     double ms = 0;        // per iteration
     double exec_ms = 0;   // the kernel's measured iteration

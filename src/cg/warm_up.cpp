@@ -12,6 +12,7 @@
 #include "cg/device_csr.hpp"
 #include "cg/device_reorder.hpp"
 #include "cg/generators.hpp"
+#include "mdremap/remap/registry.hpp"
 
 namespace mdremap::cg {
 
@@ -52,26 +53,6 @@ double sell_ms(const DeviceCsr& a, const SpmvOptions& solve) {
   k.sell_sigma = solve.sell_sigma;
   const auto op = make_spmv(a, k);
   return time_spmv_ms(*op, a, 10);
-}
-
-// The time (ms) a device-to-device copy takes to move `bytes` (read + write), the least of three.
-double copy_ms(std::int64_t bytes) {
-  const std::int64_t n = std::max<std::int64_t>(1, bytes / 16);
-  Kokkos::View<double*> src(Kokkos::view_alloc("cg::warm_copy_src", Kokkos::WithoutInitializing),
-                            n);
-  Kokkos::View<double*> dst(Kokkos::view_alloc("cg::warm_copy_dst", Kokkos::WithoutInitializing),
-                            n);
-  Kokkos::deep_copy(src, 1.0);
-  double least = 0;
-  for (int k = 0; k < 3; ++k) {
-    Kokkos::fence();
-    Kokkos::Timer t;
-    Kokkos::deep_copy(dst, src);
-    Kokkos::fence();
-    const double ms = 1e3 * t.seconds();
-    least = k == 0 ? ms : std::min(least, ms);
-  }
-  return least;
 }
 
 }  // namespace
@@ -229,18 +210,21 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder, bool sc
               nat, scat, 100 * c.cache_gain);
         }
         // The rest of a CG iteration, which no order changes: the update's vectors and the
-        // dots' own rows, kOtherVectors a row (read or written, 8 bytes each), timed as a copy
-        // of as many bytes on this grid's rows. auto takes the share above of what remains of
-        // its measured iteration. (Timing whole CG iterations here instead read 0.073-0.55 ms
-        // an iteration where the solve's own on a grid of this size took 0.059: the warm-up's
-        // host waits share the host with the matrix's set-up; a copy queues no host waits.)
+        // dots' own rows, kOtherVectors a row (read or written, 8 bytes each), at the copy
+        // bandwidth the remap layer's auto probes for as many bytes (AutoStrategy::copy_gb_per_s).
+        // auto takes the share above of what remains of its measured iteration. (Timing whole CG
+        // iterations here instead read 0.073-0.55 ms an iteration where the solve's own on a grid
+        // of this size took 0.059: the warm-up's host waits share the host with the matrix's
+        // set-up; a copy's probe queues no host waits.)
         if (nat > 0 && go_on("the iteration's part beside the SpMV")) {
           const int vectors = solver.jacobi ? kOtherVectorsJacobi : kOtherVectors;
-          const std::int64_t rows = ordered.rows;
-          c.other_ms_per_row = copy_ms(8 * vectors * rows) / static_cast<double>(rows);
+          const double gb_per_s = remap::AutoStrategy<double>::copy_gb_per_s(
+              8.0 * vectors * static_cast<double>(ordered.rows));
+          c.other_ms_per_row = 8.0 * vectors / (1e6 * gb_per_s);
           extra += fmt::format(
-              "; {} vectors of a CG iteration beside its SpMV copied there in {:.4f} ms", vectors,
-              c.other_ms_per_row * static_cast<double>(rows));
+              "; {} vectors of a CG iteration beside its SpMV at the copy bandwidth ({:.0f} GB/s): "
+              "{:.4f} ms a million rows",
+              vectors, gb_per_s, 1e6 * c.other_ms_per_row);
         }
         reorder_cost_ = c;
       }

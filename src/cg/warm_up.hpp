@@ -45,9 +45,9 @@ class KernelWarmUp {
     // 1024 x 1024 grid renumbered by a scatter, then reordered by labelprop) / (the same
     // scattered).
     double cache_gain = 0;
-    // A CG iteration's time beside its SpMV, per row (ms): a device copy of the bytes the
-    // iteration moves besides (its update's vectors, the dots' own rows) on that grid's rows.
-    // 0: not measured.
+    // A CG iteration's time beside its SpMV, per row (ms): the bytes the iteration moves
+    // besides (its update's vectors, the dots' own rows) at the device's copy bandwidth, probed
+    // for that grid's rows (remap::AutoStrategy::copy_gb_per_s). 0: not measured.
     double other_ms_per_row = 0;
   };
   const ReorderCost& reorder_cost() const { return reorder_cost_; }

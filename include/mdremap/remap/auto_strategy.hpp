@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
 
 #include "mdremap/median.hpp"
 #include "mdremap/remap/cost_model.hpp"
@@ -54,6 +55,33 @@ class AutoStrategy final : public RemapStrategy<T> {
 
   explicit AutoStrategy(const RemapOptions& o) : RemapStrategy<T>(o) {
     if (o.profile_steps < 1) throw Error("auto: profile steps must be at least 1");
+  }
+  // The device's copy bandwidth (read + write): a fenced device-to-device copy of as many bytes as
+  // one execution moves at least, rounded up to a power of two and clamped to 2 x 1 MB .. 2 x
+  // 256 MB (past the H100's L2 and the host's caches, yet cheap: the probe must cost far less than
+  // the run it screens, so its allocation and first touch are bounded), best of three, measured
+  // once per process and size (the cache locked: CG's warm-up probes on a thread of its own). A
+  // bandwidth measured too high only makes the bound weaker.
+  static double copy_gb_per_s(double bytes) {
+    static std::mutex lock;
+    static std::map<std::size_t, double> measured;
+    const std::size_t n =
+        probe_elements(bytes / 2.0, std::size_t(1) << 20, std::size_t(1) << 28, sizeof(double));
+    const std::lock_guard<std::mutex> held(lock);
+    if (auto it = measured.find(n); it != measured.end()) return it->second;
+    Kokkos::View<double*> a(Kokkos::view_alloc("auto_bw_a", Kokkos::WithoutInitializing), n);
+    Kokkos::View<double*> b(Kokkos::view_alloc("auto_bw_b", Kokkos::WithoutInitializing), n);
+    Kokkos::deep_copy(a, 1.0);
+    Kokkos::deep_copy(b, 0.0);
+    double best = 1e300;
+    for (int k = 0; k < 3; ++k) {
+      Kokkos::fence();
+      Kokkos::Timer t;
+      Kokkos::deep_copy(b, a);
+      Kokkos::fence();
+      best = std::min(best, t.seconds());
+    }
+    return measured[n] = 2.0 * static_cast<double>(n * sizeof(double)) / best / 1e9;
   }
   // The least time an execution moving `bytes` can take: 0 where they may stay in the last-level
   // cache (at most twice its size), else those bytes at the device's copy bandwidth.
@@ -276,30 +304,6 @@ class AutoStrategy final : public RemapStrategy<T> {
     return b;
   }
 
-  // The device's copy bandwidth (read + write): a fenced device-to-device copy of as many bytes as
-  // one execution moves at least, rounded up to a power of two and clamped to 2 x 1 MB .. 2 x
-  // 256 MB (past the H100's L2 and the host's caches, yet cheap: the probe must cost far less than
-  // the run it screens, so its allocation and first touch are bounded), best of three, measured
-  // once per process and size. A bandwidth measured too high only makes the bound weaker.
-  static double copy_gb_per_s(double bytes) {
-    static std::map<std::size_t, double> measured;
-    const std::size_t n =
-        probe_elements(bytes / 2.0, std::size_t(1) << 20, std::size_t(1) << 28, sizeof(double));
-    if (auto it = measured.find(n); it != measured.end()) return it->second;
-    Kokkos::View<double*> a(Kokkos::view_alloc("auto_bw_a", Kokkos::WithoutInitializing), n);
-    Kokkos::View<double*> b(Kokkos::view_alloc("auto_bw_b", Kokkos::WithoutInitializing), n);
-    Kokkos::deep_copy(a, 1.0);
-    Kokkos::deep_copy(b, 0.0);
-    double best = 1e300;
-    for (int k = 0; k < 3; ++k) {
-      Kokkos::fence();
-      Kokkos::Timer t;
-      Kokkos::deep_copy(b, a);
-      Kokkos::fence();
-      best = std::min(best, t.seconds());
-    }
-    return measured[n] = 2.0 * static_cast<double>(n * sizeof(double)) / best / 1e9;
-  }
   // Elements of `size` bytes in a probe of about `bytes`: a power of two within [lo, hi] bytes.
   static std::size_t probe_elements(double bytes, std::size_t lo, std::size_t hi,
                                     std::size_t size) {
