@@ -10,6 +10,9 @@
 // list_build, remap_plan and the step's ghost_forward) are timed without the extra
 // synchronisation, allocations counted (their "ms" column is MB). Under mpirun, KP_TIMER_OUT
 // with %r writes a file per rank (KP_TIMER_OUT=times-%r.txt).
+// KP_TRACE=trace.txt also writes every event in order, with the host's time (ms from the
+// library's start): each kernel's launch and return, fence, copy, allocation and release. With
+// KP_SYNC=0 that is the host's timeline: where it waits, and what its allocations cost.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -52,6 +55,25 @@ std::vector<Open>& open_regions() {
   return o;
 }
 
+// KP_TRACE: (time, event) in order.
+const char* trace_path() {
+  static const char* p = std::getenv("KP_TRACE");
+  return p;
+}
+const Clock::time_point& origin() {
+  static const Clock::time_point t = Clock::now();
+  return t;
+}
+std::vector<std::pair<double, std::string>>& trace() {
+  static std::vector<std::pair<double, std::string>> t;
+  return t;
+}
+void note(const std::string& what) {
+  if (trace_path())
+    trace().emplace_back(std::chrono::duration<double, std::milli>(Clock::now() - origin()).count(),
+                         what);
+}
+
 // KP_SYNC=0: no synchronisation around kernels (their times are then launch times; the fences
 // show where the host waits).
 bool sync() {
@@ -64,6 +86,7 @@ bool sync() {
 
 void begin(const std::string& name, std::uint64_t* id) {
   if (sync()) cudaDeviceSynchronize();
+  note("begin " + name);
   open_regions().push_back({name, Clock::now()});
   if (id) *id = open_regions().size() - 1;
 }
@@ -80,6 +103,7 @@ void close(std::vector<Open>& stack) {
 
 void end() {
   if (sync()) cudaDeviceSynchronize();
+  note("end");
   close(open_regions());
 }
 
@@ -91,7 +115,9 @@ struct SpaceHandle {
 
 extern "C" {
 
-void kokkosp_init_library(int, std::uint64_t, std::uint32_t, void*) {}
+void kokkosp_init_library(int, std::uint64_t, std::uint32_t, void*) {
+  (void)origin();
+}
 
 void kokkosp_finalize_library() {
   std::vector<std::pair<std::string, Entry>> rows(table().begin(), table().end());
@@ -112,6 +138,12 @@ void kokkosp_finalize_library() {
                  1e3 * e.ms / static_cast<double>(std::max<std::int64_t>(1, e.calls)),
                  name.c_str());
   if (f != stderr) std::fclose(f);
+  if (trace_path()) {
+    if (FILE* t = std::fopen(trace_path(), "w")) {
+      for (const auto& [ms, what] : trace()) std::fprintf(t, "%.4f %s\n", ms, what.c_str());
+      std::fclose(t);
+    }
+  }
 }
 
 void kokkosp_begin_parallel_for(const char* name, std::uint32_t, std::uint64_t* id) {
@@ -143,25 +175,33 @@ void kokkosp_end_deep_copy() {
 
 // Profiling regions (Kokkos::Profiling::ScopedRegion): wall time, no extra synchronisation.
 void kokkosp_push_profile_region(const char* name) {
+  note(std::string("region ") + name);
   regions().push_back({std::string("region ") + name, Clock::now()});
 }
 void kokkosp_pop_profile_region() {
+  note("region end");
   close(regions());
 }
 
 // Fences: wall time only (no extra synchronisation), nested apart from the kernels.
 void kokkosp_begin_fence(const char* name, std::uint32_t, std::uint64_t* id) {
+  note(std::string("fence ") + name);
   fences().push_back({std::string("fence ") + name, Clock::now()});
   if (id) *id = fences().size() - 1;
 }
 void kokkosp_end_fence(std::uint64_t) {
+  note("fence end");
   close(fences());
 }
 // Allocations: counted by label (total ms column: megabytes).
 void kokkosp_allocate_data(SpaceHandle space, const char* label, const void*, std::uint64_t size) {
+  note(std::string("alloc ") + space.name + " " + label + " " + std::to_string(size));
   Entry& e = table()[std::string("alloc ") + space.name + " " + label];
   ++e.calls;
   e.ms += static_cast<double>(size) / 1e6;
+}
+void kokkosp_deallocate_data(SpaceHandle space, const char* label, const void*, std::uint64_t) {
+  note(std::string("free ") + space.name + " " + label);
 }
 
 }  // extern "C"

@@ -42,6 +42,13 @@ using remap::Sums2;
 Team slice_teams(std::int64_t slices) {
   return Team(slices, 1, std::min(kSellSlice, Team::vector_length_max()));
 }
+// The same with `bytes` of team scratch (shared memory on a GPU): what the slice's lanes share.
+Team slice_teams(std::int64_t slices, std::size_t bytes) {
+  return slice_teams(slices).set_scratch_size(0, Kokkos::PerTeam(bytes));
+}
+template <class T>
+using ScratchArray =
+    Kokkos::View<T*, Kokkos::DefaultExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
 // The column a row's differences start from: the row itself (the diagonal, on an SPD matrix),
 // inside [0, cols).
@@ -415,27 +422,29 @@ struct SliceOffsets {
       if (const int k = find(cand, nc, col(j) - r); k >= 0) held |= 1u << k;
     return held;
   }
-  // Slot t's e-th column after the diagonal ones: its e-th entry not among them, or past its
-  // last such entry that entry's column (the first_column where it has none), with a zero value.
-  KOKKOS_INLINE_FUNCTION int extra_column(const std::int64_t t, const std::int64_t* cand, int nc,
-                                          std::uint32_t keep, int e) const {
+  // Slot t's columns after the diagonal ones, in order, into out[e * stride] for e < n: its
+  // entries not among them, then (past its last such entry) that entry's column, or the
+  // first_column where it has none, as the format pads them with a zero value.
+  KOKKOS_INLINE_FUNCTION void extra_columns(const std::int64_t t, const std::int64_t* cand, int nc,
+                                            std::uint32_t keep, int n, int* out, int stride) const {
     const std::int64_t r = row(t);
     int last = first_column(r, cols);
-    if (t >= rows) return last;
-    int n = 0;
-    for (std::int64_t j = rp(r); j < rp(r + 1); ++j) {
-      const int c = col(j);
-      if (kept(cand, nc, keep, c - r)) continue;
-      if (n++ == e) return c;
-      last = c;
-    }
-    return last;
+    int e = 0;
+    if (t < rows)
+      for (std::int64_t j = rp(r); j < rp(r + 1) && e < n; ++j) {
+        const int c = col(j);
+        if (kept(cand, nc, keep, c - r)) continue;
+        out[e++ * stride] = c;
+        last = c;
+      }
+    for (; e < n; ++e) out[e * stride] = last;
   }
 
-  // The plan of slice s (plain width w), on the team's vector lanes; cand receives the candidates.
+  // The plan of slice s (plain width w), on the team's vector lanes; cand (the team's scratch)
+  // receives the candidates, held (scratch, kSellSlice) each slot's mask of them.
   template <class Member>
   KOKKOS_INLINE_FUNCTION DiagPlan plan(const Member& m, const std::int64_t s, const int w,
-                                       std::int64_t* cand) const {
+                                       std::int64_t* cand, std::uint32_t* held_of) const {
     DiagPlan best;
     if (w == 0 || w > kSellMaxDiagonals) return best;
     const std::int64_t t0 = s * kSellSlice;
@@ -446,7 +455,13 @@ struct SliceOffsets {
           if (length(t0 + i) == w) acc = Kokkos::min(acc, i);
         },
         Kokkos::Min<int>(lane));
-    const int nc = candidates(t0 + lane, cand);
+    // One lane sorts them into the scratch the lanes share (each lane sorting its own copy in
+    // local memory made this kernel and sell_slices 0.13 and 0.27 ms of a 1.4 ms set-up on the
+    // offshore stand-in, session 28).
+    int nc = 0;
+    Kokkos::single(
+        Kokkos::PerThread(m), [&](int& n) { n = candidates(t0 + lane, cand); }, nc);
+    m.team_barrier();
     // The slots' rows (a padding slot's is the slot): an offset is a diagonal column only where
     // it keeps every slot's column inside the matrix, so the SpMV adds it unchecked.
     Kokkos::MinMaxScalar<std::int64_t> span;
@@ -461,11 +476,14 @@ struct SliceOffsets {
     const std::int64_t lo = span.min_val, hi = span.max_val;
     // How many of the slice's rows hold each candidate: one pass over each row (its candidates'
     // mask), the counts summed across the lanes 8 bits each (at most 32 rows).
+    // Each slot's mask is kept for the passes below (slot i's entry written and read by the
+    // lane that runs slot i).
     PackedCounts counts;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(m, kSellSlice),
         [&](const int i, PackedCounts& acc) {
           const std::uint32_t held = mask(t0 + i, cand, nc);
+          held_of[i] = held;
           for (int k = 0; k < nc; ++k)
             if ((held >> k) & 1u) acc.v[k / 8] += std::uint64_t(1) << (8 * (k % 8));
         },
@@ -494,7 +512,7 @@ struct SliceOffsets {
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(m, kSellSlice),
           [&](const int i, int& acc) {
-            const int kept = Kokkos::popcount(mask(t0 + i, cand, nc) & keep);
+            const int kept = Kokkos::popcount(held_of[i] & keep);
             acc = Kokkos::max(acc, static_cast<int>(length(t0 + i)) - kept);
           },
           Kokkos::Max<int>(e));
@@ -519,12 +537,15 @@ struct SliceOffsets {
 void slice_diagonals(const SliceOffsets& g, const Kokkos::View<int*>& width,
                      const Kokkos::View<std::uint8_t*>& ndiag,
                      const Kokkos::View<std::uint64_t*>& plan) {
+  const std::size_t bytes = ScratchArray<std::int64_t>::shmem_size(kSellMaxDiagonals) +
+                            ScratchArray<std::uint32_t>::shmem_size(kSellSlice);
   Kokkos::parallel_for(
-      "CG::sell_diagonals", slice_teams(width.extent(0)),
+      "CG::sell_diagonals", slice_teams(width.extent(0), bytes),
       KOKKOS_LAMBDA(const Team::member_type& m) {
         const std::int64_t s = m.league_rank();
-        std::int64_t cand[kSellMaxDiagonals];
-        const DiagPlan p = g.plan(m, s, width(s), cand);
+        const ScratchArray<std::int64_t> cand(m.team_scratch(0), kSellMaxDiagonals);
+        const ScratchArray<std::uint32_t> held(m.team_scratch(0), kSellSlice);
+        const DiagPlan p = g.plan(m, s, width(s), cand.data(), held.data());
         Kokkos::single(Kokkos::PerThread(m), [&] {
           ndiag(s) = static_cast<std::uint8_t>(p.ndiag);
           plan(s) = std::uint64_t(p.keep) | (std::uint64_t(p.lane) << 32);
@@ -553,10 +574,23 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   const auto uninit = [](const char* name) {
     return Kokkos::view_alloc(std::string(name), Kokkos::WithoutInitializing);
   };
-  m.width = Kokkos::View<int*>(uninit("cg::sell_width"), slices);
-  m.wide = Kokkos::View<std::uint8_t*>(uninit("cg::sell_wide"), slices);
-  m.start = Kokkos::View<std::int64_t*>(uninit("cg::sell_start"), slices + 1);
-  m.start32 = Kokkos::View<std::int64_t*>(uninit("cg::sell_start32"), slices + 1);
+  // The per-slice arrays carved from one allocation (each a cudaMalloc of its own cost
+  // 0.01-0.04 ms, and its release a device synchronisation): starts, start32s and the
+  // diagonals' plans (8 bytes a slice), then widths (4), then the wide and ndiag flags (1).
+  const std::int64_t n8 = slices + 1;
+  m.slice_storage = Kokkos::View<char*>(uninit("cg::sell_slices"), 8 * (3 * n8) + 4 * n8 + 2 * n8);
+  char* at = m.slice_storage.data();
+  const auto take = [&at](std::int64_t bytes) {
+    char* p = at;
+    at += bytes;
+    return p;
+  };
+  m.start = Kokkos::View<std::int64_t*>(reinterpret_cast<std::int64_t*>(take(8 * n8)), n8);
+  m.start32 = Kokkos::View<std::int64_t*>(reinterpret_cast<std::int64_t*>(take(8 * n8)), n8);
+  Kokkos::View<std::uint64_t*> plan(reinterpret_cast<std::uint64_t*>(take(8 * n8)), slices);
+  m.width = Kokkos::View<int*>(reinterpret_cast<int*>(take(4 * n8)), slices);
+  m.wide = Kokkos::View<std::uint8_t*>(reinterpret_cast<std::uint8_t*>(take(n8)), slices);
+  m.ndiag = Kokkos::View<std::uint8_t*>(reinterpret_cast<std::uint8_t*>(take(n8)), slices);
   if (slices == 0) return m;
   SlotRows row{{}, rows};
   m.entries = slice_widths(a, row, m.width);
@@ -572,14 +606,10 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
     m.entries = slice_widths(a, row, m.width);
   }
   // Diagonal columns where a slice's rows share their offsets (sell_spmv.hpp).
-  m.ndiag = Kokkos::View<std::uint8_t*>("cg::sell_ndiag", slices);
-  Kokkos::View<std::uint64_t*> plan;
+  Kokkos::deep_copy(m.ndiag, std::uint8_t(0));
   const SliceOffsets offsets{a.rowptr, a.col, rows, cols, row};
   const std::int64_t plain_entries = m.entries;  // without diagonal columns
-  if (diagonals) {
-    plan = Kokkos::View<std::uint64_t*>(uninit("cg::sell_plan"), slices);
-    slice_diagonals(offsets, m.width, m.ndiag, plan);
-  }
+  if (diagonals) slice_diagonals(offsets, m.width, m.ndiag, plan);
   // The slices' first entries depend on their final widths alone (one scan, one wait for its
   // total).
   m.entries = slice_starts(m.width, m.wide, false, m.start);
@@ -612,39 +642,59 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   // they spread over more than 16 bits (then the whole slice keeps 32-bit columns and its bases
   // go unused). The slots on the team's vector lanes.
   const auto ndiag = m.ndiag;
+  // With diagonal columns the candidates (one lane sorts them) and each slot's columns left
+  // (each lane walks its row once) in the team's scratch: the candidates, then a column of
+  // kSellSlice entries per column number.
+  const std::size_t slice_bytes = ScratchArray<std::int64_t>::shmem_size(kSellMaxDiagonals) +
+                                  ScratchArray<int>::shmem_size(kSellMaxDiagonals * kSellSlice);
   Kokkos::parallel_for(
-      "CG::sell_slices", slice_teams(slices), KOKKOS_LAMBDA(const Team::member_type& m) {
+      "CG::sell_slices", slice_teams(slices, slice_bytes),
+      KOKKOS_LAMBDA(const Team::member_type& m) {
         const std::int64_t s = m.league_rank();
         const int w = width(s);
         const int d = ndiag(s);
         std::uint8_t f = 0;
-        std::int64_t cand[kSellMaxDiagonals];
+        const ScratchArray<std::int64_t> cand(m.team_scratch(0), kSellMaxDiagonals);
+        const ScratchArray<int> extra(m.team_scratch(0), kSellMaxDiagonals * kSellSlice);
         std::uint32_t keep = 0;
         int nc = 0;
         if (d > 0) {  // the diagonal columns' offsets, ascending (the candidates' order)
-          nc = offsets.plan_of(s, plan(s), cand, keep);
+          Kokkos::single(
+              Kokkos::PerThread(m),
+              [&](int& n) {
+                std::uint32_t k = 0;
+                n = offsets.plan_of(s, plan(s), cand.data(), k);
+              },
+              nc);
+          keep = static_cast<std::uint32_t>(plan(s));
+          m.team_barrier();
           Kokkos::single(Kokkos::PerThread(m), [&] {
             int j = 0;
             for (int k = 0; k < nc; ++k)
-              if ((keep >> k) & 1u) base(start(s) / kSellSlice + j++) = static_cast<int>(cand[k]);
+              if ((keep >> k) & 1u) base(start(s) / kSellSlice + j++) = static_cast<int>(cand(k));
+          });
+          // The columns left: at most the plain width (<= kSellMaxDiagonals) a slot; slot i's
+          // written and read by the lane that runs slot i.
+          const int n = w - d < kSellMaxDiagonals ? w - d : int(kSellMaxDiagonals);
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, kSellSlice), [&](const int i) {
+            offsets.extra_columns(s * kSellSlice + i, cand.data(), nc, keep, n, extra.data() + i,
+                                  kSellSlice);
           });
         }
         for (int k = d; k < w && !f; ++k) {
-          int lo = 0, hi = 0;
-          const auto column = [&](const int i) {
-            const std::int64_t t = s * kSellSlice + i;
-            return d > 0 ? offsets.extra_column(t, cand, nc, keep, k - d)
-                         : padded_column(rpc, colc, rows, cols, row(t), k);
-          };
+          Kokkos::MinMaxScalar<int> span;
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(m, kSellSlice),
-              [&](const int i, int& acc) { acc = Kokkos::min(acc, column(i)); },
-              Kokkos::Min<int>(lo));
-          Kokkos::parallel_reduce(
-              Kokkos::ThreadVectorRange(m, kSellSlice),
-              [&](const int i, int& acc) { acc = Kokkos::max(acc, column(i)); },
-              Kokkos::Max<int>(hi));
-          if (std::int64_t(hi) - lo > 65535) f = 1;
+              [&](const int i, Kokkos::MinMaxScalar<int>& acc) {
+                const std::int64_t t = s * kSellSlice + i;
+                const int c = d > 0 ? extra((k - d) * kSellSlice + i)
+                                    : padded_column(rpc, colc, rows, cols, row(t), k);
+                acc.min_val = Kokkos::min(acc.min_val, c);
+                acc.max_val = Kokkos::max(acc.max_val, c);
+              },
+              Kokkos::MinMax<int>(span));
+          const int lo = span.min_val;
+          if (std::int64_t(span.max_val) - lo > 65535) f = 1;
           Kokkos::single(Kokkos::PerThread(m), [&] { base(start(s) / kSellSlice + k) = lo; });
         }
         Kokkos::single(Kokkos::PerThread(m), [&] { wide(s) = f; });
@@ -678,15 +728,24 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   const auto col32 = m.col32;
   const auto av = a.val;
   // Slot t fills its lane of its slice, column k at start + k * 32 + lane.
-  std::int64_t dropped = 0;
+  // Also counted: the rows without their diagonal entry (SellMatrix::diagonal_in_rows; a CG
+  // matrix read from a file has it, the reader refuses one without, a generated one has it, a
+  // matrix handed in otherwise may not, and then u's own entry is loaded), in the same pass (a
+  // kernel and a wait of its own were 0.04 ms of the set-up).
+  std::int64_t dropped = 0, missing = 0;
   Kokkos::parallel_reduce(
       "CG::sell_fill", Range(0, slices * kSellSlice),
-      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& dropped) {
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& dropped, std::int64_t& missing) {
         const std::int64_t s = t / kSellSlice;
         const std::int64_t i = t % kSellSlice;
         const std::int64_t r = row(t);
         const std::int64_t len = t < rows ? rp(r + 1) - rp(r) : 0;
         const std::int64_t j0 = t < rows ? rp(r) : 0;
+        if (t < rows) {
+          bool found = false;
+          for (std::int64_t j = j0; j < j0 + len; ++j) found = found || colc(j) == r;
+          missing += found ? 0 : 1;
+        }
         if (const int d = ndiag(s); d > 0) {  // diagonal columns first, then the entries left
           const std::int64_t b0 = start(s) / kSellSlice;
           const auto put = [&](const int k, const double v, const int c) {
@@ -725,22 +784,10 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
             off16(p) = static_cast<std::uint16_t>(c - base(start(s) / kSellSlice + k));
         }
       },
-      dropped);
+      dropped, missing);
   if (dropped != 0)
     throw Error(fmt::format(
         "sell: {} entries found no slot (a row holding a column twice?): not built", dropped));
-  // Whether every row holds its diagonal (SellMatrix::diagonal_in_rows): a CG matrix read from
-  // a file does (the reader refuses one without), a generated one does; a matrix handed in
-  // otherwise may not, and then u's own entry is loaded.
-  std::int64_t missing = 0;
-  Kokkos::parallel_reduce(
-      "CG::sell_diagonal", Range(0, rows),
-      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& n) {
-        bool found = false;
-        for (std::int64_t j = rpc(r); j < rpc(r + 1); ++j) found = found || colc(j) == r;
-        n += found ? 0 : 1;
-      },
-      missing);
   m.diagonal_in_rows = rows > 0 && missing == 0;
   m.fill_ms = lap_ms();
   return m;

@@ -52,6 +52,9 @@ inline constexpr double kSellSortPadding = 0.05;
 inline constexpr int kSellMaxDiagonals = 32;
 struct SellMatrix {
   std::int64_t rows = 0, cols = 0, slices = 0;
+  // The per-slice arrays below (width, wide, ndiag, start, start32) are carved from this one
+  // allocation.
+  Kokkos::View<char*> slice_storage;
   Kokkos::View<int*> width;             // per slice: its longest row
   Kokkos::View<std::uint8_t*> wide;     // per slice: 1 = 32-bit columns
   Kokkos::View<std::uint8_t*> ndiag;    // per slice: its leading diagonal columns (0: none)

@@ -260,7 +260,8 @@ int run_cg(const CgCommandOptions& o) {
   CgProgress progress(!o.quiet);
   cg::CgResult r;
   std::vector<double> solve_times, total_times, first_spmv_times;
-  std::vector<double> history;  // the first solve's relative residual after each iteration
+  std::vector<double> history;    // the first solve's relative residual after each iteration
+  std::vector<double> history_s;  // and when it reached the host, seconds from the solve's start
   for (int rep = 0; rep < p.solve_repeats; ++rep) {
     Kokkos::Timer solve_clock;
     r = cg::cg_solve(*op, a, b, x, p.solver, [&](std::int64_t it, double rel) {
@@ -268,6 +269,8 @@ int run_cg(const CgCommandOptions& o) {
       if (rep == 0 && it >= 1) {
         if (history.size() < static_cast<std::size_t>(it)) history.resize(it);
         history[it - 1] = rel;
+        if (history_s.size() < static_cast<std::size_t>(it)) history_s.resize(it);
+        history_s[it - 1] = solve_clock.seconds();
       }
     });
     solve_times.push_back(r.loop_seconds);
@@ -401,6 +404,10 @@ int run_cg(const CgCommandOptions& o) {
     j["first_spmv_seconds_each"] = first_spmv_times;
     // ||r_k|| / ||b|| from the recurrence after iteration k = 1, 2, ... of the first solve.
     j["residual_history"] = history;
+    // When each of those reached the host (seconds from the first solve's start, its vectors'
+    // allocation included): the solve's timeline, for comparing where two runs part (the lagged
+    // loop reads iteration k while k + 1 runs).
+    j["residual_seconds"] = history_s;
     j["time_per_iteration_ms"] = per_it_ms;
     j["warm_up"] = {{"enabled", p.warm_up},
                     {"started", warm_up.started()},

@@ -99,6 +99,15 @@ d = json.load(open(sys.argv[1]))
 h = d["residual_history"]
 sys.exit(not (len(h) == d["iterations"] and h[-1] == d["recurrence_relative_residual"] and h[-1] < h[0]))
 ' "$work/g.json"
+# ... and when each residual reached the host: one time an iteration, never decreasing, within
+# the first solve's whole time.
+check residual-timeline python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["residual_seconds"]
+sys.exit(not (len(t) == d["iterations"] and t[0] > 0 and all(a <= b for a, b in zip(t, t[1:]))
+              and t[-1] <= d["first_solve_total_seconds"] + 1e-3))
+' "$work/g.json"
 "$bin" cg "$work/ok.yaml" --matrix "$work/w.mtx" --rhs <(printf '') --summary "$work/w.json" >/dev/null 2>"$work/err"
 check empty-rhs-refused grep -q "empty file" "$work/err"
 "$bin" cg "$work/ok.yaml" --matrix "$work/w.mtx" --summary "$work/w.json" >/dev/null 2>&1
