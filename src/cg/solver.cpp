@@ -1,6 +1,7 @@
 #include "cg/solver.hpp"
 
 #include <cmath>
+#include <mutex>
 
 #include "cg/device_reorder.hpp"
 #include "mdremap/error.hpp"
@@ -152,6 +153,26 @@ View vec(const char* name, std::int64_t n) {
   return View(std::string(name), n);  // zero-initialised
 }
 
+// The host-pinned words a solve reads without a synchronisation of its own (||r||^2 of a Jacobi
+// update, the lagged loop's two states): one allocation per process, made by the first solve
+// (the warm-up's, cg/warm_up.hpp, on its own thread while the matrix is built) and kept until
+// Kokkos finalizes. Allocated per solve, a pinned allocation took 0.1-0.2 ms with its
+// initialisation kernel and, in some processes, several: between a solve's start and its first
+// residual 2.5-9.5 ms in 124 of 240 runs of session 28's call 4 (the rest 0.75-1.1 ms).
+// Solves run one at a time (the warm-up's thread is joined before the main thread's solve).
+constexpr std::size_t kPinnedBytes = 256;
+char* pinned_words() {
+  static std::mutex m;
+  static Kokkos::View<char*, Kokkos::SharedHostPinnedSpace> words;
+  const std::lock_guard<std::mutex> lock(m);
+  if (words.extent(0) == 0) {
+    words = Kokkos::View<char*, Kokkos::SharedHostPinnedSpace>(
+        Kokkos::view_alloc("cg::pinned_words", Kokkos::WithoutInitializing), kPinnedBytes);
+    Kokkos::push_finalize_hook([] { words = {}; });
+  }
+  return words.data();
+}
+
 #ifdef KOKKOS_ENABLE_CUDA
 void check_cuda(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw Error(std::string("cg: ") + what + ": " + cudaGetErrorString(e));
@@ -188,7 +209,9 @@ LaggedEnd lagged_iterations(CgSpmv*& op, std::int64_t first, const LaggedState& 
   Kokkos::deep_copy(st, start);
   Kokkos::View<remap::Sums2> dots("cg::lagged_dots");
   Kokkos::View<double> rr_dev("cg::lagged_rr");  // Jacobi: ||r||^2 from the update
-  Kokkos::View<LaggedState[2], Kokkos::SharedHostPinnedSpace> seen("cg::lagged_seen");
+  static_assert(64 + 2 * sizeof(LaggedState) <= kPinnedBytes);
+  Kokkos::View<LaggedState[2], Kokkos::SharedHostPinnedSpace> seen(
+      reinterpret_cast<LaggedState*>(pinned_words() + 64));
   cudaEvent_t ev[2] = {nullptr, nullptr};
   check_cuda(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming), "cudaEventCreate");
   if (const cudaError_t e = cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming);
@@ -286,7 +309,8 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   }
   // ||r||^2 of a Jacobi update lands in host-pinned memory without a synchronisation of its own;
   // the next SpMV's blocking reduce orders it.
-  Kokkos::View<double, Kokkos::SharedHostPinnedSpace> rr_pinned("cg::rr");
+  Kokkos::View<double, Kokkos::SharedHostPinnedSpace> rr_pinned(
+      reinterpret_cast<double*>(pinned_words()));
   const double bb = dot(b, b);
   const double tol2 = o.tolerance * o.tolerance * bb;
   // The frame the iterations run in (CgSpmv::frame): once the kernel serves the matrix reordered,
@@ -314,6 +338,7 @@ CgResult cg_solve(CgSpmv& op, const DeviceCsr& a, CView b, View x, const CgOptio
   follow_frame();
 
   Kokkos::fence();
+  res.start_seconds = total.seconds();
   Kokkos::Timer first_spmv;
   remap::Sums2 d = cur->apply_dots(u, r, w);  // blocks: the dots reach the host
   res.first_spmv_seconds = first_spmv.seconds();

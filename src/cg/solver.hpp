@@ -43,6 +43,9 @@ struct CgResult {
   // kernels' first launches) and the iterations.
   double total_seconds = 0;
   double first_spmv_seconds = 0;  // the SpMV before the iterations (r0's dot products)
+  // From the call to that SpMV's launch: the vectors allocated and r0 (b's dot product waited
+  // for).
+  double start_seconds = 0;
   // The iteration from which the lagged loop ran (0: a host wait every iteration).
   std::int64_t lagged_from = 0;
 };

@@ -259,7 +259,7 @@ int run_cg(const CgCommandOptions& o) {
 
   CgProgress progress(!o.quiet);
   cg::CgResult r;
-  std::vector<double> solve_times, total_times, first_spmv_times;
+  std::vector<double> solve_times, total_times, first_spmv_times, start_times;
   std::vector<double> history;    // the first solve's relative residual after each iteration
   std::vector<double> history_s;  // and when it reached the host, seconds from the solve's start
   for (int rep = 0; rep < p.solve_repeats; ++rep) {
@@ -276,6 +276,7 @@ int run_cg(const CgCommandOptions& o) {
     solve_times.push_back(r.loop_seconds);
     total_times.push_back(r.total_seconds);
     first_spmv_times.push_back(r.first_spmv_seconds);
+    start_times.push_back(r.start_seconds);
   }
   progress.clear();
   if (!op->reorder_note().empty()) reorder_note = op->reorder_note();
@@ -402,6 +403,8 @@ int run_cg(const CgCommandOptions& o) {
     // the iterations (the kernels' first launches) and the iterations.
     j["first_solve_total_seconds"] = total_times.empty() ? 0.0 : total_times.front();
     j["first_spmv_seconds_each"] = first_spmv_times;
+    // Each solve's start to its first SpMV's launch (its vectors allocated, r0).
+    j["start_seconds_each"] = start_times;
     // ||r_k|| / ||b|| from the recurrence after iteration k = 1, 2, ... of the first solve.
     j["residual_history"] = history;
     // When each of those reached the host (seconds from the first solve's start, its vectors'
