@@ -524,11 +524,14 @@ struct SliceOffsets {
     }
     return best;
   }
-  // The plan kept for slice s (its mask and lane): the candidates again.
+  // The plan kept for slice s (the candidates' mask in the low word, the lane in the high): the
+  // candidates again (returns how many), and the mask.
   KOKKOS_INLINE_FUNCTION int plan_of(const std::int64_t s, const std::uint64_t kept_plan,
-                                     std::int64_t* cand, std::uint32_t& keep) const {
-    keep = static_cast<std::uint32_t>(kept_plan);
+                                     std::int64_t* cand) const {
     return candidates(s * kSellSlice + static_cast<std::int64_t>(kept_plan >> 32), cand);
+  }
+  KOKKOS_INLINE_FUNCTION static std::uint32_t keep_of(const std::uint64_t kept_plan) {
+    return static_cast<std::uint32_t>(kept_plan);
   }
 };
 
@@ -656,23 +659,20 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
         std::uint8_t f = 0;
         const ScratchArray<std::int64_t> cand(m.team_scratch(0), kSellMaxDiagonals);
         const ScratchArray<int> extra(m.team_scratch(0), kSellMaxDiagonals * kSellSlice);
-        std::uint32_t keep = 0;
-        int nc = 0;
         if (d > 0) {  // the diagonal columns' offsets, ascending (the candidates' order)
+          const std::uint32_t keep = SliceOffsets::keep_of(plan(s));
+          int nc = 0;
           Kokkos::single(
               Kokkos::PerThread(m),
               [&](int& n) {
-                std::uint32_t k = 0;
-                n = offsets.plan_of(s, plan(s), cand.data(), k);
+                n = offsets.plan_of(s, plan(s), cand.data());
+                int j = 0;
+                for (int k = 0; k < n; ++k)
+                  if ((keep >> k) & 1u)
+                    base(start(s) / kSellSlice + j++) = static_cast<int>(cand(k));
               },
               nc);
-          keep = static_cast<std::uint32_t>(plan(s));
-          m.team_barrier();
-          Kokkos::single(Kokkos::PerThread(m), [&] {
-            int j = 0;
-            for (int k = 0; k < nc; ++k)
-              if ((keep >> k) & 1u) base(start(s) / kSellSlice + j++) = static_cast<int>(cand(k));
-          });
+          m.team_barrier();  // the candidates, for every lane
           // The columns left: at most the plain width (<= kSellMaxDiagonals) a slot; slot i's
           // written and read by the lane that runs slot i.
           const int n = w - d < kSellMaxDiagonals ? w - d : int(kSellMaxDiagonals);
