@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -68,10 +69,23 @@ std::vector<std::pair<double, std::string>>& trace() {
   static std::vector<std::pair<double, std::string>> t;
   return t;
 }
-void note(const std::string& what) {
-  if (trace_path())
-    trace().emplace_back(std::chrono::duration<double, std::milli>(Clock::now() - origin()).count(),
-                         what);
+void add(std::string& s, const char* p) {
+  s += p;
+}
+void add(std::string& s, const std::string& p) {
+  s += p;
+}
+void add(std::string& s, std::uint64_t v) {
+  s += std::to_string(v);
+}
+// The event's text is built only while tracing (every kernel passes here).
+template <class... Parts>
+void note(const Parts&... parts) {
+  if (!trace_path()) return;
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - origin()).count();
+  std::string what;
+  (add(what, parts), ...);
+  trace().emplace_back(ms, std::move(what));
 }
 
 // KP_SYNC=0: no synchronisation around kernels (their times are then launch times; the fences
@@ -86,7 +100,7 @@ bool sync() {
 
 void begin(const std::string& name, std::uint64_t* id) {
   if (sync()) cudaDeviceSynchronize();
-  note("begin " + name);
+  note("begin ", name);
   open_regions().push_back({name, Clock::now()});
   if (id) *id = open_regions().size() - 1;
 }
@@ -175,7 +189,7 @@ void kokkosp_end_deep_copy() {
 
 // Profiling regions (Kokkos::Profiling::ScopedRegion): wall time, no extra synchronisation.
 void kokkosp_push_profile_region(const char* name) {
-  note(std::string("region ") + name);
+  note("region ", name);
   regions().push_back({std::string("region ") + name, Clock::now()});
 }
 void kokkosp_pop_profile_region() {
@@ -185,7 +199,7 @@ void kokkosp_pop_profile_region() {
 
 // Fences: wall time only (no extra synchronisation), nested apart from the kernels.
 void kokkosp_begin_fence(const char* name, std::uint32_t, std::uint64_t* id) {
-  note(std::string("fence ") + name);
+  note("fence ", name);
   fences().push_back({std::string("fence ") + name, Clock::now()});
   if (id) *id = fences().size() - 1;
 }
@@ -195,13 +209,13 @@ void kokkosp_end_fence(std::uint64_t) {
 }
 // Allocations: counted by label (total ms column: megabytes).
 void kokkosp_allocate_data(SpaceHandle space, const char* label, const void*, std::uint64_t size) {
-  note(std::string("alloc ") + space.name + " " + label + " " + std::to_string(size));
+  note("alloc ", space.name, " ", label, " ", size);
   Entry& e = table()[std::string("alloc ") + space.name + " " + label];
   ++e.calls;
   e.ms += static_cast<double>(size) / 1e6;
 }
 void kokkosp_deallocate_data(SpaceHandle space, const char* label, const void*, std::uint64_t) {
-  note(std::string("free ") + space.name + " " + label);
+  note("free ", space.name, " ", label);
 }
 
 }  // extern "C"
