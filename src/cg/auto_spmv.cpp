@@ -327,20 +327,26 @@ class AutoSpmv final : public CgSpmv {
       if (&k != b && k.failed.empty() && k.runs > k.seen) spent += (k.runs - k.seen) * excess(k, b);
     const auto h = o_.setup_hint_ms.find(kernel_of(c.name));
     const double setup = h == o_.setup_hint_ms.end() ? 0.0 : h->second;
-    // Its iterations: as many beyond b's time as the last kernel measured cost, all of its
-    // iterations at what its read ones cost (its first, colder one included); nothing known
-    // before the first such kernel.
-    double iterations = 0;
+    // Its iterations: at least what measuring a kernel just short of the clear-loser rule costs
+    // (all steps() of them at kClearLoser x b's time: one that is slower is stopped after its
+    // first timed iteration, but costs more each), and as much as the last kernel measured cost
+    // where that is more (all of its iterations at what its read ones cost, its first, colder one
+    // included). The last kernel's figure alone let the gather start on offshore permuted after
+    // csr-warp (0.06 ms) and cost 0.2-0.27 ms, past the budget (session 29 call 1).
+    const double bound = steps() * (kClearLoser - 1.0) * b->exec_ms();
+    double iterations = bound;
     for (const auto& k : cands_)
       if (&k != b && &k != opening_cand() && k.failed.empty() && k.seen > 0)
-        iterations = k.runs * excess(k, b);
+        iterations = std::max(bound, k.runs * excess(k, b));
     if (spent + setup + iterations <= budget) return true;
     c.skipped = fmt::format(
         "its set-up ({:.3f} ms, as the warm-up timed it on a small matrix) and iterations "
-        "({:.3f} ms beyond the best's, as the last kernel measured cost) would take the measuring "
-        "past the exploration budget ({:.0f}% of {} {:.4f} ms x {} iterations expected to remain "
-        "= {:.3f} ms; {:.3f} ms spent)",
-        setup, iterations, 100 * share, b->name, b->exec_ms(), left, budget, spent);
+        "({:.3f} ms beyond the best's: {} at {:.1f} x {}'s, the clear-loser limit, or as the last "
+        "kernel measured cost where more) would take the measuring past the exploration budget "
+        "({:.0f}% of {} {:.4f} ms x {} iterations expected to remain = {:.3f} ms; {:.3f} ms "
+        "spent)",
+        setup, iterations, steps(), kClearLoser, b->name, 100 * share, b->name, b->exec_ms(), left,
+        budget, spent);
     return false;
   }
   // Kernel k's read iterations, each beyond b's time (its first, colder one included); 0 before

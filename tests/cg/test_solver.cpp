@@ -662,12 +662,30 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
   const std::string d5 = op5->report().decision;
   EXPECT_NE(d5.find("sell x 3"), std::string::npos) << d5;
   EXPECT_NE(d5.find("kernel csr-warp not measured: its set-up (1000000.000 ms, as the warm-up "
-                    "timed it on a small matrix) and iterations (0.000 ms beyond the best's, as "
-                    "the last kernel measured cost) would take the measuring past the "
-                    "exploration budget (5% of sell "),
+                    "timed it on a small matrix) and iterations ("),
+            std::string::npos)
+      << d5;
+  EXPECT_NE(d5.find("would take the measuring past the exploration budget (5% of sell "),
             std::string::npos)
       << d5;
   EXPECT_EQ(d5.find("csr-warp x"), std::string::npos) << d5;
+
+  // Its iterations are judged at no less than a kernel just short of the clear-loser limit
+  // costs (3 iterations at 1.5 x sell's: 1.5 of sell's iterations beyond the best's): with
+  // set-ups that cost nothing and a budget of 0.01% of the run (at most one of sell's iterations
+  // over the at most 10,000 left), no other kernel is measured.
+  SpmvOptions tight = k;
+  tight.remap_opt.explore_budget = 1e-4;
+  tight.setup_hint_ms = {{"sell", 0.0}, {"csr-warp", 0.0}, {"csr-thread", 0.0}, {"cusparse", 0.0}};
+  auto op6 = make_spmv(a, tight);
+  Kokkos::View<double*> x6("x6", a.rows);
+  EXPECT_LE(std::abs(cg_solve(*op6, a, b, x6, {tol, 10000, false}).iterations - r.iterations), 1);
+  const std::string d6 = op6->report().decision;
+  EXPECT_NE(d6.find("sell x 3"), std::string::npos) << d6;
+  EXPECT_NE(d6.find("kernel csr-warp not measured: its set-up (0.000 ms"), std::string::npos)
+      << d6;
+  EXPECT_NE(d6.find("3 at 1.5 x sell's, the clear-loser limit"), std::string::npos) << d6;
+  EXPECT_EQ(d6.find("csr-warp x"), std::string::npos) << d6;
 
   // Decided before the solve (decide_after 0): on SpMVs of a ones vector, over max_iterations.
   SpmvOptions now = k;
