@@ -686,6 +686,16 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
       << d6;
   EXPECT_NE(d6.find("3 at 1.5 x sell's, the clear-loser limit"), std::string::npos) << d6;
   EXPECT_EQ(d6.find("csr-warp x"), std::string::npos) << d6;
+  // One budget: the layer does not profile the gather the kernels' measuring skipped, nor any
+  // strategy of its own where the budget left cannot cover 3 SpMVs at sell's time.
+  EXPECT_NE(d6.find("gather   not explored: the kernels' measuring judged it past the "
+                    "exploration budget"),
+            std::string::npos)
+      << d6;
+  EXPECT_NE(d6.find("dup      not explored: what is left of the exploration budget"),
+            std::string::npos)
+      << d6;
+  EXPECT_EQ(d6.find("gather   plan"), std::string::npos) << d6;
 
   // Decided before the solve (decide_after 0): on SpMVs of a ones vector, over max_iterations.
   SpmvOptions now = k;

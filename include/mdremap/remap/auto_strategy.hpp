@@ -201,6 +201,25 @@ class AutoStrategy final : public RemapStrategy<T> {
   }
   // Exploration the app spent before handing its measurements in (counted in the budget).
   void add_explored_ms(double ms) { explore_ms_ += ms; }
+  // Not to be explored, the app's reason given (before the decision): the candidate `name`, where
+  // it is one of auto's own (an app that measures the gather itself and judged measuring it past
+  // its budget), or, with an empty name, every candidate not finished yet (an app whose own
+  // exploration budget is spent). Candidates finished or measured keep what they have.
+  void add_unexplored(const std::string& name, const std::string& why) {
+    if (decided()) throw Error("auto: unexplored candidates are handed in before the decision");
+    if (cands_.empty()) choose_candidates();
+    for (auto& c : cands_) {
+      if (c.done || c.outside || (!name.empty() && c.p.name != name)) continue;
+      if (profiling_ >= 0 && &cands_[profiling_] == &c) {
+        if (c.first_done) continue;  // being profiled: it finishes
+        if (last_ran_ == c.s.get()) last_ran_ = nullptr;
+        c.s.reset();
+        profiling_ = -1;
+      }
+      c.p.note = "not explored: " + why;
+      c.done = true;
+    }
+  }
   // The run horizon, while undecided: an app that learns how long its run will be (CG from its
   // residuals) tells auto before it decides.
   void set_horizon(const RunHorizon& h) {
