@@ -260,7 +260,9 @@ class AutoSpmv final : public CgSpmv {
     return true;
   }
   // A mark that starts kernel c's set-up (below kUntimed), and back.
-  int setup_mark(const Cand& c) const { return kUntimed - 1 - static_cast<int>(&c - cands_.data()); }
+  int setup_mark(const Cand& c) const {
+    return kUntimed - 1 - static_cast<int>(&c - cands_.data());
+  }
   static int setup_of(int mark) { return kUntimed - 1 - mark; }
   // A candidate's kernel (SpmvOptions::kernel) and back: auto calls csr-thread its gather.
   static std::string kernel_of(const std::string& cand) {

@@ -682,8 +682,7 @@ TEST(CgSolver, AutoKernelMeasuresTheKernelsOnTheSolveItself) {
   EXPECT_LE(std::abs(cg_solve(*op6, a, b, x6, {tol, 10000, false}).iterations - r.iterations), 1);
   const std::string d6 = op6->report().decision;
   EXPECT_NE(d6.find("sell x 3"), std::string::npos) << d6;
-  EXPECT_NE(d6.find("kernel csr-warp not measured: its set-up (0.000 ms"), std::string::npos)
-      << d6;
+  EXPECT_NE(d6.find("kernel csr-warp not measured: its set-up (0.000 ms"), std::string::npos) << d6;
   EXPECT_NE(d6.find("3 at 1.5 x sell's, the clear-loser limit"), std::string::npos) << d6;
   EXPECT_EQ(d6.find("csr-warp x"), std::string::npos) << d6;
   // One budget: the layer does not profile the gather the kernels' measuring skipped, nor any
