@@ -54,9 +54,9 @@ class AutoSpmv final : public CgSpmv {
     if (o.reorder.enabled && cost_measured() && !x_in_l2())
       std::stable_partition(cands_.begin(), cands_.end(),
                             [](const Cand& c) { return c.name == "csr-warp"; });
-    // The first kernel set up here, before the solve's vectors are made, as a variant naming it
-    // is (set up on its first SpMV, auto's sell ran its offshore iterations 0.4-0.9 us slower
-    // than sell alone, after as before the decision: sessions 28-29).
+    // The first kernel set up here, with auto, as a variant naming it is set up: before the
+    // solve's vectors are made, its set-up counted as the set-up's. (The 0.3-0.9 us by which
+    // auto's iterations on offshore exceed sell's alone stayed when it was: session 29 call 6.)
     for (auto& c : cands_)
       if (set_up(c)) break;
     if (o.decide_after == 0) {  // before the solve, over max_iterations, on a ones vector
