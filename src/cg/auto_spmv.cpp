@@ -203,8 +203,13 @@ class AutoSpmv final : public CgSpmv {
     std::string skipped;     // why it was not measured (the exploration budget)
     double exec_ms() const { return ms.empty() ? first_ms : median(ms); }
   };
-  // A mark that starts no measured iteration (nor a set-up: those are below it, setup_mark).
-  static constexpr int kUntimed = -1;
+  // What the span from a mark to the next one is: kernel `cand`'s measured iteration, its
+  // set-up, or nothing timed.
+  struct Mark {
+    enum Kind { kUntimed, kIteration, kSetUp } kind = kUntimed;
+    int cand = -1;
+  };
+  int index_of(const Cand& c) const { return static_cast<int>(&c - cands_.data()); }
 
   // The kernel an undecided auto runs for this SpMV: the next one to measure (a mark at the
   // start of each of its 1 + profile_steps iterations; the iteration's time is the span to the
@@ -216,7 +221,7 @@ class AutoSpmv final : public CgSpmv {
     harvest(false);
     if (Cand* c = next()) {
       marks_.mark();
-      mark_cand_.push_back(static_cast<int>(c - cands_.data()));
+      mark_of_.push_back({Mark::kIteration, index_of(*c)});
       ++c->runs;
       return c->op;
     }
@@ -226,9 +231,9 @@ class AutoSpmv final : public CgSpmv {
   // The last mark starts a measured iteration: a mark here ends it (before a kernel is set up,
   // so that the set-up is not counted in another kernel's iteration).
   void close_span() {
-    if (!mark_cand_.empty() && mark_cand_.back() >= 0) {
+    if (!mark_of_.empty() && mark_of_.back().kind == Mark::kIteration) {
       marks_.mark();
-      mark_cand_.push_back(kUntimed);
+      mark_of_.push_back({});
     }
   }
   // The best kernel measured so far, else the first one set up (setting it up if none is).
@@ -252,23 +257,18 @@ class AutoSpmv final : public CgSpmv {
     k.remap = "gather";
     close_span();
     marks_.mark();
-    mark_cand_.push_back(setup_mark(c));
+    mark_of_.push_back({Mark::kSetUp, index_of(c)});
     try {
       c.own = make_spmv(a_, k);
     } catch (const std::exception& e) {  // mdremap::Error, or Kokkos' failed allocation
       c.failed = e.what();
     }
     marks_.mark();
-    mark_cand_.push_back(kUntimed);
+    mark_of_.push_back({});
     if (!c.failed.empty()) return false;
     c.op = c.own.get();
     return true;
   }
-  // A mark that starts kernel c's set-up (below kUntimed), and back.
-  int setup_mark(const Cand& c) const {
-    return kUntimed - 1 - static_cast<int>(&c - cands_.data());
-  }
-  static int setup_of(int mark) { return kUntimed - 1 - mark; }
   // A candidate's kernel (SpmvOptions::kernel) and back: auto calls csr-thread its gather.
   static std::string kernel_of(const std::string& cand) {
     return cand == "gather" ? "csr-thread" : cand;
@@ -380,8 +380,8 @@ class AutoSpmv final : public CgSpmv {
   }
   // The kernel that ran the first marked SpMV (null before it).
   const Cand* opening_cand() const {
-    for (const int m : mark_cand_)
-      if (m >= 0) return &cands_[m];
+    for (const Mark& m : mark_of_)
+      if (m.kind == Mark::kIteration) return &cands_[m.cand];
     return nullptr;
   }
   // Every kernel measured (or stopped as a clear loser, skipped, or failed to set up), the last
@@ -389,23 +389,24 @@ class AutoSpmv final : public CgSpmv {
   bool measured_all() const {
     for (const auto& c : cands_)
       if (open(c)) return false;
-    return mark_cand_.empty() || mark_cand_.back() == kUntimed;
+    return mark_of_.empty() || mark_of_.back().kind == Mark::kUntimed;
   }
   // Reads the spans the device has passed (all of them, waiting, with `wait`), in order, into
   // the kernels' first and timed iterations; a kernel whose first timed iteration is clearly
   // slower than the best so far is measured no further.
   void harvest(bool wait) {
-    while (harvested_ + 1 < mark_cand_.size()) {
+    while (harvested_ + 1 < mark_of_.size()) {
       const int i = static_cast<int>(harvested_);
       const std::optional<double> t = marks_.elapsed_ms(i, i + 1, wait);
       if (!t) return;
       ++harvested_;
-      if (mark_cand_[i] == kUntimed) continue;
-      if (mark_cand_[i] < kUntimed) {
-        cands_[setup_of(mark_cand_[i])].setup_ms = *t;
+      const Mark m = mark_of_[i];
+      if (m.kind == Mark::kUntimed) continue;
+      if (m.kind == Mark::kSetUp) {
+        cands_[m.cand].setup_ms = *t;
         continue;
       }
-      Cand& c = cands_[mark_cand_[i]];
+      Cand& c = cands_[m.cand];
       c.spent_ms += *t;
       if (c.seen++ == 0) {
         c.first_ms = *t;
@@ -752,9 +753,8 @@ class AutoSpmv final : public CgSpmv {
   std::vector<Cand> cands_;
   CgSpmv* current_ = nullptr;  // the choice
   StreamMarks marks_;
-  std::vector<int> mark_cand_;  // per mark: the kernel whose measured iteration (or set-up,
-                                // setup_mark) starts there, or kUntimed
-  std::size_t harvested_ = 0;   // the marks whose span has been read
+  std::vector<Mark> mark_of_;  // per mark: what the span from it to the next one is
+  std::size_t harvested_ = 0;  // the marks whose span has been read
   std::vector<double> residuals_;
   std::int64_t seen_it_ = 0, max_iterations_ = 0;  // the last iteration observed; the solve's
   double tolerance_ = 0;                           // limits, as observe() was told them

@@ -660,12 +660,13 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
         const ScratchArray<std::int64_t> cand(m.team_scratch(0), kSellMaxDiagonals);
         const ScratchArray<int> extra(m.team_scratch(0), kSellMaxDiagonals * kSellSlice);
         if (d > 0) {  // the diagonal columns' offsets, ascending (the candidates' order)
-          const std::uint32_t keep = SliceOffsets::keep_of(plan(s));
+          const std::uint64_t kept_plan = plan(s);
+          const std::uint32_t keep = SliceOffsets::keep_of(kept_plan);
           int nc = 0;
           Kokkos::single(
               Kokkos::PerThread(m),
               [&](int& n) {
-                n = offsets.plan_of(s, plan(s), cand.data());
+                n = offsets.plan_of(s, kept_plan, cand.data());
                 int j = 0;
                 for (int k = 0; k < n; ++k)
                   if ((keep >> k) & 1u)

@@ -207,15 +207,10 @@ class AutoStrategy final : public RemapStrategy<T> {
   // exploration budget is spent). Candidates finished or measured keep what they have.
   void add_unexplored(const std::string& name, const std::string& why) {
     if (decided()) throw Error("auto: unexplored candidates are handed in before the decision");
+    if (profiling_ >= 0) throw Error("auto: unexplored candidates are handed in before profiling");
     if (cands_.empty()) choose_candidates();
     for (auto& c : cands_) {
       if (c.done || c.outside || (!name.empty() && c.p.name != name)) continue;
-      if (profiling_ >= 0 && &cands_[profiling_] == &c) {
-        if (c.first_done) continue;  // being profiled: it finishes
-        if (last_ran_ == c.s.get()) last_ran_ = nullptr;
-        c.s.reset();
-        profiling_ = -1;
-      }
       c.p.note = "not explored: " + why;
       c.done = true;
     }
