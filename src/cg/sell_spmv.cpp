@@ -37,14 +37,26 @@ using Range = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
 using Team = Kokkos::TeamPolicy<>;
 using remap::Sums2;
 
-// A slice per team of one thread whose vector lanes are the slice's 32 slots (a warp on CUDA):
-// the set-up's per-slice reductions run across the lanes instead of as 32 sequential loads.
-Team slice_teams(std::int64_t slices) {
-  return Team(slices, 1, std::min(kSellSlice, Team::vector_length_max()));
+// A slice per thread of a team whose vector lanes are the slice's 32 slots (a warp on CUDA): the
+// set-up's per-slice reductions run across the lanes instead of as 32 sequential loads. Eight
+// slices (warps) a team on a GPU: with one a team, a multiprocessor holds at most 32 teams, half
+// its warps, and these kernels wait on their loads (sell_diagonals and sell_slices each took
+// 0.06-0.08 ms on the offshore stand-in's 8k slices, session 29); one on a host backend.
+int slices_per_team() {
+  using Space = Kokkos::DefaultExecutionSpace::memory_space;
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible ? 1 : 8;
 }
-// The same with `bytes` of team scratch (shared memory on a GPU): what the slice's lanes share.
+Team slice_teams(std::int64_t slices) {
+  const int per = slices_per_team();
+  return Team((slices + per - 1) / per, per, std::min(kSellSlice, Team::vector_length_max()));
+}
+// The same with `bytes` of scratch a slice (shared memory on a GPU): what the slice's lanes share.
 Team slice_teams(std::int64_t slices, std::size_t bytes) {
-  return slice_teams(slices).set_scratch_size(0, Kokkos::PerTeam(bytes));
+  return slice_teams(slices).set_scratch_size(0, Kokkos::PerThread(bytes));
+}
+// The slice of a team's thread (past the last slice in the last team where they do not divide).
+KOKKOS_INLINE_FUNCTION std::int64_t slice_of(const Team::member_type& m) {
+  return std::int64_t(m.league_rank()) * m.team_size() + m.team_rank();
 }
 template <class T>
 using ScratchArray =
@@ -249,9 +261,9 @@ class SellSpmv final : public CgSpmv {
   // reduction over w, u and r after it, as for csr-warp and cuSPARSE.
   remap::Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                           Kokkos::View<double*> w) override {
-    apply_dots_into(u, r, w, sums_);
+    apply_dots_into(u, r, w, m_.dots);
     Sums2 s;
-    Kokkos::deep_copy(s, sums_);
+    Kokkos::deep_copy(s, m_.dots);
     return s;
   }
   void apply_dots_into(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
@@ -289,7 +301,6 @@ class SellSpmv final : public CgSpmv {
   bool fused_ = true;
   bool diagonals_ = true;
   SlotReduction red_;
-  Kokkos::View<Sums2> sums_{"cg::sell_dots"};  // apply_dots' sums before they reach the host
 };
 
 }  // namespace
@@ -306,16 +317,22 @@ double SellMatrix::bytes() const {
 
 namespace {
 
-// Per slice: its longest row (over its slots). Returns the entries of slices that wide.
-std::int64_t slice_widths(const DeviceCsr& a, const SlotRows& row,
-                          const Kokkos::View<int*>& width) {
+// Per slice: its longest row (over its slots), and no diagonal columns yet (ndiag 0). Returns the
+// entries of slices that wide, and the last slice's padding slots past the last row times its
+// width (build_sell's size check; read with the entries, not in a copy and wait of its own).
+struct SliceShape {
+  std::int64_t entries = 0, tail = 0;
+};
+SliceShape slice_widths(const DeviceCsr& a, const SlotRows& row, const Kokkos::View<int*>& width,
+                        const Kokkos::View<std::uint8_t*>& ndiag) {
   const auto rp = a.rowptr;
-  const std::int64_t rows = a.rows;
-  std::int64_t entries = 0;
+  const std::int64_t rows = a.rows, slices = width.extent(0);
+  SliceShape shape;
   Kokkos::parallel_reduce(
-      "CG::sell_widths", slice_teams(width.extent(0)),
-      KOKKOS_LAMBDA(const Team::member_type& m, std::int64_t& total) {
-        const std::int64_t s = m.league_rank();
+      "CG::sell_widths", slice_teams(slices),
+      KOKKOS_LAMBDA(const Team::member_type& m, std::int64_t& total, std::int64_t& tail) {
+        const std::int64_t s = slice_of(m);
+        if (s >= slices) return;
         int w = 0;
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(m, kSellSlice),
@@ -329,19 +346,20 @@ std::int64_t slice_widths(const DeviceCsr& a, const SlotRows& row,
             Kokkos::Max<int>(w));
         Kokkos::single(Kokkos::PerThread(m), [&] {
           width(s) = w;
+          ndiag(s) = 0;
           total += std::int64_t(kSellSlice) * w;
+          if (s == slices - 1) tail += (slices * kSellSlice - rows) * std::int64_t(w);
         });
       },
-      entries);
-  return entries;
+      shape.entries, shape.tail);
+  return shape;
 }
 
 // The rows of each window of `sigma` rows ordered by length, longest first (stable: equal rows
 // keep their order): each row counts the rows of its window that go before it (a thread a row,
 // sigma reads each, from the L1).
-Kokkos::View<int*> sorted_windows(const DeviceCsr& a, std::int64_t sigma) {
+void sorted_windows(const DeviceCsr& a, std::int64_t sigma, const Kokkos::View<int*>& perm) {
   const std::int64_t rows = a.rows;
-  Kokkos::View<int*> perm(Kokkos::view_alloc("cg::sell_perm", Kokkos::WithoutInitializing), rows);
   const auto rp = a.rowptr;
   Kokkos::parallel_for(
       "CG::sell_sort", Range(0, rows), KOKKOS_LAMBDA(const std::int64_t t) {
@@ -354,7 +372,6 @@ Kokkos::View<int*> sorted_windows(const DeviceCsr& a, std::int64_t sigma) {
         }
         perm(lo + rank) = static_cast<int>(t);
       });
-  return perm;
 }
 
 // A slice's diagonal columns (SellMatrix::ndiag): the candidates are the offsets column - row of
@@ -440,28 +457,40 @@ struct SliceOffsets {
     for (; e < n; ++e) out[e * stride] = last;
   }
 
-  // The plan of slice s (plain width w), on the team's vector lanes; cand (the team's scratch)
-  // receives the candidates, held (scratch, kSellSlice) each slot's mask of them.
+  // Whether slice s (plain width w) is planned at all: some row, and no wider than the
+  // candidates' mask.
+  KOKKOS_INLINE_FUNCTION static bool plannable(const int w) {
+    return w > 0 && w <= kSellMaxDiagonals;
+  }
+  // The plan's first half, on the thread's vector lanes: the lane of the slice's first longest
+  // row, and its candidates, which one lane sorts into cand (the slice's scratch; each lane
+  // sorting its own copy in local memory made this kernel and sell_slices 0.13 and 0.27 ms of a
+  // 1.4 ms set-up on the offshore stand-in, session 28). Returns how many; the caller waits at a
+  // team barrier before the lanes read them.
   template <class Member>
-  KOKKOS_INLINE_FUNCTION DiagPlan plan(const Member& m, const std::int64_t s, const int w,
-                                       std::int64_t* cand, std::uint32_t* held_of) const {
-    DiagPlan best;
-    if (w == 0 || w > kSellMaxDiagonals) return best;
+  KOKKOS_INLINE_FUNCTION int gather_candidates(const Member& m, const std::int64_t s, const int w,
+                                               std::int64_t* cand, int& lane) const {
     const std::int64_t t0 = s * kSellSlice;
-    int lane = kSellSlice;
+    lane = kSellSlice;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(m, kSellSlice),
         [&](const int i, int& acc) {
           if (length(t0 + i) == w) acc = Kokkos::min(acc, i);
         },
         Kokkos::Min<int>(lane));
-    // One lane sorts them into the scratch the lanes share (each lane sorting its own copy in
-    // local memory made this kernel and sell_slices 0.13 and 0.27 ms of a 1.4 ms set-up on the
-    // offshore stand-in, session 28).
     int nc = 0;
     Kokkos::single(
         Kokkos::PerThread(m), [&](int& n) { n = candidates(t0 + lane, cand); }, nc);
-    m.team_barrier();
+    return nc;
+  }
+  // The plan's second half: from the nc candidates in cand, held_of (scratch, kSellSlice)
+  // receiving each slot's mask of them.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION DiagPlan plan(const Member& m, const std::int64_t s, const int w,
+                                       const int lane, const int nc, const std::int64_t* cand,
+                                       std::uint32_t* held_of) const {
+    DiagPlan best;
+    const std::int64_t t0 = s * kSellSlice;
     // The slots' rows (a padding slot's is the slot): an offset is a diagonal column only where
     // it keeps every slot's column inside the matrix, so the SpMV adds it unchecked.
     Kokkos::MinMaxScalar<std::int64_t> span;
@@ -540,15 +569,22 @@ struct SliceOffsets {
 void slice_diagonals(const SliceOffsets& g, const Kokkos::View<int*>& width,
                      const Kokkos::View<std::uint8_t*>& ndiag,
                      const Kokkos::View<std::uint64_t*>& plan) {
+  const std::int64_t slices = width.extent(0);
   const std::size_t bytes = ScratchArray<std::int64_t>::shmem_size(kSellMaxDiagonals) +
                             ScratchArray<std::uint32_t>::shmem_size(kSellSlice);
   Kokkos::parallel_for(
-      "CG::sell_diagonals", slice_teams(width.extent(0), bytes),
-      KOKKOS_LAMBDA(const Team::member_type& m) {
-        const std::int64_t s = m.league_rank();
-        const ScratchArray<std::int64_t> cand(m.team_scratch(0), kSellMaxDiagonals);
-        const ScratchArray<std::uint32_t> held(m.team_scratch(0), kSellSlice);
-        const DiagPlan p = g.plan(m, s, width(s), cand.data(), held.data());
+      "CG::sell_diagonals", slice_teams(slices, bytes), KOKKOS_LAMBDA(const Team::member_type& m) {
+        const std::int64_t s = slice_of(m);
+        const int w = s < slices ? width(s) : 0;
+        const bool planned = SliceOffsets::plannable(w);
+        const ScratchArray<std::int64_t> cand(m.thread_scratch(0), kSellMaxDiagonals);
+        const ScratchArray<std::uint32_t> held(m.thread_scratch(0), kSellSlice);
+        int lane = 0, nc = 0;
+        if (planned) nc = g.gather_candidates(m, s, w, cand.data(), lane);
+        // The candidates, for every lane: every thread of the team waits here, whatever its slice.
+        m.team_barrier();
+        if (!planned) return;
+        const DiagPlan p = g.plan(m, s, w, lane, nc, cand.data(), held.data());
         Kokkos::single(Kokkos::PerThread(m), [&] {
           ndiag(s) = static_cast<std::uint8_t>(p.ndiag);
           plan(s) = std::uint64_t(p.keep) | (std::uint64_t(p.lane) << 32);
@@ -561,12 +597,19 @@ void slice_diagonals(const SliceOffsets& g, const Kokkos::View<int*>& width,
 
 SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   Kokkos::fence();
+  // The set-up's phases, without fences of their own: the waits for the scans' totals and the
+  // fill's counts end them. Each allocation is a cudaMalloc and a fence (Kokkos' header copy):
+  // there are three or four (the slices' arrays, the sorted order where rows are sorted, the
+  // values with offsets and bases, the 32-bit columns where a slice has them), where there were
+  // six (session 29: 0.01-0.17 ms each on offshore), and five waits for the host, where there
+  // were eight.
   Kokkos::Timer lap;
-  const auto lap_ms = [&lap] {
-    Kokkos::fence();
-    const double ms = 1e3 * lap.seconds();
-    lap.reset();
-    return ms;
+  double alloc_ms = 0;
+  const auto allocated = [&alloc_ms](auto&& make) {
+    Kokkos::Timer t;
+    auto v = make();
+    alloc_ms += 1e3 * t.seconds();
+    return v;
   };
   SellMatrix m;
   m.rows = a.rows;
@@ -577,17 +620,22 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   const auto uninit = [](const char* name) {
     return Kokkos::view_alloc(std::string(name), Kokkos::WithoutInitializing);
   };
-  // The per-slice arrays carved from one allocation (each a cudaMalloc of its own cost
-  // 0.01-0.04 ms, and its release a device synchronisation): starts, start32s and the
-  // diagonals' plans (8 bytes a slice), then widths (4), then the wide and ndiag flags (1).
+  // The per-slice arrays carved from one allocation: the CG iteration's two sums (apply_dots),
+  // starts, start32s and the diagonals' plans (8 bytes a slice), then widths (4), then the wide
+  // and ndiag flags (1).
   const std::int64_t n8 = slices + 1;
-  m.slice_storage = Kokkos::View<char*>(uninit("cg::sell_slices"), 8 * (3 * n8) + 4 * n8 + 2 * n8);
+  m.slice_storage = allocated([&] {
+    return Kokkos::View<char*>(uninit("cg::sell_slices"), sizeof(Sums2) + 8 * (3 * n8) + 4 * n8 +
+                                                              2 * n8);
+  });
   char* at = m.slice_storage.data();
   const auto take = [&at](std::int64_t bytes) {
     char* p = at;
     at += bytes;
     return p;
   };
+  static_assert(sizeof(Sums2) % 8 == 0);
+  m.dots = Kokkos::View<Sums2>(reinterpret_cast<Sums2*>(take(sizeof(Sums2))));
   m.start = Kokkos::View<std::int64_t*>(reinterpret_cast<std::int64_t*>(take(8 * n8)), n8);
   m.start32 = Kokkos::View<std::int64_t*>(reinterpret_cast<std::int64_t*>(take(8 * n8)), n8);
   Kokkos::View<std::uint64_t*> plan(reinterpret_cast<std::uint64_t*>(take(8 * n8)), slices);
@@ -596,20 +644,22 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   m.ndiag = Kokkos::View<std::uint8_t*>(reinterpret_cast<std::uint8_t*>(take(n8)), slices);
   if (slices == 0) return m;
   SlotRows row{{}, rows};
-  m.entries = slice_widths(a, row, m.width);
+  SliceShape shape = slice_widths(a, row, m.width, m.ndiag);
+  m.entries = shape.entries;
   m.padding_unsorted = 1.0 - static_cast<double>(a.nnz) / std::max<std::int64_t>(1, m.entries);
   // Sorting within windows (SELL-C-sigma) where the slices' padding is worth a 4-byte row index
   // a row: sigma 0 sorts windows of kSellSigma rows when the padding exceeds kSellSortPadding.
   const std::int64_t window =
       sigma == 0 ? (m.padding_unsorted > kSellSortPadding ? kSellSigma : 1) : sigma;
   if (window > 1) {
-    m.perm = sorted_windows(a, window);
+    m.perm = allocated([&] { return Kokkos::View<int*>(uninit("cg::sell_perm"), rows); });
+    sorted_windows(a, window, m.perm);
     m.sigma = window;
     row.perm = m.perm;
-    m.entries = slice_widths(a, row, m.width);
+    shape = slice_widths(a, row, m.width, m.ndiag);
+    m.entries = shape.entries;
   }
   // Diagonal columns where a slice's rows share their offsets (sell_spmv.hpp).
-  Kokkos::deep_copy(m.ndiag, std::uint8_t(0));
   const SliceOffsets offsets{a.rowptr, a.col, rows, cols, row};
   const std::int64_t plain_entries = m.entries;  // without diagonal columns
   if (diagonals) slice_diagonals(offsets, m.width, m.ndiag, plan);
@@ -622,17 +672,23 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   // last slice's slots past the last row are padding whatever the rows, as wide as that slice:
   // not held against it, so a matrix of a few rows is not refused.) Judged on the plain slices:
   // diagonal columns are taken only where they move fewer bytes, even where they widen a slice.
-  int last_width = 0;
-  Kokkos::deep_copy(last_width, Kokkos::subview(m.width, slices - 1));
-  const std::int64_t tail = (slices * kSellSlice - rows) * std::int64_t(last_width);
-  if (plain_entries > 4 * a.nnz + std::int64_t(kSellSlice) * slices + tail)
+  if (plain_entries > 4 * a.nnz + std::int64_t(kSellSlice) * slices + shape.tail)
     throw Error(fmt::format(
         "sell: its slices would hold {} entries for the matrix's {} (rows of very different "
         "lengths pad each slice to its longest): not built; csr-thread, csr-warp or cusparse "
         "serve such a matrix",
         m.entries, a.nnz));
-  m.base = Kokkos::View<int*>(Kokkos::view_alloc("cg::sell_base", Kokkos::WithoutInitializing),
-                              m.entries / kSellSlice);
+  // val, off16 and the slice columns' bases in one allocation (8 + 2 bytes an entry, then 4 a
+  // slice column; off16 starts 8-byte aligned, the bases 4-byte aligned: entries are a multiple
+  // of kSellSlice). One L2 window covers them all.
+  const std::int64_t nbase = m.entries / kSellSlice;
+  m.storage = allocated([&] {
+    return Kokkos::View<char*>(uninit("cg::sell_val_off16_base"), 10 * m.entries + 4 * nbase);
+  });
+  m.val = Kokkos::View<double*>(reinterpret_cast<double*>(m.storage.data()), m.entries);
+  m.off16 = Kokkos::View<std::uint16_t*>(
+      reinterpret_cast<std::uint16_t*>(m.storage.data() + 8 * m.entries), m.entries);
+  m.base = Kokkos::View<int*>(reinterpret_cast<int*>(m.storage.data() + 10 * m.entries), nbase);
   const auto rp = a.rowptr;
   const auto col = a.col;
   const auto width = m.width;
@@ -643,26 +699,28 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   Kokkos::View<const int*> colc = col;
   // Per slice and entry number k: the least k-th column over its 32 slots (the base), and whether
   // they spread over more than 16 bits (then the whole slice keeps 32-bit columns and its bases
-  // go unused). The slots on the team's vector lanes.
+  // go unused). The slots on the thread's vector lanes.
   const auto ndiag = m.ndiag;
   // With diagonal columns the candidates (one lane sorts them) and each slot's columns left
-  // (each lane walks its row once) in the team's scratch: the candidates, then a column of
+  // (each lane walks its row once) in the slice's scratch: the candidates, then a column of
   // kSellSlice entries per column number.
   const std::size_t slice_bytes = ScratchArray<std::int64_t>::shmem_size(kSellMaxDiagonals) +
                                   ScratchArray<int>::shmem_size(kSellMaxDiagonals * kSellSlice);
   Kokkos::parallel_for(
       "CG::sell_slices", slice_teams(slices, slice_bytes),
       KOKKOS_LAMBDA(const Team::member_type& m) {
-        const std::int64_t s = m.league_rank();
-        const int w = width(s);
-        const int d = ndiag(s);
+        const std::int64_t s = slice_of(m);
+        const bool real = s < slices;
+        const int w = real ? width(s) : 0;
+        const int d = real ? ndiag(s) : 0;
         std::uint8_t f = 0;
-        const ScratchArray<std::int64_t> cand(m.team_scratch(0), kSellMaxDiagonals);
-        const ScratchArray<int> extra(m.team_scratch(0), kSellMaxDiagonals * kSellSlice);
-        if (d > 0) {  // the diagonal columns' offsets, ascending (the candidates' order)
-          const std::uint64_t kept_plan = plan(s);
-          const std::uint32_t keep = SliceOffsets::keep_of(kept_plan);
-          int nc = 0;
+        const ScratchArray<std::int64_t> cand(m.thread_scratch(0), kSellMaxDiagonals);
+        const ScratchArray<int> extra(m.thread_scratch(0), kSellMaxDiagonals * kSellSlice);
+        // The diagonal columns' offsets, ascending (the candidates' order).
+        const std::uint64_t kept_plan = d > 0 ? plan(s) : 0;
+        const std::uint32_t keep = SliceOffsets::keep_of(kept_plan);
+        int nc = 0;
+        if (d > 0)
           Kokkos::single(
               Kokkos::PerThread(m),
               [&](int& n) {
@@ -673,7 +731,10 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
                     base(start(s) / kSellSlice + j++) = static_cast<int>(cand(k));
               },
               nc);
-          m.team_barrier();  // the candidates, for every lane
+        // The candidates, for every lane: every thread of the team waits here, whatever its slice.
+        m.team_barrier();
+        if (!real) return;
+        if (d > 0) {
           // The columns left: at most the plain width (<= kSellMaxDiagonals) a slot; slot i's
           // written and read by the lane that runs slot i.
           const int n = w - d < kSellMaxDiagonals ? w - d : int(kSellMaxDiagonals);
@@ -701,28 +762,11 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
         Kokkos::single(Kokkos::PerThread(m), [&] { wide(s) = f; });
       });
   m.entries32 = slice_starts(m.width, m.wide, true, m.start32);
-  std::int64_t wide_count = 0, diag_count = 0, diag_entries = 0;
-  Kokkos::parallel_reduce(
-      "CG::sell_counts", Range(0, slices),
-      KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& n, std::int64_t& nd, std::int64_t& ed) {
-        n += wide(s);
-        nd += ndiag(s) > 0 ? 1 : 0;
-        ed += wide(s) ? 0 : std::int64_t(kSellSlice) * ndiag(s);
-      },
-      wide_count, diag_count, diag_entries);
-  m.wide_slices = wide_count;
-  m.diag_slices = diag_count;
-  m.entries_diag = diag_entries;
-  m.shape_ms = lap_ms();
-  // val and off16 in one allocation (8 + 2 bytes an entry; off16 starts 8-byte aligned).
-  m.storage = Kokkos::View<char*>(
-      Kokkos::view_alloc("cg::sell_val_off16", Kokkos::WithoutInitializing), 10 * m.entries);
-  m.val = Kokkos::View<double*>(reinterpret_cast<double*>(m.storage.data()), m.entries);
-  m.off16 = Kokkos::View<std::uint16_t*>(
-      reinterpret_cast<std::uint16_t*>(m.storage.data() + 8 * m.entries), m.entries);
-  m.col32 = Kokkos::View<int*>(Kokkos::view_alloc("cg::sell_col32", Kokkos::WithoutInitializing),
-                               m.entries32);
-  m.alloc_ms = lap_ms();
+  m.shape_ms = std::max(0.0, 1e3 * lap.seconds() - alloc_ms);  // its allocations apart
+  // The 32-bit columns only where a slice needs them.
+  if (m.entries32 > 0)
+    m.col32 = allocated([&] { return Kokkos::View<int*>(uninit("cg::sell_col32"), m.entries32); });
+  lap.reset();
   const auto start32 = m.start32;
   const auto val = m.val;
   const auto off16 = m.off16;
@@ -731,14 +775,21 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   // Slot t fills its lane of its slice, column k at start + k * 32 + lane.
   // Also counted: the rows without their diagonal entry (SellMatrix::diagonal_in_rows; a CG
   // matrix read from a file has it, the reader refuses one without, a generated one has it, a
-  // matrix handed in otherwise may not, and then u's own entry is loaded), in the same pass (a
-  // kernel and a wait of its own were 0.04 ms of the set-up).
-  std::int64_t dropped = 0, missing = 0;
+  // matrix handed in otherwise may not, and then u's own entry is loaded), and (slot 0 of each
+  // slice) the wide slices, the slices with diagonal columns and their entries, in the same pass
+  // (kernels and waits of their own were 0.04 and 0.03 ms of the set-up).
+  std::int64_t dropped = 0, missing = 0, wide_count = 0, diag_count = 0, diag_entries = 0;
   Kokkos::parallel_reduce(
       "CG::sell_fill", Range(0, slices * kSellSlice),
-      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& dropped, std::int64_t& missing) {
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& dropped, std::int64_t& missing,
+                    std::int64_t& nwide, std::int64_t& ndiags, std::int64_t& ediag) {
         const std::int64_t s = t / kSellSlice;
         const std::int64_t i = t % kSellSlice;
+        if (i == 0) {
+          nwide += wide(s);
+          ndiags += ndiag(s) > 0 ? 1 : 0;
+          ediag += wide(s) ? 0 : std::int64_t(kSellSlice) * ndiag(s);
+        }
         const std::int64_t r = row(t);
         const std::int64_t len = t < rows ? rp(r + 1) - rp(r) : 0;
         const std::int64_t j0 = t < rows ? rp(r) : 0;
@@ -785,12 +836,16 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
             off16(p) = static_cast<std::uint16_t>(c - base(start(s) / kSellSlice + k));
         }
       },
-      dropped, missing);
+      dropped, missing, wide_count, diag_count, diag_entries);
   if (dropped != 0)
     throw Error(fmt::format(
         "sell: {} entries found no slot (a row holding a column twice?): not built", dropped));
+  m.wide_slices = wide_count;
+  m.diag_slices = diag_count;
+  m.entries_diag = diag_entries;
   m.diagonal_in_rows = rows > 0 && missing == 0;
-  m.fill_ms = lap_ms();
+  m.fill_ms = 1e3 * lap.seconds();
+  m.alloc_ms = alloc_ms;
   return m;
 }
 

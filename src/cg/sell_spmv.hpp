@@ -52,15 +52,16 @@ inline constexpr double kSellSortPadding = 0.05;
 inline constexpr int kSellMaxDiagonals = 32;
 struct SellMatrix {
   std::int64_t rows = 0, cols = 0, slices = 0;
-  // The per-slice arrays below (width, wide, ndiag, start, start32) are carved from this one
-  // allocation.
+  // The per-slice arrays below (width, wide, ndiag, start, start32) and `dots` are carved from
+  // this one allocation.
   Kokkos::View<char*> slice_storage;
+  Kokkos::View<remap::Sums2> dots;      // the CG iteration's two sums before they reach the host
   Kokkos::View<int*> width;             // per slice: its longest row
   Kokkos::View<std::uint8_t*> wide;     // per slice: 1 = 32-bit columns
   Kokkos::View<std::uint8_t*> ndiag;    // per slice: its leading diagonal columns (0: none)
   Kokkos::View<std::int64_t*> start;    // per slice: its first entry (val, off16)
   Kokkos::View<std::int64_t*> start32;  // per slice: its first entry in col32 (wide slices)
-  Kokkos::View<char*> storage;         // val then off16, one allocation (one L2 window covers both)
+  Kokkos::View<char*> storage;  // val, off16, then base: one allocation (one L2 window covers it)
   Kokkos::View<double*> val;           // slice-major, then column k, then the slice's row
   Kokkos::View<std::uint16_t*> off16;  // as val: column - base (narrow slices)
   // At start / 32 + k: narrow slices' column k's base; a slice's diagonal columns (k < ndiag,
@@ -76,8 +77,9 @@ struct SellMatrix {
   // Every row holds its diagonal entry (column = row): the fused SpMV + dots then takes u's own
   // entry from the row's gather instead of a load of its own (sell_spmv.cpp, SellApplyDots).
   bool diagonal_in_rows = false;
-  // Set-up, ms (fenced): the slices' shape (widths, sorting, starts, bases), allocating val,
-  // off16 and col32, filling them.
+  // Set-up, ms (host clock; the phases end at waits the set-up has anyway): the slices' shape
+  // (widths, sorting, starts, bases), the allocations (timed on their own), filling val, off16
+  // and col32.
   double shape_ms = 0, alloc_ms = 0, fill_ms = 0;
   double bytes() const;  // what one SpMV moves at least in this format (with x and y)
 };
