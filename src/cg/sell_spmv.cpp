@@ -397,17 +397,38 @@ struct SliceOffsets {
     const std::int64_t r = row(t);
     return rp(r + 1) - rp(r);
   }
-  // The candidates: slot t's offsets (distinct), ascending (an insertion sort: a row's columns
-  // usually are); returns how many.
-  KOKKOS_INLINE_FUNCTION int candidates(const std::int64_t t, std::int64_t* cand) const {
+  // Slot t's columns (its first kSellMaxDiagonals; a planned slice's rows hold no more) into
+  // registers, every load issued before any is used: the loops below walked a row one load at a
+  // time, each waiting for its entry before the next (a chain of 16-32 loads a slice, which more
+  // warps a multiprocessor did not shorten: session 30, call 1). Returns how many.
+  KOKKOS_INLINE_FUNCTION int row_columns(const std::int64_t t, int (&c)[kSellMaxDiagonals]) const {
+    const int n = static_cast<int>(Kokkos::min<std::int64_t>(length(t), kSellMaxDiagonals));
+    const std::int64_t j0 = n > 0 ? rp(row(t)) : 0;
+#pragma unroll
+    for (int k = 0; k < kSellMaxDiagonals; ++k) c[k] = k < n ? col(j0 + k) : 0;
+    return n;
+  }
+  // The candidates: slot t's offsets (distinct: a row's columns are), ascending, into cand (the
+  // slice's scratch), on the thread's vector lanes: lane k places the row's entry k at its rank
+  // among them. Returns how many; the lanes read cand after a team barrier.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION int candidates(const Member& m, const std::int64_t t,
+                                        std::int64_t* cand) const {
     const std::int64_t r = row(t);
-    const int n = static_cast<int>(length(t));
-    for (int k = 0; k < n; ++k) {
-      const std::int64_t d = col(rp(r) + k) - r;
-      int q = k;
-      for (; q > 0 && cand[q - 1] > d; --q) cand[q] = cand[q - 1];
-      cand[q] = d;
-    }
+    const int n = static_cast<int>(Kokkos::min<std::int64_t>(length(t), kSellMaxDiagonals));
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, kSellSlice), [&](const int i) {
+      if (i >= n) return;
+      int c[kSellMaxDiagonals];
+      row_columns(t, c);
+      int mine = 0;
+#pragma unroll
+      for (int k = 0; k < kSellMaxDiagonals; ++k)
+        if (k == i) mine = c[k];
+      int rank = 0;
+#pragma unroll
+      for (int k = 0; k < kSellMaxDiagonals; ++k) rank += (k < n && c[k] < mine) ? 1 : 0;
+      cand[rank] = std::int64_t(mine) - r;
+    });
     return n;
   }
   // Offset d's candidate number, or -1 (a binary search over the ascending candidates; also
@@ -434,9 +455,13 @@ struct SliceOffsets {
                                             int nc) const {
     if (t >= rows) return 0;
     const std::int64_t r = row(t);
+    int c[kSellMaxDiagonals];
+    const int n = row_columns(t, c);
     std::uint32_t held = 0;
-    for (std::int64_t j = rp(r); j < rp(r + 1); ++j)
-      if (const int k = find(cand, nc, col(j) - r); k >= 0) held |= 1u << k;
+#pragma unroll
+    for (int k = 0; k < kSellMaxDiagonals; ++k)
+      if (k < n)
+        if (const int q = find(cand, nc, c[k] - r); q >= 0) held |= 1u << q;
     return held;
   }
   // Slot t's columns after the diagonal ones, in order, into out[e * stride] for e < n: its
@@ -447,13 +472,16 @@ struct SliceOffsets {
     const std::int64_t r = row(t);
     int last = first_column(r, cols);
     int e = 0;
-    if (t < rows)
-      for (std::int64_t j = rp(r); j < rp(r + 1) && e < n; ++j) {
-        const int c = col(j);
-        if (kept(cand, nc, keep, c - r)) continue;
-        out[e++ * stride] = c;
-        last = c;
+    if (t < rows) {
+      int c[kSellMaxDiagonals];
+      const int len = row_columns(t, c);
+#pragma unroll
+      for (int k = 0; k < kSellMaxDiagonals; ++k) {
+        if (k >= len || e >= n || kept(cand, nc, keep, c[k] - r)) continue;
+        out[e++ * stride] = c[k];
+        last = c[k];
       }
+    }
     for (; e < n; ++e) out[e * stride] = last;
   }
 
@@ -463,10 +491,11 @@ struct SliceOffsets {
     return w > 0 && w <= kSellMaxDiagonals;
   }
   // The plan's first half, on the thread's vector lanes: the lane of the slice's first longest
-  // row, and its candidates, which one lane sorts into cand (the slice's scratch; each lane
+  // row, and its candidates, placed into cand (the slice's scratch) by the lanes (each lane
   // sorting its own copy in local memory made this kernel and sell_slices 0.13 and 0.27 ms of a
-  // 1.4 ms set-up on the offshore stand-in, session 28). Returns how many; the caller waits at a
-  // team barrier before the lanes read them.
+  // 1.4 ms set-up on the offshore stand-in, session 28; one lane sorting them, a chain of loads,
+  // 0.06-0.08 ms each, session 29). Returns how many; the caller waits at a team barrier before
+  // the lanes read them.
   template <class Member>
   KOKKOS_INLINE_FUNCTION int gather_candidates(const Member& m, const std::int64_t s, const int w,
                                                std::int64_t* cand, int& lane) const {
@@ -478,10 +507,7 @@ struct SliceOffsets {
           if (length(t0 + i) == w) acc = Kokkos::min(acc, i);
         },
         Kokkos::Min<int>(lane));
-    int nc = 0;
-    Kokkos::single(
-        Kokkos::PerThread(m), [&](int& n) { n = candidates(t0 + lane, cand); }, nc);
-    return nc;
+    return candidates(m, t0 + lane, cand);
   }
   // The plan's second half: from the nc candidates in cand, held_of (scratch, kSellSlice)
   // receiving each slot's mask of them.
@@ -554,10 +580,12 @@ struct SliceOffsets {
     return best;
   }
   // The plan kept for slice s (the candidates' mask in the low word, the lane in the high): the
-  // candidates again (returns how many), and the mask.
-  KOKKOS_INLINE_FUNCTION int plan_of(const std::int64_t s, const std::uint64_t kept_plan,
-                                     std::int64_t* cand) const {
-    return candidates(s * kSellSlice + static_cast<std::int64_t>(kept_plan >> 32), cand);
+  // candidates again, on the thread's vector lanes (returns how many; read after a team
+  // barrier), and the mask.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION int plan_of(const Member& m, const std::int64_t s,
+                                     const std::uint64_t kept_plan, std::int64_t* cand) const {
+    return candidates(m, s * kSellSlice + static_cast<std::int64_t>(kept_plan >> 32), cand);
   }
   KOKKOS_INLINE_FUNCTION static std::uint32_t keep_of(const std::uint64_t kept_plan) {
     return static_cast<std::uint32_t>(kept_plan);
@@ -701,8 +729,8 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   // they spread over more than 16 bits (then the whole slice keeps 32-bit columns and its bases
   // go unused). The slots on the thread's vector lanes.
   const auto ndiag = m.ndiag;
-  // With diagonal columns the candidates (one lane sorts them) and each slot's columns left
-  // (each lane walks its row once) in the slice's scratch: the candidates, then a column of
+  // With diagonal columns the candidates (the lanes place them) and each slot's columns left
+  // (each lane reads its row once) in the slice's scratch: the candidates, then a column of
   // kSellSlice entries per column number.
   const std::size_t slice_bytes = ScratchArray<std::int64_t>::shmem_size(kSellMaxDiagonals) +
                                   ScratchArray<int>::shmem_size(kSellMaxDiagonals * kSellSlice);
@@ -719,22 +747,16 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
         // The diagonal columns' offsets, ascending (the candidates' order).
         const std::uint64_t kept_plan = d > 0 ? plan(s) : 0;
         const std::uint32_t keep = SliceOffsets::keep_of(kept_plan);
-        int nc = 0;
-        if (d > 0)
-          Kokkos::single(
-              Kokkos::PerThread(m),
-              [&](int& n) {
-                n = offsets.plan_of(s, kept_plan, cand.data());
-                int j = 0;
-                for (int k = 0; k < n; ++k)
-                  if ((keep >> k) & 1u)
-                    base(start(s) / kSellSlice + j++) = static_cast<int>(cand(k));
-              },
-              nc);
+        const int nc = d > 0 ? offsets.plan_of(m, s, kept_plan, cand.data()) : 0;
         // The candidates, for every lane: every thread of the team waits here, whatever its slice.
         m.team_barrier();
         if (!real) return;
         if (d > 0) {
+          Kokkos::single(Kokkos::PerThread(m), [&] {
+            int j = 0;
+            for (int k = 0; k < nc; ++k)
+              if ((keep >> k) & 1u) base(start(s) / kSellSlice + j++) = static_cast<int>(cand(k));
+          });
           // The columns left: at most the plain width (<= kSellMaxDiagonals) a slot; slot i's
           // written and read by the lane that runs slot i.
           const int n = w - d < kSellMaxDiagonals ? w - d : int(kSellMaxDiagonals);
