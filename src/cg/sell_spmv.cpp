@@ -653,8 +653,8 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   // and ndiag flags (1).
   const std::int64_t n8 = slices + 1;
   m.slice_storage = allocated([&] {
-    return Kokkos::View<char*>(uninit("cg::sell_slices"), sizeof(Sums2) + 8 * (3 * n8) + 4 * n8 +
-                                                              2 * n8);
+    return Kokkos::View<char*>(uninit("cg::sell_slices"),
+                               sizeof(Sums2) + 8 * (3 * n8) + 4 * n8 + 2 * n8);
   });
   char* at = m.slice_storage.data();
   const auto take = [&at](std::int64_t bytes) {

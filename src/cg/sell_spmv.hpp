@@ -62,7 +62,7 @@ struct SellMatrix {
   Kokkos::View<std::int64_t*> start;    // per slice: its first entry (val, off16)
   Kokkos::View<std::int64_t*> start32;  // per slice: its first entry in col32 (wide slices)
   Kokkos::View<char*> storage;  // val, off16, then base: one allocation (one L2 window covers it)
-  Kokkos::View<double*> val;           // slice-major, then column k, then the slice's row
+  Kokkos::View<double*> val;    // slice-major, then column k, then the slice's row
   Kokkos::View<std::uint16_t*> off16;  // as val: column - base (narrow slices)
   // At start / 32 + k: narrow slices' column k's base; a slice's diagonal columns (k < ndiag,
   // narrow or wide) their offset column - row.
