@@ -1,0 +1,13 @@
+# Session 30, call 5 (nvidia-h100-x1, the code of call 4): every variant on the four stand-ins,
+# natural and permuted, one round (CuPy's cg and cuSPARSE in the same run): time per CG iteration,
+# SpMV GB/s, transactions, the paper's claims. One case per invocation, written as it completes.
+source tools/unbundle.sh && unbundle $PWD; B=$PWD/.bundle/bin
+for m in offshore apache2 parabolic_fem ecology2; do
+  mkdir -p $OUT/$m
+  CG_CASES="$m" CG_VARIANTS="gather csr-warp cusparse sell dup sharing throttle-cf throttle-cfq throttle-sj throttle-sjq auto" \
+    CG_ROUNDS=1 CG_SOLVES=1 CG_SPMV_REPS=20 \
+    timeout 150 bash tools/cg-bench.sh $B/mdremap $OUT/$m > $OUT/$m/cg-bench.log 2>&1
+  echo "$m rc=$?"
+  grep -E "^$m " $OUT/$m/cg.txt | head -30
+  grep -E "Table|transactions|best own SpMV|best CG" $OUT/$m/cg.txt | head -12
+done
