@@ -11,3 +11,8 @@ for m in offshore apache2 parabolic_fem ecology2; do
   grep -E "^$m " $OUT/$m/cg.txt | head -30
   grep -E "Table|transactions|best own SpMV|best CG" $OUT/$m/cg.txt | head -12
 done
+# The call's files for offshore and parabolic_fem did not come back (too many files under $OUT);
+# parabolic_fem's table is in the call's printed output (docs/benchmarks.md); offshore was run
+# again at once on the same warm machine, its files packed into one:
+#   CG_CASES="offshore" CG_VARIANTS="<the same>" CG_ROUNDS=1 CG_SOLVES=1 CG_SPMV_REPS=20 \
+#     bash tools/cg-bench.sh $B/mdremap $w; tar czf $OUT/offshore.tgz cg.txt cg.csv cg-summaries.tgz cg-bench.log
