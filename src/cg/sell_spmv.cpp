@@ -420,10 +420,7 @@ struct SliceOffsets {
       if (i >= n) return;
       int c[kSellMaxDiagonals];
       row_columns(t, c);
-      int mine = 0;
-#pragma unroll
-      for (int k = 0; k < kSellMaxDiagonals; ++k)
-        if (k == i) mine = c[k];
+      const int mine = col(rp(r) + i);  // c[i], loaded beside them (c indexed by i is local memory)
       int rank = 0;
 #pragma unroll
       for (int k = 0; k < kSellMaxDiagonals; ++k) rank += (k < n && c[k] < mine) ? 1 : 0;
