@@ -16,3 +16,7 @@ done
 # again at once on the same warm machine, its files packed into one:
 #   CG_CASES="offshore" CG_VARIANTS="<the same>" CG_ROUNDS=1 CG_SOLVES=1 CG_SPMV_REPS=20 \
 #     bash tools/cg-bench.sh $B/mdremap $w; tar czf $OUT/offshore.tgz cg.txt cg.csv cg-summaries.tgz cg-bench.log
+# Call 6 (after the re-read: a lane's own candidate loaded directly), run inline:
+#   test_cg_spmv; test_cg_solver; mdremap cg inputs/cg_offshore.yaml --spmv sell on each order
+# -> 11/11 and 18/18 passed; diagonal slices as in call 4 (8119 natural, 84.2% of the entries;
+#    8118 permuted); sell built in 0.651 / 0.674 ms.
