@@ -16,7 +16,8 @@
 # SIZES: fcc cells per edge (20 = 32,000 atoms, 40 = 256,000, 80 = 2,048,000, 100 = 4,000,000,
 # 160 = 16,384,000); steps per size are chosen so each run's loop lasts 0.2-1 s on an H100.
 # LISTS (default "full cluster"; cluster-newton: the cluster list with each pair once; full16: the
-# full list read through the gather's 16-bit index, remap.index_bits=16), PRECISIONS (default
+# full list read through the gather's 16-bit index, remap.index_bits=16; full-lN: the full list
+# with each atom on N lanes, remap.lanes=N, where "full" takes remap.lanes' default), PRECISIONS (default
 # "double single"), CLUSTER_SIZE (0: the device's default).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,7 +47,7 @@ echo "round,cells,atoms,binary,precision,list,atom_steps_per_s,force_ms,neighbor
 
 steps_for() {  # cells -> steps
   case $1 in
-    20) echo 2000 ;;
+    20 | 25 | 32) echo 2000 ;;
     40) echo 1000 ;;
     80) echo 300 ;;
     100) echo 200 ;;
@@ -62,9 +63,11 @@ run_ours() {
   # cluster-newton: the cluster list with each pair once (neighbor.cluster_newton)
   local kind=${list%-newton}
   kind=${kind%16}
+  kind=${kind%-l*}
   local args=(--set "system.lattice.cells=[$cells,$cells,$cells]" --set "neighbor.list=$kind")
   [[ $list == cluster-newton ]] && args+=(--set neighbor.cluster_newton=true)
   [[ $list == full16 ]] && args+=(--set remap.index_bits=16)
+  [[ $list == full-l* ]] && args+=(--set "remap.lanes=${list#full-l}")
   [[ $list == cluster* && ${CLUSTER_SIZE:-0} != 0 ]] && args+=(--set "neighbor.cluster_size=$CLUSTER_SIZE")
   if ! "$bin" md "$repo/inputs/lj_bench.yaml" --steps "$steps" --precision "$prec" "${args[@]}" \
     --quiet --summary "$f" >"$work/log" 2>&1; then

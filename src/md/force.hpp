@@ -99,16 +99,24 @@ class PairForce : public ForceProbe {
 
 // What a force engine is made from: the deck's potential and list, and the remap settings.
 // auto_path: remap.gather_path = auto, decided from the first neighbour list (seed 003).
+// remap.lanes = auto: at most this many lanes an atom. Measured on an H100 (docs/benchmarks.md,
+// session 31): two lanes shortened the force kernel by 10-30% from 32,000 to 131,072 atoms, four
+// to sixteen lanes less or not at all (more shuffles and partial loads than the occupancy they
+// add is worth), and from 256,000 atoms, where one lane an atom fills the GPU, none helped.
+constexpr int kAutoMaxLanes = 2;
+
 struct PairSetup {
   std::string style = "lj";  // potential.style (pair_styles())
   PairCoeffs coeffs;
   bool shift = false;
   bool half = false;
-  bool cluster = false;  // neighbor.list: cluster (md/pair/cluster_driver.hpp)
+  bool cluster = false;         // neighbor.list: cluster (md/pair/cluster_driver.hpp)
   bool cluster_newton = false;  // neighbor.cluster_newton: each pair once, atomics on both atoms
   remap::RemapOptions remap;
   std::string mode = "gather";
   bool auto_path = false;
+  // remap.lanes = auto: the gather's lanes an atom chosen from the first list (remap::lanes_for).
+  bool auto_lanes = false;
 };
 
 // The force engine of setup.style (the registry in force.cpp).

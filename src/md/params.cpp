@@ -516,6 +516,29 @@ MdParams read_md_params(io::Deck& deck) {
               "remap.index_bits=16 needs neighbor.list=full (the full list's walk decodes it)");
     p.list = neighbor::ListKind::Full;
   }
+  {
+    const std::string l = one_of(rm, "lanes", "auto", {"auto", "1", "2", "4", "8", "16", "32"});
+    p.lanes = l == "auto" ? 0 : std::stoi(l);
+  }
+  if (p.lanes > 1) {
+    // The full list's walk splits an atom's neighbours over a warp's lanes (the gather's).
+    if (p.remap != "gather" && p.remap != "auto")
+      rm.fail("lanes", fmt::format("{} splits the gather's threads: it needs remap.mode gather or "
+                                   "auto, not '{}'",
+                                   p.lanes, p.remap));
+    if (p.index_bits == 16)
+      rm.fail("lanes", "the 16-bit index is decoded in order by one lane an atom: set lanes 1");
+#if !defined(KOKKOS_ENABLE_CUDA)
+    rm.fail("lanes", fmt::format("{} splits an atom over a GPU warp's lanes; this binary runs on "
+                                 "a CPU backend: use 1 or auto",
+                                 p.lanes));
+#endif
+    if (p.list != neighbor::ListKind::Full && p.list != neighbor::ListKind::Auto)
+      nb_fail(deck, "neighbor.list",
+              fmt::format("remap.lanes={} needs neighbor.list=full (the full list's walk splits)",
+                          p.lanes));
+    p.list = neighbor::ListKind::Full;
+  }
   p.remap_chunks = rm.get<int>("chunks", p.remap_chunks);
   if (p.remap_chunks < 1) rm.fail("chunks", "must be at least 1");
   p.remap_streams = rm.get<int>("streams", p.remap_streams);

@@ -122,7 +122,10 @@ struct MdParams {
   std::string remap = "gather";
   Reorder reorder = Reorder::None;
   GatherPathSetting gather_path = GatherPathSetting::ReadOnly;  // texture: CUDA only
-  int index_bits = 32;        // remap.index_bits: 16 = the gather's delta-encoded neighbour index
+  int index_bits = 32;  // remap.index_bits: 16 = the gather's delta-encoded neighbour index
+  // remap.lanes: GPU lanes an atom's neighbours are split over (remap/lanes.hpp); 0 = auto:
+  // chosen from the first list's atoms and the GPU's resident threads (remap::lanes_for).
+  int lanes = 0;
   int remap_chunks = 4;       // dup: thread-range chunks (seed 000 §5.1)
   int remap_streams = 4;      // dup: remap streams
   double dup_fraction = 1.0;  // dup: share of rows duplicated (seed 001 §3.2)

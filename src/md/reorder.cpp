@@ -42,6 +42,7 @@ remap::RemapOptions remap_options(const MdParams& p) {
            : p.gather_path == GatherPathSetting::Texture ? remap::GatherPath::Texture
                                                          : remap::GatherPath::ReadOnly;
   o.index_bits = p.index_bits;
+  o.lanes = p.lanes > 0 ? p.lanes : 1;  // auto: the force engine decides at its first list
   o.block_threads = p.remap_block;
   o.plan_overlap =
       p.plan_overlap == "on" ||

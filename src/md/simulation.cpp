@@ -213,6 +213,7 @@ class Simulation final : public MdEngine {
     ps.remap = remap_options(p);
     ps.mode = p.remap;
     ps.auto_path = p.gather_path == GatherPathSetting::Auto;
+    ps.auto_lanes = p.lanes == 0;
     force_ = make_pair_force<C, S>(ps);
     // parallel.overlap: the per-step ghost update on a stream of its own beside the forces of
     // the atoms that need no ghosts (issue 17); only a strategy that reads the positions in

@@ -8,6 +8,8 @@
 #include "md/md_test_util.hpp"
 #include "md/reorder.hpp"
 #include "mdremap/error.hpp"
+#include "mdremap/remap/gather_strategy.hpp"
+#include "mdremap/remap/lanes.hpp"
 
 using namespace mdremap;
 using mdremap::test::params;
@@ -173,7 +175,7 @@ TEST(RemapMdVariants, SixteenBitIndexMatchesTheGather) {
   for (const std::string prec : {"double", "single"}) {
     for (const bool shuffled : {true, false}) {
       SCOPED_TRACE(prec + (shuffled ? " shuffled" : " sorted"));
-      std::vector<std::string> sets = {"remap.mode=gather"};
+      std::vector<std::string> sets = {"remap.mode=gather", "remap.lanes=1"};
       if (shuffled)
         sets.push_back("system.lattice.cells=[20,20,20]");
       else  // atoms in lattice order, the list's rows in stencil order: few escapes
@@ -218,4 +220,90 @@ TEST(RemapMdVariants, SixteenBitIndexRefusedWhereItCannotServe) {
   const auto p = params("inputs/lj_melt.yaml", {"remap.index_bits=16"});
   EXPECT_EQ(p.list, neighbor::ListKind::Full);
   EXPECT_EQ(p.index_bits, 16);
+}
+
+// remap.lanes: each atom's neighbours split over L lanes of a warp (remap/lanes.hpp), the lanes'
+// forces added by shuffles. Another summation order than one lane's: the tolerances above. Every
+// split a GPU takes, through the read-only and texture paths and under auto; the strategy's name
+// says which ran.
+TEST(RemapMdVariants, LanesMatchOneLane) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  for (const std::string prec : {"double", "single"}) {
+    const Tol tol = kTol.at(prec);
+    const Result ref = run(prec, {"remap.mode=gather", "remap.lanes=1"});
+    for (const std::vector<std::string>& s :
+         {std::vector<std::string>{"remap.mode=gather", "remap.lanes=2"},
+          {"remap.mode=gather", "remap.lanes=8"},
+          {"remap.mode=gather", "remap.lanes=32"},
+          {"remap.mode=gather", "remap.lanes=4", "remap.gather_path=texture"},
+          {"remap.mode=auto", "remap.lanes=16", "remap.profile_steps=1"}}) {
+      SCOPED_TRACE(prec + " " + s[0] + " " + s[1]);
+      const Result got = run(prec, s);
+      EXPECT_LT(test::max_force_error(got.f0, ref.f0), tol.force);
+      EXPECT_LT(rel(got.t0.e_pair, ref.t0.e_pair), tol.energy);
+      EXPECT_LT(rel(got.t0.press, ref.t0.press), 10 * tol.energy);
+      EXPECT_LT(rel(got.t10.etotal, ref.t10.etotal), 10 * tol.energy);
+    }
+  }
+  auto e = md::create_engine(params("inputs/lj_melt.yaml", {"remap.lanes=8"}));
+  e->setup();
+  EXPECT_EQ(e->remap_stats(false).report.strategy, "gather(lanes 8)");
+#else
+  // A host backend has no warp to split over: the layer refuses, whoever asks.
+  remap::RemapOptions o;
+  o.lanes = 2;
+  EXPECT_THROW(remap::GatherStrategy<Vec4<double>>{o}, Error);
+#endif
+}
+
+// auto: the fewest lanes (at most md::kAutoMaxLanes) that give the GPU as many threads as it
+// keeps resident; one on a host backend, and one with the 16-bit index (decoded in order by one
+// lane).
+TEST(RemapMdVariants, LanesAutoFillTheDevice) {
+  EXPECT_EQ(remap::lanes_for(32000, 270336, 8), 8);
+  EXPECT_EQ(remap::lanes_for(100000, 270336, 8), 4);
+  EXPECT_EQ(remap::lanes_for(256000, 270336, 8), 2);
+  EXPECT_EQ(remap::lanes_for(4000000, 270336, 8), 1);
+  EXPECT_EQ(remap::lanes_for(10, 270336, 4), 4);
+  auto strategy = [](const std::vector<std::string>& sets) {
+    auto e = md::create_engine(params("inputs/lj_melt.yaml", sets));
+    e->setup();
+    return e->remap_stats(false).report.strategy;
+  };
+  const std::int64_t resident = Kokkos::DefaultExecutionSpace().concurrency();
+#if defined(KOKKOS_ENABLE_CUDA)
+  const int want = remap::lanes_for(4000, resident, md::kAutoMaxLanes);  // lj_melt: 4,000 atoms
+  EXPECT_GT(want, 1);
+  EXPECT_EQ(strategy({}), want > 1 ? "gather(lanes " + std::to_string(want) + ")" : "gather");
+#else
+  (void)resident;
+  EXPECT_EQ(strategy({}), "gather");
+#endif
+  EXPECT_EQ(strategy({"remap.index_bits=16"}), "gather(index16)");
+  EXPECT_EQ(strategy({"remap.lanes=1"}), "gather");
+}
+
+TEST(RemapMdVariants, LanesRefusedWhereTheyCannotServe) {
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.lanes=3"}), InputError);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.lanes=64"}), InputError);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.lanes=2", "remap.mode=dup"}), InputError);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.lanes=2", "remap.index_bits=16"}), InputError);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.lanes=2", "neighbor.list=half"}), InputError);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.lanes=2", "neighbor.list=cluster"}),
+               InputError);
+#if defined(KOKKOS_ENABLE_CUDA)
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {"remap.lanes=2"}).lanes, 2);
+#else
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.lanes=2"}), InputError);
+#endif
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {"remap.lanes=1"}).lanes, 1);
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {}).lanes, 0);  // auto
+  // The layer refuses what the deck reader would (another app, or a direct caller).
+  remap::RemapOptions o;
+  o.lanes = 2;
+  o.index_bits = 16;
+  EXPECT_THROW(remap::GatherStrategy<Vec4<double>>{o}, Error);
+  o.index_bits = 32;
+  o.lanes = 6;
+  EXPECT_THROW(remap::GatherStrategy<Vec4<double>>{o}, Error);
 }

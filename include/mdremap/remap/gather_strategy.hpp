@@ -4,6 +4,7 @@
 // the index as given or (index_bits 16) through its 16-bit delta encoding, made at every plan.
 #include "mdremap/remap/cached_strategy.hpp"
 #include "mdremap/remap/delta_index.hpp"
+#include "mdremap/remap/lanes.hpp"
 #include "mdremap/remap/texture.hpp"
 
 namespace mdremap::remap {
@@ -25,6 +26,14 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
     if (o.index_bits == 16 && o.path == GatherPath::Texture)
       throw Error(
           "gather: the 16-bit index reads through the global or read-only path, not texture");
+    if (!valid_lanes(o.lanes))
+      throw Error("gather: lanes must be 1, 2, 4, 8, 16 or 32, not " + std::to_string(o.lanes));
+    if (o.lanes > 1 && o.index_bits == 16)
+      throw Error("gather: the 16-bit index is decoded in order by one lane a thread (lanes 1)");
+    if (o.lanes > 1 &&
+        std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>)
+      throw Error("gather: lanes > 1 split a thread over a GPU warp's lanes; this binary runs " +
+                  std::string(Kokkos::DefaultExecutionSpace::name()));
   }
   const char* key() const override { return kName; }
   std::string name() const override {
@@ -32,6 +41,7 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
     if (this->opt_.path != GatherPath::ReadOnly)
       n += "(" + std::string(to_string(this->opt_.path)) + ")";
     if (this->opt_.index_bits == 16) n += "(index16)";
+    if (this->opt_.lanes > 1) n += "(lanes " + std::to_string(this->opt_.lanes) + ")";
     return n;
   }
   void plan(const PatternView& pv, const IrregularPattern*) override {
@@ -88,8 +98,23 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
 
  private:
   template <class Body, class Access, class Sums>
-  static void launch(const char* label, const Body& body, const Access& acc, std::int64_t threads,
-                     bool ev, Sums& sums, const ThreadSelection* sel) {
+  void launch(const char* label, const Body& body, const Access& acc, std::int64_t threads, bool ev,
+              Sums& sums, const ThreadSelection* sel) const {
+    if (this->opt_.lanes > 1) {
+      if constexpr (BodySplitsOverLanes<Body>::value && !IsDeltaGather<Access>::value) {
+        if (sel)
+          launch_lanes(label, sel->space, body, acc, sel->first, sel->first + sel->count,
+                       this->opt_.lanes, ev, sums);
+        else
+          launch_lanes(label, ExecSpace(), body, acc, 0, threads, this->opt_.lanes, ev, sums);
+        return;
+      } else {
+        throw Error(
+            "gather: lanes > 1 need a kernel that splits a thread's references over "
+            "lanes, and " +
+            this->opt_.kernel + " does not");
+      }
+    }
     if (sel)
       launch_range(label, sel->space, body, acc, sel->first, sel->first + sel->count, ev, sums);
     else

@@ -81,6 +81,9 @@ struct RemapOptions {
   // gather: bits per stored index. 16: the index delta-encoded at every plan
   // (delta_index.hpp; strided patterns, bodies that walk their rows in order); 32: as given.
   int index_bits = 32;
+  // gather: lanes a thread's references are split over (lanes.hpp; 1, 2, 4, ..., 32). More than
+  // one needs a GPU, a body that declares kSplitsOverLanes, and the 32-bit index.
+  int lanes = 1;
   int block_threads = 128;  // sharing: threads per block (team)
   // sharing: plan on an instance and a thread of its own (seed 001 §4: planning off the critical
   // path); the first overlap_executions executions after each plan read through the index (the

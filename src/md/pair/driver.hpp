@@ -33,6 +33,16 @@ using FullLoop = std::conditional_t<std::is_same_v<ExecSpace, Kokkos::DefaultHos
                                     HostFullLoop, PortableFullLoop>;
 #endif
 
+constexpr bool kLanesBackend =
+    !std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
+
+// The rows walk of a thread split over lanes (remap.lanes: GPUs only).
+#if defined(__CUDACC__)
+using FullLaneRows = CudaPipelinedRows;
+#else
+using FullLaneRows = PortableRows;
+#endif
+
 // Full list, one thread per atom, no write conflicts: f[i] is written once. A remap compute body
 // (include/mdremap/remap/strategy.hpp): the strategy launches the kernels (gather's range kernel,
 // dup's chunked ones, sharing's team kernel staging shared memory) and hands in its accessor.
@@ -54,6 +64,13 @@ struct FullBody {
                                      remap::Sums2& s) const {
     Loop::template atom<EV>(nb, x, f, pot, i, s.s0, s.s1);
   }
+  // remap.lanes > 1: atom i on `lane` of L lanes (remap/lanes.hpp).
+  static constexpr bool kSplitsOverLanes = true;
+  template <bool EV, int L, class Access>
+  KOKKOS_INLINE_FUNCTION void thread_lanes(const std::int64_t i, const int lane, const Access& nb,
+                                           remap::Sums2& s) const {
+    full_atom_lanes<FullLaneRows, EV, L>(nb, x, f, pot, i, lane, s.s0, s.s1);
+  }
 };
 
 // Kokkos launches a CUDA functor of 512 bytes or more through constant memory, which serialises
@@ -72,7 +89,13 @@ class PairDriver final : public PairForce<C, A> {
  public:
   using T = Vec4<C>;
   explicit PairDriver(const PairSetup& s, P pot)
-      : pot_(std::move(pot)), half_(s.half), opt_(s.remap), mode_(s.mode), auto_path_(s.auto_path) {
+      : pot_(std::move(pot)),
+        half_(s.half),
+        opt_(s.remap),
+        mode_(s.mode),
+        auto_path_(s.auto_path),
+        auto_lanes_(s.auto_lanes && !s.half && s.remap.index_bits == 32 &&
+                    (s.mode == "gather" || s.mode == "auto")) {
     // The half list scatters partner forces through the list: a write through the pattern.
     opt_.writes_through_pattern = half_;
     s_ = remap::make_strategy<T>(mode_, opt_);
@@ -95,6 +118,16 @@ class PairDriver final : public PairForce<C, A> {
     pv_.stride_j = list.stride_j;
     pv_.stride_t = list.stride_i;
     pv_.data_count = ghosts.nlocal + ghosts.nghost;
+    bool remake = false;
+    if (auto_lanes_) {
+      // remap.lanes = auto on the first list: enough lanes an atom to fill the GPU (a host
+      // backend runs one); then it stays for the run.
+      auto_lanes_ = false;
+      const int l =
+          kLanesBackend ? remap::lanes_for(list.n, ExecSpace().concurrency(), kAutoMaxLanes) : 1;
+      remake = l != opt_.lanes;
+      opt_.lanes = l;
+    }
     if (auto_path_) {
       // seed 003 Algorithm 3 on the first list: the path then stays for the run.
       const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
@@ -103,9 +136,10 @@ class PairDriver final : public PairForce<C, A> {
           opt_.smem_bytes > 0 ? opt_.smem_bytes : Kokkos::TeamPolicy<>::scratch_size_max(0));
       opt_.path = c.path;
       memory_text_ = c.text;
-      s_ = remap::make_strategy<T>(mode_, opt_);
+      remake = true;
       auto_path_ = false;
     }
+    if (remake) s_ = remap::make_strategy<T>(mode_, opt_);
     if (s_->needs_host_pattern()) {
       const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
       s_->plan(pv_, &host);
@@ -277,6 +311,7 @@ class PairDriver final : public PairForce<C, A> {
   remap::RemapOptions opt_;
   std::string mode_;
   bool auto_path_ = false;
+  bool auto_lanes_ = false;
   std::string memory_text_;
   std::unique_ptr<remap::RemapStrategy<T>> s_;
   remap::PatternView pv_;

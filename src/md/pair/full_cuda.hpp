@@ -16,12 +16,20 @@ struct CudaPipelinedRows {
   template <class Access, class Pair>
   KOKKOS_FORCEINLINE_FUNCTION static void run(const Access& nb, const std::int64_t i, const int cnt,
                                               const Pair& pair) {
+    run_lanes<1>(nb, i, 0, cnt, pair);
+  }
+  // Lane `lane` of L (remap.lanes): entries lane, lane + L, ... pipelined the same way.
+  template <int L, class Access, class Pair>
+  KOKKOS_FORCEINLINE_FUNCTION static void run_lanes(const Access& nb, const std::int64_t i,
+                                                    const int lane, const int cnt,
+                                                    const Pair& pair) {
 #ifdef __CUDA_ARCH__
     if constexpr (IsPlainGather<Access>::value) {
       constexpr int kBatch = 4;
-      const int* const idx = nb.index.data() + i * nb.stride_t;
-      const std::int64_t sj = nb.stride_j;
-      const int full = cnt - cnt % kBatch;
+      const std::int64_t sj = nb.stride_j * L;
+      const int* const idx = nb.index.data() + i * nb.stride_t + lane * nb.stride_j;
+      const int mine = cnt > lane ? (cnt - lane + L - 1) / L : 0;
+      const int full = mine - mine % kBatch;
       int next[kBatch];
       if (full > 0)
 #pragma unroll
@@ -39,11 +47,14 @@ struct CudaPipelinedRows {
 #pragma unroll
         for (int u = 0; u < kBatch; ++u) pair(xj[u]);
       }
-      for (int j = full; j < cnt; ++j) pair(nb.element(__ldcs(idx + j * sj)));
+      for (int j = full; j < mine; ++j) pair(nb.element(__ldcs(idx + j * sj)));
       return;
     }
 #endif
-    PortableRows::run(nb, i, cnt, pair);
+    if constexpr (L == 1)
+      PortableRows::run(nb, i, cnt, pair);
+    else
+      PortableRows::run_lanes<L>(nb, i, lane, cnt, pair);
   }
 };
 

@@ -10,6 +10,7 @@
 #include "mdremap/atoms.hpp"
 #include "mdremap/remap/accessors.hpp"
 #include "mdremap/remap/delta_index.hpp"
+#include "mdremap/remap/lanes.hpp"
 
 namespace mdremap::md {
 
@@ -70,6 +71,13 @@ struct PortableRows {
       for (int j = 0; j < cnt; ++j) pair(nb(j, i));
     }
   }
+  // Lane `lane` of L: neighbours lane, lane + L, ... (remap.lanes; not the 16-bit index).
+  template <int L, class Access, class Pair>
+  KOKKOS_FORCEINLINE_FUNCTION static void run_lanes(const Access& nb, const std::int64_t i,
+                                                    const int lane, const int cnt,
+                                                    const Pair& pair) {
+    for (int j = lane; j < cnt; j += L) pair(nb(j, i));
+  }
 };
 
 // One atom's full-list force and (EV) half its pairs' energy and virial, its neighbours walked
@@ -92,6 +100,39 @@ KOKKOS_INLINE_FUNCTION void full_atom(const Access& nb, const Kokkos::View<const
   f(i, 2) = fz;
   if constexpr (EV) {
     e += 0.5 * ei;  // each pair is seen from both atoms
+    w += 0.5 * wi;
+  }
+}
+
+// The same on lane `lane` of the L lanes serving atom i (remap.lanes, lanes.hpp): each lane sums
+// every L-th neighbour, the lanes' forces are added by shuffles and lane 0 writes f(i); each
+// lane's share of the energy and virial goes into the range reduction.
+template <class Rows, bool EV, int L, class P, class C, class A, class Access>
+KOKKOS_INLINE_FUNCTION void full_atom_lanes(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
+                                            const Kokkos::View<A* [3]>& f, const P& pot,
+                                            const std::int64_t i, const int lane, double& e,
+                                            double& w) {
+  const Vec4<C> xi = x(i);
+  const int ti = static_cast<int>(xi.w) * kMaxTypes;
+  A fx = 0, fy = 0, fz = 0;
+  double ei = 0, wi = 0;
+  const int cnt = nb.count(i);
+  if (pot.ntypes == 1)
+    Rows::template run_lanes<L>(nb, i, lane, cnt,
+                                FullPair<EV, true, P, C, A>{pot, xi, ti, fx, fy, fz, ei, wi});
+  else
+    Rows::template run_lanes<L>(nb, i, lane, cnt,
+                                FullPair<EV, false, P, C, A>{pot, xi, ti, fx, fy, fz, ei, wi});
+  fx = remap::LaneGroup<L>::sum(fx);
+  fy = remap::LaneGroup<L>::sum(fy);
+  fz = remap::LaneGroup<L>::sum(fz);
+  if (lane == 0) {
+    f(i, 0) = fx;
+    f(i, 1) = fy;
+    f(i, 2) = fz;
+  }
+  if constexpr (EV) {
+    e += 0.5 * ei;
     w += 0.5 * wi;
   }
 }
