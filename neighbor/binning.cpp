@@ -28,7 +28,7 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
     bin_count = Kokkos::View<int*, Space>("bin_count", nc);
     bin_offset = Kokkos::View<int*, Space>("bin_offset", nc + 1);
   } else {
-    Kokkos::deep_copy(bin_count, 0);
+    Kokkos::deep_copy(Space(), bin_count, 0);  // on the stream: no device-wide fences
   }
   if (bin_of.extent(0) < static_cast<size_t>(n)) {
     bin_of = Kokkos::View<int*, Space>("bin_of", n + n / 8);
@@ -79,7 +79,7 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
   if (fill_.extent(0) != static_cast<size_t>(nc))
     fill_ = Kokkos::View<int*, Space>("bin_fill", nc);
   else
-    Kokkos::deep_copy(fill_, 0);
+    Kokkos::deep_copy(Space(), fill_, 0);
   auto fill = fill_;
   Kokkos::parallel_for(
       "Neighbor::bin_fill", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int i) {

@@ -183,9 +183,11 @@ void run_padding(const CompareOptions& o, const std::string& reorder, const std:
   auto engine = md::create_engine(p);
   engine->setup();
   const md::ForcePattern fp = engine->force_probe().force_pattern();
+  // The gather-reduce body is one thread a row (remap.lanes serves the force kernel only).
+  remap::RemapOptions ro = md::remap_options(p);
+  ro.lanes = 1;
   for (const std::string m : {"gather", "padding"}) {
-    const compare::GatherReduceResult g =
-        compare::gather_reduce(fp, m, md::remap_options(p), o.repeats);
+    const compare::GatherReduceResult g = compare::gather_reduce(fp, m, ro, o.repeats);
     Row r;
     r.mode = m + "[gather-reduce]";
     r.reorder = reorder;
