@@ -71,42 +71,22 @@ struct PortableRows {
       for (int j = 0; j < cnt; ++j) pair(nb(j, i));
     }
   }
-  // Lane `lane` of L: neighbours lane, lane + L, ... (remap.lanes; not the 16-bit index).
+  // Lane `lane` of L: neighbours lane, lane + L, ... (remap.lanes; the 16-bit index: L = 1).
   template <int L, class Access, class Pair>
   KOKKOS_FORCEINLINE_FUNCTION static void run_lanes(const Access& nb, const std::int64_t i,
                                                     const int lane, const int cnt,
                                                     const Pair& pair) {
-    for (int j = lane; j < cnt; j += L) pair(nb(j, i));
+    if constexpr (L == 1)
+      run(nb, i, cnt, pair);
+    else
+      for (int j = lane; j < cnt; j += L) pair(nb(j, i));
   }
 };
 
 // One atom's full-list force and (EV) half its pairs' energy and virial, its neighbours walked
-// by Rows.
-template <class Rows, bool EV, class P, class C, class A, class Access>
-KOKKOS_INLINE_FUNCTION void full_atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
-                                      const Kokkos::View<A* [3]>& f, const P& pot,
-                                      const std::int64_t i, double& e, double& w) {
-  const Vec4<C> xi = x(i);
-  const int ti = static_cast<int>(xi.w) * kMaxTypes;
-  A fx = 0, fy = 0, fz = 0;
-  double ei = 0, wi = 0;
-  const int cnt = nb.count(i);
-  if (pot.ntypes == 1)
-    Rows::run(nb, i, cnt, FullPair<EV, true, P, C, A>{pot, xi, ti, fx, fy, fz, ei, wi});
-  else
-    Rows::run(nb, i, cnt, FullPair<EV, false, P, C, A>{pot, xi, ti, fx, fy, fz, ei, wi});
-  f(i, 0) = fx;
-  f(i, 1) = fy;
-  f(i, 2) = fz;
-  if constexpr (EV) {
-    e += 0.5 * ei;  // each pair is seen from both atoms
-    w += 0.5 * wi;
-  }
-}
-
-// The same on lane `lane` of the L lanes serving atom i (remap.lanes, lanes.hpp): each lane sums
+// by Rows, on lane `lane` of the L lanes serving atom i (remap.lanes, lanes.hpp): each lane sums
 // every L-th neighbour, the lanes' forces are added by shuffles and lane 0 writes f(i); each
-// lane's share of the energy and virial goes into the range reduction.
+// lane's share of the energy and virial goes into the range reduction. L = 1: one thread an atom.
 template <class Rows, bool EV, int L, class P, class C, class A, class Access>
 KOKKOS_INLINE_FUNCTION void full_atom_lanes(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
                                             const Kokkos::View<A* [3]>& f, const P& pot,
@@ -132,9 +112,16 @@ KOKKOS_INLINE_FUNCTION void full_atom_lanes(const Access& nb, const Kokkos::View
     f(i, 2) = fz;
   }
   if constexpr (EV) {
-    e += 0.5 * ei;
+    e += 0.5 * ei;  // each pair is seen from both atoms
     w += 0.5 * wi;
   }
+}
+
+template <class Rows, bool EV, class P, class C, class A, class Access>
+KOKKOS_INLINE_FUNCTION void full_atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
+                                      const Kokkos::View<A* [3]>& f, const P& pot,
+                                      const std::int64_t i, double& e, double& w) {
+  full_atom_lanes<Rows, EV, 1>(nb, x, f, pot, i, 0, e, w);
 }
 
 // The portable full-list loop (any backend, any accessor).
