@@ -102,7 +102,7 @@ class PairForce : public ForceProbe {
 // remap.lanes = auto: at most this many lanes an atom. Measured on an H100 (docs/benchmarks.md,
 // session 31): two lanes shortened the force kernel by 10-30% from 32,000 to 131,072 atoms, four
 // to sixteen lanes less or not at all (more shuffles and partial loads than the occupancy they
-// add is worth), and from 256,000 atoms, where one lane an atom fills the GPU, none helped.
+// add is worth); at 256,000 atoms two lanes and one ran level, and from 2M atoms any split loses.
 constexpr int kAutoMaxLanes = 2;
 
 struct PairSetup {

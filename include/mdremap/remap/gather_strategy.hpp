@@ -30,9 +30,8 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
       throw Error("gather: lanes must be 1, 2, 4, 8, 16 or 32, not " + std::to_string(o.lanes));
     if (o.lanes > 1 && o.index_bits == 16)
       throw Error("gather: the 16-bit index is decoded in order by one lane a thread (lanes 1)");
-    if (o.lanes > 1 &&
-        std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>)
-      throw Error("gather: lanes > 1 split a thread over a GPU warp's lanes; this binary runs " +
+    if (o.lanes > 1 && !kLanesOnDevice)
+      throw Error("gather: lanes > 1 split a thread over a CUDA warp's lanes; this binary runs " +
                   std::string(Kokkos::DefaultExecutionSpace::name()));
   }
   const char* key() const override { return kName; }

@@ -26,6 +26,13 @@
 namespace mdremap::remap {
 
 constexpr int kMaxLanes = 32;
+// Whether this build's default execution space is CUDA, the one backend whose warp shuffles
+// LaneGroup uses: lanes > 1 run there only.
+#if defined(KOKKOS_ENABLE_CUDA)
+constexpr bool kLanesOnDevice = std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>;
+#else
+constexpr bool kLanesOnDevice = false;
+#endif
 // 1, 2, 4, 8, 16 or 32.
 inline bool valid_lanes(int l) {
   return l >= 1 && l <= kMaxLanes && (l & (l - 1)) == 0;
@@ -53,6 +60,8 @@ struct LaneGroup {
 #pragma unroll
       for (int d = L / 2; d >= 1; d /= 2) v += __shfl_xor_sync(mask, v, d, L);
     }
+#else
+    if constexpr (L > 1) Kokkos::abort("remap lanes: more than one lane a thread needs CUDA");
 #endif
     return v;
   }

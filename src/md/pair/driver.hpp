@@ -33,9 +33,6 @@ using FullLoop = std::conditional_t<std::is_same_v<ExecSpace, Kokkos::DefaultHos
                                     HostFullLoop, PortableFullLoop>;
 #endif
 
-constexpr bool kLanesBackend =
-    !std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
-
 // The rows walk of a thread split over lanes (remap.lanes: GPUs only).
 #if defined(__CUDACC__)
 using FullLaneRows = CudaPipelinedRows;
@@ -123,8 +120,9 @@ class PairDriver final : public PairForce<C, A> {
       // remap.lanes = auto on the first list: enough lanes an atom to fill the GPU (a host
       // backend runs one); then it stays for the run.
       auto_lanes_ = false;
-      const int l =
-          kLanesBackend ? remap::lanes_for(list.n, ExecSpace().concurrency(), kAutoMaxLanes) : 1;
+      const int l = remap::kLanesOnDevice
+                        ? remap::lanes_for(list.n, ExecSpace().concurrency(), kAutoMaxLanes)
+                        : 1;
       remake = l != opt_.lanes;
       opt_.lanes = l;
     }
