@@ -97,14 +97,14 @@ class PairForce : public ForceProbe {
   virtual RemapStats stats(bool with_transactions) const = 0;
 };
 
-// What a force engine is made from: the deck's potential and list, and the remap settings.
-// auto_path: remap.gather_path = auto, decided from the first neighbour list (seed 003).
 // remap.lanes = auto: at most this many lanes an atom. Measured on an H100 (docs/benchmarks.md,
 // session 31): two lanes shortened the force kernel by 10-30% from 32,000 to 131,072 atoms, four
 // to sixteen lanes less or not at all (more shuffles and partial loads than the occupancy they
 // add is worth); at 256,000 atoms two lanes and one ran level, and from 2M atoms any split loses.
 constexpr int kAutoMaxLanes = 2;
 
+// What a force engine is made from: the deck's potential and list, and the remap settings.
+// auto_path: remap.gather_path = auto, decided from the first neighbour list (seed 003).
 struct PairSetup {
   std::string style = "lj";  // potential.style (pair_styles())
   PairCoeffs coeffs;

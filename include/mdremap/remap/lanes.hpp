@@ -34,7 +34,7 @@ constexpr bool kLanesOnDevice = std::is_same_v<Kokkos::DefaultExecutionSpace, Ko
 constexpr bool kLanesOnDevice = false;
 #endif
 // 1, 2, 4, 8, 16 or 32.
-inline bool valid_lanes(int l) {
+constexpr bool valid_lanes(int l) {
   return l >= 1 && l <= kMaxLanes && (l & (l - 1)) == 0;
 }
 
@@ -49,7 +49,7 @@ KOKKOS_FORCEINLINE_FUNCTION unsigned hardware_lane() {
 // The L lanes serving one thread.
 template <int L>
 struct LaneGroup {
-  static_assert(L >= 1 && L <= kMaxLanes && (L & (L - 1)) == 0, "lanes: a power of two <= 32");
+  static_assert(valid_lanes(L), "lanes: a power of two <= 32");
   // v summed over the group's lanes (every lane gets the sum), by a butterfly of shuffles.
   template <class V>
   KOKKOS_FORCEINLINE_FUNCTION static V sum(V v) {

@@ -33,13 +33,6 @@ using FullLoop = std::conditional_t<std::is_same_v<ExecSpace, Kokkos::DefaultHos
                                     HostFullLoop, PortableFullLoop>;
 #endif
 
-// The rows walk of a thread split over lanes (remap.lanes: GPUs only).
-#if defined(__CUDACC__)
-using FullLaneRows = CudaPipelinedRows;
-#else
-using FullLaneRows = PortableRows;
-#endif
-
 // Full list, one thread per atom, no write conflicts: f[i] is written once. A remap compute body
 // (include/mdremap/remap/strategy.hpp): the strategy launches the kernels (gather's range kernel,
 // dup's chunked ones, sharing's team kernel staging shared memory) and hands in its accessor.
@@ -66,7 +59,7 @@ struct FullBody {
   template <bool EV, int L, class Access>
   KOKKOS_INLINE_FUNCTION void thread_lanes(const std::int64_t i, const int lane, const Access& nb,
                                            remap::Sums2& s) const {
-    full_atom_lanes<FullLaneRows, EV, L>(nb, x, f, pot, i, lane, s.s0, s.s1);
+    full_atom_lanes<typename Loop::Rows, EV, L>(nb, x, f, pot, i, lane, s.s0, s.s1);
   }
 };
 

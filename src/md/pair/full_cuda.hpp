@@ -51,14 +51,12 @@ struct CudaPipelinedRows {
       return;
     }
 #endif
-    if constexpr (L == 1)
-      PortableRows::run(nb, i, cnt, pair);
-    else
-      PortableRows::run_lanes<L>(nb, i, lane, cnt, pair);
+    PortableRows::run_lanes<L>(nb, i, lane, cnt, pair);
   }
 };
 
 struct CudaFullLoop {
+  using Rows = CudaPipelinedRows;  // also the walk of a thread split over lanes
   template <bool EV, class P, class C, class A, class Access>
   KOKKOS_INLINE_FUNCTION static void atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
                                           const Kokkos::View<A* [3]>& f, const P& pot,

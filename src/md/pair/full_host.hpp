@@ -54,6 +54,7 @@ inline void full_atom_simd(const C* __restrict xd, const int* __restrict idx, co
 }
 
 struct HostFullLoop {
+  using Rows = PortableRows;  // a thread split over lanes (never on a host backend)
   template <bool EV, class P, class C, class A, class Access>
   static void atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
                    const Kokkos::View<A* [3]>& f, const P& pot, const std::int64_t i, double& e,

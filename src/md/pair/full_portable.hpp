@@ -126,6 +126,7 @@ KOKKOS_INLINE_FUNCTION void full_atom(const Access& nb, const Kokkos::View<const
 
 // The portable full-list loop (any backend, any accessor).
 struct PortableFullLoop {
+  using Rows = PortableRows;
   template <bool EV, class P, class C, class A, class Access>
   KOKKOS_INLINE_FUNCTION static void atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
                                           const Kokkos::View<A* [3]>& f, const P& pot,
