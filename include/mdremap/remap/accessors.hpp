@@ -139,6 +139,19 @@ struct BodyWrites<Body, std::void_t<decltype(Body::kWritesThroughPattern)>>
 template <class Body>
 inline constexpr bool body_writes_through_pattern_v = BodyWrites<Body>::value;
 
+// A body may ask its non-reducing range kernels (a thread each, or L lanes each: lanes.hpp) to
+// keep kMinBlocksPerSm blocks of 256 threads resident per multiprocessor (a register cap, CUDA's
+// __launch_bounds__); 0: the compiler's choice. The reducing kernel (thermo steps) keeps the
+// compiler's choice.
+template <class Body, class = void>
+struct BodyMinBlocks {
+  static constexpr unsigned value = 0;
+};
+template <class Body>
+struct BodyMinBlocks<Body, std::void_t<decltype(Body::kMinBlocksPerSm)>> {
+  static constexpr unsigned value = Body::kMinBlocksPerSm;
+};
+
 // The value a body's executions reduce (energy, virial; or the body's own Body::Sums).
 template <class Body, class = void>
 struct BodySums {

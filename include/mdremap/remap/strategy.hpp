@@ -114,18 +114,6 @@ struct RangeCompute {
   }
 };
 
-// A body may ask its non-reducing range kernel to keep kMinBlocksPerSm blocks of 256 threads
-// resident per multiprocessor (a register cap, CUDA's __launch_bounds__); 0: the compiler's
-// choice. The reducing kernel (thermo steps) keeps the compiler's choice.
-template <class Body, class = void>
-struct BodyMinBlocks {
-  static constexpr unsigned value = 0;
-};
-template <class Body>
-struct BodyMinBlocks<Body, std::void_t<decltype(Body::kMinBlocksPerSm)>> {
-  static constexpr unsigned value = Body::kMinBlocksPerSm;
-};
-
 // Launches body over threads [t0, t1) on `exec`; with ev, reduces (blocking) into `sums`.
 template <class Exec, class Body, class Access, class Sums>
 void launch_range(const char* label, const Exec& exec, const Body& body, const Access& acc,
