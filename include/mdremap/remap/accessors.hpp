@@ -8,6 +8,7 @@
 // accessors live beside them.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <type_traits>
 
 #include "mdremap/remap/device_pattern.hpp"
 #include "mdremap/remap/options.hpp"
@@ -151,6 +152,13 @@ template <class Body>
 struct BodyMinBlocks<Body, std::void_t<decltype(Body::kMinBlocksPerSm)>> {
   static constexpr unsigned value = Body::kMinBlocksPerSm;
 };
+// The range policy of a body's non-reducing kernels: the body's register cap where it asks one.
+template <class Body, class Exec>
+using BodyForPolicy =
+    std::conditional_t<(BodyMinBlocks<Body>::value > 0),
+                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>,
+                                           Kokkos::LaunchBounds<256, BodyMinBlocks<Body>::value>>,
+                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>>;
 
 // The value a body's executions reduce (energy, virial; or the body's own Body::Sums).
 template <class Body, class = void>

@@ -120,14 +120,10 @@ void launch_lanes_of(const char* label, const Exec& exec, const Body& body, cons
     Sums s;
     Kokkos::parallel_reduce(label, policy, k, Kokkos::Sum<Sums>(s));
     sums += s;
-  } else if constexpr (BodyMinBlocks<Body>::value > 0) {  // the body's register cap, as one lane
-    Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>,
-                        Kokkos::LaunchBounds<256, BodyMinBlocks<Body>::value>>
-        bounded(exec, 0, static_cast<int>(n));
+  } else {
+    BodyForPolicy<Body, Exec> bounded(exec, 0, static_cast<int>(n));  // as one lane
     bounded.set_chunk_size(32);
     Kokkos::parallel_for(label, bounded, k);
-  } else {
-    Kokkos::parallel_for(label, policy, k);
   }
 }
 }  // namespace detail

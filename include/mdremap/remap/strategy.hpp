@@ -127,13 +127,8 @@ void launch_range(const char* label, const Exec& exec, const Body& body, const A
     Sums s;
     Kokkos::parallel_reduce(label, policy, k, Kokkos::Sum<Sums>(s));
     sums += s;
-  } else if constexpr (BodyMinBlocks<Body>::value > 0) {
-    Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>,
-                        Kokkos::LaunchBounds<256, BodyMinBlocks<Body>::value>>
-        bounded(exec, 0, static_cast<int>(t1 - t0));
-    Kokkos::parallel_for(label, bounded, k);
   } else {
-    Kokkos::parallel_for(label, policy, k);
+    Kokkos::parallel_for(label, BodyForPolicy<Body, Exec>(exec, 0, static_cast<int>(t1 - t0)), k);
   }
 }
 
