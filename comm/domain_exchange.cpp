@@ -754,7 +754,7 @@ std::int64_t DomainExchange<S, C>::near_faces_last(AtomArrays<S>& a) {
   // spatial order the atoms had (swapping the misplaced ones instead scattered far atoms among
   // the others: a slower force kernel).
   using Scan = TileScan<2, Exec>;
-  pair_scan_.run(
+  pair_scan_.launch(  // the totals reach the slots on the device: no wait
       "Comm::near_faces_slots", n,
       KOKKOS_LAMBDA(const std::int64_t i) { return Scan::one(mark(i) ? 1 : 0); },
       KOKKOS_LAMBDA(const std::int64_t i, const Scan::Counts& before, const Scan::Counts& total) {

@@ -69,7 +69,7 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
         Kokkos::atomic_inc(&count(c));
       });
   using Scan = TileScan<1, Space>;
-  offsets_scan_.run(
+  offsets_scan_.launch(  // the total is n: no wait
       "Neighbor::bin_scan", nc + 1,
       KOKKOS_LAMBDA(const std::int64_t c) {
         return c < nc ? static_cast<std::uint64_t>(count(c)) : std::uint64_t(0);
@@ -80,27 +80,22 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
     fill_ = Kokkos::View<int*, Space>("bin_fill", nc);
   else
     Kokkos::deep_copy(Space(), fill_, 0);
+  if (filled_.extent(0) < static_cast<size_t>(n))
+    filled_ = Kokkos::View<int*, Space>(
+        Kokkos::view_alloc("bin_filled", Kokkos::WithoutInitializing), n + n / 8);
   auto fill = fill_;
+  auto filled = filled_;
   Kokkos::parallel_for(
       "Neighbor::bin_fill", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int i) {
         const int c = cell_of(i);
-        perm(offset(c) + Kokkos::atomic_fetch_inc(&fill(c))) = i;
+        filled(offset(c) + Kokkos::atomic_fetch_inc(&fill(c))) = i;
       });
-  // Atomic fill order is scheduling dependent: sort each cell so lists (and force sums) are
-  // deterministic, which restarts rely on for bit-identical continuation.
-  Kokkos::parallel_for(
-      "Neighbor::bin_sort", Kokkos::RangePolicy<Space>(0, nc), KOKKOS_LAMBDA(const int c) {
-        const int b = offset(c), e = offset(c + 1);
-        for (int k = b + 1; k < e; ++k) {
-          const int v = perm(k);
-          int q = k - 1;
-          while (q >= b && perm(q) > v) {
-            perm(q + 1) = perm(q);
-            --q;
-          }
-          perm(q + 1) = v;
-        }
-      });
+  // The atomic fill's order within a cell depends on scheduling; lists (and force sums) must not,
+  // which restarts rely on for bit-identical continuation. Each slot's atom counts the atoms of
+  // its cell with a smaller index and moves to that rank (ascending order), with its position:
+  // n independent threads, where a thread sorting each cell in place waited on one load after
+  // another (the GPU's cells of a list cutoff hold about 18 atoms: at 32,000 atoms that sort took
+  // 42 us under the kernel timer and the gather 11, this 12; docs/benchmarks.md, session 33).
   if (soa) {
     // Positions in cell order as x, y, z blocks: the host's AVX-512 build (the only reader on
     // this path) loads 8 or 16 coordinates at once instead of gathering them from Vec4 records
@@ -111,11 +106,16 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
     const std::int64_t bs = xsoa.extent(0) / 3;
     auto soa_out = xsoa;
     Kokkos::parallel_for(
-        "Neighbor::bin_gather", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int k) {
-          const Vec4<T> p = x(perm(k));
-          soa_out(k) = p.x;
-          soa_out(bs + k) = p.y;
-          soa_out(2 * bs + k) = p.z;
+        "Neighbor::bin_order", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int k) {
+          const int i = filled(k);
+          const int c = cell_of(i), b = offset(c), e = offset(c + 1);
+          int r = b;
+          for (int q = b; q < e; ++q) r += filled(q) < i;
+          perm(r) = i;
+          const Vec4<T> p = x(i);
+          soa_out(r) = p.x;
+          soa_out(bs + r) = p.y;
+          soa_out(2 * bs + r) = p.z;
         });
     return;
   }
@@ -125,8 +125,14 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
                                        n + n / 8);
   auto xs_out = xs;
   Kokkos::parallel_for(
-      "Neighbor::bin_gather", Kokkos::RangePolicy<Space>(0, n),
-      KOKKOS_LAMBDA(const int k) { xs_out(k) = x(perm(k)); });
+      "Neighbor::bin_order", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int k) {
+        const int i = filled(k);
+        const int c = cell_of(i), b = offset(c), e = offset(c + 1);
+        int r = b;
+        for (int q = b; q < e; ++q) r += filled(q) < i;
+        perm(r) = i;
+        xs_out(r) = x(i);
+      });
 }
 
 #define MDREMAP_INSTANTIATE(Space)          \

@@ -102,6 +102,7 @@ struct Avx512Build {
                 scan_rows_avx512<T, ColumnMajor>(soa, bs, pm, off, own, n, t, i, bo[i], hr, nx, ny,
                                                  nz, rsq_list, Half, nbd + i * si, sj, maxneigh);
         });
+    report_max_count(a);
     return kind;
   }
 };

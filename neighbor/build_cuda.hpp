@@ -27,6 +27,7 @@ struct CandidateLaneBuild {
   Kokkos::View<const int*, ReadOnly> offset, perm;
   Kokkos::View<const Vec4<T>*, ReadOnly> xs;
   Kokkos::View<int*> counts, nbrs;
+  Kokkos::View<int*> stats;  // ListBuildArgs::stats
   StencilRows<32> rows;
   int nx, ny, ex, ey, ez, mx, my;
   int maxneigh, nchunks;  // nchunks: 32-candidate chunks of the largest stencil
@@ -75,7 +76,12 @@ struct CandidateLaneBuild {
     }
     rstart[lane] = start;
     rpre[lane] = incl - len;
-    const int total = __shfl_sync(full, incl, 31);  // <= 32 * nchunks (the host's maximum)
+    const int total = __shfl_sync(full, incl, 31);
+    if (lane == 0) atomicMax(&stats(0), total);
+    if (total > 32 * nchunks) {  // more than the scratch holds: the driver builds again
+      if (lane == 0) atomicMax(&stats(2), 1);
+      return;  // uniform over the warp
+    }
     const int nch_total = (total + 31) / 32;
     __syncwarp();
     const int nrows = rows.count;
@@ -137,6 +143,8 @@ struct CandidateLaneBuild {
       const bool row = lane < na && std::int64_t(ai) < nlocal;
       const int nout = row ? (cnt < maxneigh ? cnt : maxneigh) : 0;
       const int rowsout = __reduce_max_sync(full, nout);
+      const int most = __reduce_max_sync(full, row ? cnt : 0);
+      if (lane == 0) atomicMax(&stats(1), most);
       if (row) counts(ai) = cnt;
       int* out = nbrs.data() + std::int64_t(ai) * si;
       const int* jc = jsh;  // this lane's current chunk of candidate indices
@@ -192,6 +200,7 @@ struct CellAtomsBuild {
           const int i = perm(t);
           if (i < n) counts(i) = scan(t, i, c);
         });
+    report_max_count(a);
     return kind;
   }
 };
@@ -210,36 +219,46 @@ struct CellCandidatesBuild {
     const int mx = nx - 2 * a.ext[0], my = ny - 2 * a.ext[1], mz = nz - 2 * a.ext[2];
     const int ex = a.ext[0], ey = a.ext[1], ez = a.ext[2];
     const auto offset = a.offset;
-    // The most candidates of any cell sizes the shared memory of every warp.
-    int most = 0;
-    Kokkos::parallel_reduce(
-        "Neighbor::most_candidates", Kokkos::RangePolicy<Space>(0, mx * my * mz),
-        KOKKOS_LAMBDA(const int u, int& mc) {
-          const int cx = u % mx + ex, cy = (u / mx) % my + ey, cz = u / (mx * my) + ez;
-          int total = 0;
-          for (int r = 0; r < rows.count; ++r) {
-            int begin, end;
-            rows.run(offset, nx, ny, cx, cy, cz, r, begin, end);
-            total += end - begin;
-          }
-          if (total > mc) mc = total;
-        },
-        Kokkos::Max<int>(most));
-    const int nchunks = std::max(1, (most + 31) / 32);
     // Candidate registers per lane: 4 (float) or 7 (double) per chunk; windows of 8
     // chunks in float (256 candidates, 59 registers), 4 in double (occupancy over window
     // count; measured in docs/benchmarks.md). The bench's cells have about 530 candidates.
     constexpr int kWin = std::is_same_v<T, float> ? 8 : 4;
     using Functor = CandidateLaneBuild<T, kWin, Half>;
+    const auto chunks = [](int most) { return std::max(1, (most + 31) / 32); };
+    const auto fits = [&](int most) {
+      return Functor::scratch_bytes(chunks(most)) <=
+             static_cast<std::size_t>(Policy::scratch_size_max(0));
+    };
+    // The most candidates of any cell sizes the shared memory of every warp: the last build's
+    // figure and 1/16 to spare (the kernel reports a cell beyond it and the driver builds
+    // again); counted here, a reduction and a wait, at the first build and where that guess
+    // would not fit.
+    int most = a.candidates + a.candidates / 16 + 8;
+    if (a.candidates <= 0 || !fits(most)) {
+      Kokkos::parallel_reduce(
+          "Neighbor::most_candidates", Kokkos::RangePolicy<Space>(0, mx * my * mz),
+          KOKKOS_LAMBDA(const int u, int& mc) {
+            const int cx = u % mx + ex, cy = (u / mx) % my + ey, cz = u / (mx * my) + ez;
+            int total = 0;
+            for (int r = 0; r < rows.count; ++r) {
+              int begin, end;
+              rows.run(offset, nx, ny, cx, cy, cz, r, begin, end);
+              total += end - begin;
+            }
+            if (total > mc) mc = total;
+          },
+          Kokkos::Max<int>(most));
+      if (!fits(most)) return CellAtomsBuild<T, Space, Half, ColumnMajor>::run(a);
+    }
+    const int nchunks = chunks(most);
     const std::size_t bytes = Functor::scratch_bytes(nchunks);
-    if (bytes > static_cast<std::size_t>(Policy::scratch_size_max(0)))
-      return CellAtomsBuild<T, Space, Half, ColumnMajor>::run(a);
     Functor f;
     f.offset = a.offset;
     f.perm = a.perm;
     f.xs = a.xs;
     f.counts = a.counts;
     f.nbrs = a.nbrs;
+    f.stats = a.stats;
     f.rows = rows;
     f.nx = nx, f.ny = ny;
     f.ex = ex, f.ey = ey, f.ez = ez;

@@ -87,6 +87,7 @@ struct PortableBuild {
           const int i = perm(t);
           if (i < n) counts(i) = scan(t, i, bin_of(i));
         });
+    report_max_count(a);
     return kind;
   }
 };

@@ -61,8 +61,9 @@ class CellBinning {
            const Box<T>& box, double cell_size, double rlist, bool soa);
 
  private:
-  Kokkos::View<int*, Space> fill_;   // per-cell fill counters, kept between builds
-  TileScan<1, Space> offsets_scan_;  // bin_count -> bin_offset (its scratch)
+  Kokkos::View<int*, Space> fill_;    // per-cell fill counters, kept between builds
+  Kokkos::View<int*, Space> filled_;  // atoms grouped by cell in the fill's (atomic) order
+  TileScan<1, Space> offsets_scan_;   // bin_count -> bin_offset (its scratch)
 };
 
 }  // namespace mdremap::neighbor

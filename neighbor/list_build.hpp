@@ -35,7 +35,26 @@ struct ListBuildArgs {
   Kokkos::View<int*, Space> counts, nbrs;
   int maxneigh = 0;
   std::int64_t sj = 0, si = 1;
+  // What the driver reads back, in one copy after the kernel (3 ints on the device, zero on
+  // entry): [0] the most candidates of a cell the kernel saw (0 where it does not count them),
+  // [1] the largest full count of a row (every kernel fills it: report_max_count), [2] nonzero
+  // where `candidates` was too few for a cell, whose rows were then not written (the driver builds
+  // again with candidates = [0]).
+  Kokkos::View<int*, Space> stats;
+  int candidates = 0;  // the most candidates of a cell at the last build (0: not known yet)
 };
+
+// stats[1] = the largest of counts, without a wait (a reduction into device memory).
+template <class T, class Space>
+void report_max_count(const ListBuildArgs<T, Space>& a) {
+  const auto counts = a.counts;
+  Kokkos::parallel_reduce(
+      "Neighbor::max_count", Kokkos::RangePolicy<Space>(0, a.n),
+      KOKKOS_LAMBDA(const std::int64_t i, int& mc) {
+        if (counts(i) > mc) mc = counts(i);
+      },
+      Kokkos::Max<int, Space>(Kokkos::View<int, Space>(a.stats.data() + 1)));
+}
 
 // One registered kernel instantiation: backend x {full, half} x {column, row}.
 template <class T, class Space>

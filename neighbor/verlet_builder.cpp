@@ -83,6 +83,8 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
   // across one more 32-byte sector per warp load (issue 17: the force kernel 4-5% slower per atom
   // on four ranks than on one, docs/benchmarks.md, session 24).
   const std::int64_t row_stride = column_major_ ? warp_multiple(n) : 1;
+  if (stats_.extent(0) == 0) stats_ = Kokkos::View<int*, Space>("list_stats", 3);
+  a.stats = stats_;
   for (;;) {
     const int maxneigh = list.maxneigh;
     const std::int64_t entries = std::int64_t(maxneigh) * (column_major_ ? row_stride : n);
@@ -95,15 +97,20 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
     a.maxneigh = maxneigh;
     a.sj = list.stride_j;
     a.si = list.stride_i;
+    a.candidates = candidates_;
+    Kokkos::deep_copy(Space(), stats_, 0);  // on the stream: no device-wide fence
     last_kernel_ = kernel_.run(a);
-    int maxc = 0;
-    const auto counts = list.counts;
-    Kokkos::parallel_reduce(
-        "Neighbor::max_count", Kokkos::RangePolicy<Space>(0, n),
-        KOKKOS_LAMBDA(const int i, int& mc) {
-          if (counts(i) > mc) mc = counts(i);
-        },
-        Kokkos::Max<int>(maxc));
+    // The build's one wait: the largest row and, from the GPU kernel, the most candidates of a
+    // cell (it sizes the next build's shared memory without a reduction and a wait of its own).
+    int s[3];
+    Kokkos::deep_copy(Space(), Kokkos::View<int[3], Kokkos::HostSpace>(s), stats_);
+    Space().fence("Neighbor::list_stats");
+    if (s[0] > 0) candidates_ = s[0];
+    if (s[2] != 0) {  // a cell had more candidates than the guess: build again with the count
+      ++candidate_rebuilds_;
+      continue;
+    }
+    const int maxc = s[1];
     list.max_count = maxc;
     if (maxc <= maxneigh) break;
     list.maxneigh = maxc + maxc / 8 + 4;  // grow and rebuild: never drop a pair

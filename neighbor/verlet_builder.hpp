@@ -23,6 +23,9 @@ class VerletListBuilder {
   double list_cutoff() const { return rlist_; }
   double bin_size() const { return bin_size_; }
   int regrows() const { return regrows_; }
+  // Builds done again because a cell had more candidates than the last build's count and its
+  // margin (the GPU kernel's shared memory).
+  int candidate_rebuilds() const { return candidate_rebuilds_; }
   BuildKernel kernel() const { return kernel_.kind; }
   // The kernel the last build ran (CellAtoms where CellCandidates does not apply).
   BuildKernel last_kernel() const { return last_kernel_; }
@@ -35,6 +38,9 @@ class VerletListBuilder {
   ListKernel<T, Space> kernel_;
   CellBinning<T, Space> bins_;
   int regrows_ = 0;
+  int candidate_rebuilds_ = 0;
+  int candidates_ = 0;               // the most candidates of a cell at the last build
+  Kokkos::View<int*, Space> stats_;  // ListBuildArgs::stats
   BuildKernel last_kernel_ = BuildKernel::Auto;
   Kokkos::View<int*, Space> neighbor_store_, count_store_;  // the lists' kept storage
   static Kokkos::View<int*, Space> grown(Kokkos::View<int*, Space>& store,

@@ -59,6 +59,18 @@ class TileScan {
   template <class Inc, class Write>
   Counts run(const std::string& label, std::int64_t n, const Inc& inc, const Write& write) {
     if (n <= 0) return Counts{};
+    launch(label, n, inc, write);
+    Counts total;
+    Kokkos::deep_copy(Space(), Kokkos::View<Counts, Kokkos::HostSpace>(&total),
+                      Kokkos::subview(offsets_, (n + kTile - 1) / kTile));
+    Space().fence("TileScan::total");
+    return total;
+  }
+
+  // The same scan without the totals on the host: nothing waits (the caller does not need them).
+  template <class Inc, class Write>
+  void launch(const std::string& label, std::int64_t n, const Inc& inc, const Write& write) {
+    if (n <= 0) return;
     const std::int64_t tiles = (n + kTile - 1) / kTile;
     if (sums_.extent(0) < static_cast<std::size_t>(tiles)) {
       sums_ = Kokkos::View<std::uint64_t*, Space>(
@@ -124,11 +136,6 @@ class TileScan {
                                   }
                                 });
         });
-    Counts total;
-    Kokkos::deep_copy(Space(), Kokkos::View<Counts, Kokkos::HostSpace>(&total),
-                      Kokkos::subview(offsets, tiles));
-    Space().fence("TileScan::total");
-    return total;
   }
 
  private:

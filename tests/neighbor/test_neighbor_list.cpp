@@ -310,6 +310,68 @@ TYPED_TEST(NeighborList, GhostsOfOtherRanksOnTheFacesAreCandidatesNotRows) {
   check_ghosts_on_the_faces<float, TypeParam>(42);
 }
 
+// A builder kept over builds (as a run keeps it) lists what a fresh one lists: after the atoms
+// clump (cells with about 8x the candidates: the GPU kernel's shared memory, sized from the last
+// build's count, is short, so it builds again with the count it found) and after they spread
+// out again.
+template <class T, class Space>
+void check_kept_builder(std::uint64_t seed) {
+  const double rlist = 2.8, L = 17.0;
+  const int n = 3000;
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<Vec4<T>> spread(n), clumped(n);
+  for (int i = 0; i < n; ++i) {
+    spread[i] = Vec4<T>{T(L * u(gen)), T(L * u(gen)), T(L * u(gen)), T(0)};
+    clumped[i] = i % 10 == 0
+                     ? Vec4<T>{T(6 + 4 * u(gen)), T(6 + 4 * u(gen)), T(6 + 4 * u(gen)), T(0)}
+                     : spread[i];
+  }
+  const double lo[3] = {0, 0, 0}, len[3] = {L, L, L};
+  const auto box = Box<T>::make(lo, len);
+  neighbor::VerletListBuilder<T, Space> kept(rlist, false, true, 0.5 * rlist);
+  neighbor::BasicNeighborList<Space> kept_list;
+  int builds = 0;
+  for (const auto* pos : {&spread, &clumped, &spread}) {
+    Kokkos::View<Vec4<T>*, Space> x("x", n);
+    auto hx = Kokkos::create_mirror_view(x);
+    for (int i = 0; i < n; ++i) hx(i) = (*pos)[i];
+    Kokkos::deep_copy(x, hx);
+    neighbor::BasicGhostAtoms<Space> g;
+    neighbor::build_ghosts<T, Space>(x, n, box, rlist, g);
+    Kokkos::View<Vec4<T>*, Space> xall("xall", n + g.nghost);
+    neighbor::update_positions<T, T, Space>(x, g, box, xall);
+    kept.build(xall, g, box, kept_list);
+    neighbor::VerletListBuilder<T, Space> fresh(rlist, false, true, 0.5 * rlist);
+    neighbor::BasicNeighborList<Space> fresh_list;
+    fresh.build(xall, g, box, fresh_list);
+    EXPECT_EQ(kept.last_kernel(), fresh.last_kernel());
+    EXPECT_EQ(fresh.candidate_rebuilds(), 0);
+    ASSERT_EQ(kept_list.max_count, fresh_list.max_count) << "build " << builds;
+    auto ck = on_host(kept_list.counts);
+    auto cf = on_host(fresh_list.counts);
+    auto nk = on_host(kept_list.neighbors);
+    auto nf = on_host(fresh_list.neighbors);
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(ck(i), cf(i)) << "build " << builds << " atom " << i;
+      for (int k = 0; k < ck(i); ++k)
+        ASSERT_EQ(nk(kept_list.slot(k, i)), nf(fresh_list.slot(k, i))) << i << " " << k;
+    }
+    ++builds;
+    // The clumped build needed more candidates than the first build's count and its margin.
+    const bool counts_candidates = fresh.last_kernel() == neighbor::BuildKernel::CellCandidates;
+    EXPECT_EQ(kept.candidate_rebuilds(), counts_candidates && builds >= 2 ? 1 : 0)
+        << "build " << builds;
+  }
+  if constexpr (!neighbor::is_host_space_v<Space>)
+    EXPECT_EQ(kept.last_kernel(), neighbor::BuildKernel::CellCandidates);
+}
+
+TYPED_TEST(NeighborList, KeptBuilderListsWhatAFreshOneLists) {
+  check_kept_builder<double, TypeParam>(51);
+  check_kept_builder<float, TypeParam>(52);
+}
+
 TYPED_TEST(NeighborList, KernelNotCompiledForTheSpaceIsAnError) {
   using neighbor::BuildKernel;
   const auto want =
