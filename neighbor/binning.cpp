@@ -4,6 +4,19 @@
 
 namespace mdremap::neighbor {
 
+namespace {
+// Atom i's slot in cell order: its cell's first slot plus the atoms of the cell (`filled`, in
+// the atomic fill's order) with a smaller index.
+template <class View>
+KOKKOS_INLINE_FUNCTION int ranked_slot(const View& filled, const View& cell_of, const View& offset,
+                                       const int i) {
+  const int c = cell_of(i), b = offset(c), e = offset(c + 1);
+  int r = b;
+  for (int q = b; q < e; ++q) r += filled(q) < i;
+  return r;
+}
+}  // namespace
+
 // Cells tile the periodic box exactly (m cells of len/m per axis, m = floor(len / cell_size)) and
 // extend `reach` whole cells beyond each face for the ghosts. A ghost is binned from its owner's
 // cell shifted by m cells per box image (integer arithmetic, not its rounded coordinate), so the
@@ -108,9 +121,7 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
     Kokkos::parallel_for(
         "Neighbor::bin_order", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int k) {
           const int i = filled(k);
-          const int c = cell_of(i), b = offset(c), e = offset(c + 1);
-          int r = b;
-          for (int q = b; q < e; ++q) r += filled(q) < i;
+          const int r = ranked_slot(filled, cell_of, offset, i);
           perm(r) = i;
           const Vec4<T> p = x(i);
           soa_out(r) = p.x;
@@ -127,9 +138,7 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
   Kokkos::parallel_for(
       "Neighbor::bin_order", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const int k) {
         const int i = filled(k);
-        const int c = cell_of(i), b = offset(c), e = offset(c + 1);
-        int r = b;
-        for (int q = b; q < e; ++q) r += filled(q) < i;
+        const int r = ranked_slot(filled, cell_of, offset, i);
         perm(r) = i;
         xs_out(r) = x(i);
       });
