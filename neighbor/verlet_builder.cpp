@@ -100,8 +100,8 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
     a.candidates = candidates_;
     Kokkos::deep_copy(Space(), stats_, 0);  // on the stream: no device-wide fence
     last_kernel_ = kernel_.run(a);
-    // The build's one wait: the largest row and, from the GPU kernel, the most candidates of a
-    // cell (it sizes the next build's shared memory without a reduction and a wait of its own).
+    // One wait after the kernel: the largest row and, from the GPU kernel, the most candidates of
+    // a cell (it sizes the next build's shared memory without a reduction and a wait of its own).
     int s[3];
     Kokkos::deep_copy(Space(), Kokkos::View<int[3], Kokkos::HostSpace>(s), stats_);
     Space().fence("Neighbor::list_stats");
