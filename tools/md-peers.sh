@@ -17,8 +17,12 @@
 # 160 = 16,384,000); steps per size are chosen so each run's loop lasts 0.2-1 s on an H100.
 # LISTS (default "full cluster"; cluster-newton: the cluster list with each pair once; full16: the
 # full list read through the gather's 16-bit index, remap.index_bits=16; full-lN: the full list
-# with each atom on N lanes, remap.lanes=N, where "full" takes remap.lanes' default), PRECISIONS (default
-# "double single"), CLUSTER_SIZE (0: the device's default).
+# with each atom on N lanes, remap.lanes=N, where "full" takes remap.lanes' default; full-ro,
+# full-tex, full-split: the full list read through the gather path readonly, texture or split,
+# where "full" takes remap.gather_path's default), PRECISIONS (default
+# "double single"), CLUSTER_SIZE (0: the device's default). CUTOFF: the pair cut-off in sigma
+# instead of the deck's 2.5 (mdremap only: ExaMiniMD's runs keep the bench deck); STEPS: steps of
+# every run instead of the per-size choice.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: md-peers.sh OUTDIR MDREMAP [NAME=BINARY ...]}
@@ -33,6 +37,7 @@ for nb in "$@"; do
 done
 exa=${EXAMINIMD:-}
 [[ -z $exa || -x $exa ]] || { echo "md-peers: EXAMINIMD=$exa is not an executable" >&2; exit 2; }
+[[ -n $exa && -n ${CUTOFF:-} ]] && { echo "md-peers: CUTOFF changes mdremap's deck only; run ExaMiniMD without it" >&2; exit 2; }
 rounds=${ROUNDS:-2}
 read -r -a sizes <<<"${SIZES:-20 40 80 100 160}"
 read -r -a lists <<<"${LISTS:-full cluster}"
@@ -46,6 +51,7 @@ csv=$out/md-peers.csv
 echo "round,cells,atoms,binary,precision,list,atom_steps_per_s,force_ms,neighbor_ms,integrate_ms" >"$csv"
 
 steps_for() {  # cells -> steps
+  [[ -n ${STEPS:-} ]] && { echo "$STEPS"; return; }
   case $1 in
     20 | 25 | 32) echo 2000 ;;
     40) echo 1000 ;;
@@ -64,11 +70,18 @@ run_ours() {
   local kind=${list%-newton}
   kind=${kind%16}
   kind=${kind%-l*}
+  kind=${kind%-tex}
+  kind=${kind%-ro}
+  kind=${kind%-split}
   local args=(--set "system.lattice.cells=[$cells,$cells,$cells]" --set "neighbor.list=$kind")
   [[ $list == cluster-newton ]] && args+=(--set neighbor.cluster_newton=true)
   [[ $list == full16 ]] && args+=(--set remap.index_bits=16)
   [[ $list == full-l* ]] && args+=(--set "remap.lanes=${list#full-l}")
+  [[ $list == full-tex ]] && args+=(--set remap.gather_path=texture)
+  [[ $list == full-ro ]] && args+=(--set remap.gather_path=readonly)
+  [[ $list == full-split ]] && args+=(--set remap.gather_path=split)
   [[ $list == cluster* && ${CLUSTER_SIZE:-0} != 0 ]] && args+=(--set "neighbor.cluster_size=$CLUSTER_SIZE")
+  [[ -n ${CUTOFF:-} ]] && args+=(--set "potential.cutoff=$CUTOFF")
   if ! "$bin" md "$repo/inputs/lj_bench.yaml" --steps "$steps" --precision "$prec" "${args[@]}" \
     --quiet --summary "$f" >"$work/log" 2>&1; then
     echo "md-peers: $name $prec $list $cells failed:" >&2

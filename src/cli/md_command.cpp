@@ -231,10 +231,10 @@ int run_md(const MdOptions& o) {
           sp.exchange_overlapped * per_step);
     fmt::print(
         "Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {} "
-        "dangerous, {} regrows, {} sorts\n",
+        "dangerous, {} regrows, {} rebuilt for their candidates, {} sorts\n",
         st.mean_neighbors, st.max_neighbors, st.list_builds,
         st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0, st.dangerous_builds,
-        st.list_regrows, st.sorts);
+        st.list_regrows, st.candidate_rebuilds, st.sorts);
     if (st.cluster_size > 0)
       fmt::print(
           "Cluster pairs: clusters of {}, {:.2f} j-clusters per i-cluster, masks select {:.1f}% "
@@ -298,7 +298,8 @@ int run_md(const MdOptions& o) {
     j["force_atom_steps_per_s"] = sp.force > 0 ? double(st.atoms) * st.steps / sp.force : 0.0;
     j["neighbors"] = {{"mean", st.mean_neighbors},  {"max", st.max_neighbors},
                       {"builds", st.list_builds},   {"dangerous_builds", st.dangerous_builds},
-                      {"regrows", st.list_regrows}, {"sorts", st.sorts}};
+                      {"regrows", st.list_regrows}, {"candidate_rebuilds", st.candidate_rebuilds},
+                      {"sorts", st.sorts}};
     if (st.cluster_size > 0)
       j["cluster"] = {{"size", st.cluster_size},
                       {"pairs_per_icluster", st.cluster_pairs_per_icluster},

@@ -254,6 +254,7 @@ class Simulation final : public MdEngine {
     const std::int64_t last_step = first + nsteps;
     const int builds0 = builds_, dangerous0 = dangerous_, sorts0 = sorts_;
     const int regrows0 = list_regrows();
+    const int candidates0 = candidate_rebuilds();
     clock_.settle();  // phases timed before this run (set-up, restarts) count where they were
     split_ = TimeSplit{};
     const double mpi0 = domain_ ? domain_->mpi_seconds() : 0.0;
@@ -306,6 +307,7 @@ class Simulation final : public MdEngine {
     st.dangerous_builds = dangerous_ - dangerous0;
     st.sorts = sorts_ - sorts0;
     st.list_regrows = list_regrows() - regrows0;
+    st.candidate_rebuilds = candidate_rebuilds() - candidates0;
     if (cluster_) {
       // The masks' pairs per atom (the plain full list's neighbours); the longest row in atoms.
       st.mean_neighbors = double(neighbor::count_cluster_atom_pairs(clist_)) / double(atoms_.n);
@@ -702,6 +704,7 @@ class Simulation final : public MdEngine {
   }
 
   int list_regrows() const { return cluster_ ? cluster_builder_->regrows() : builder_->regrows(); }
+  int candidate_rebuilds() const { return cluster_ ? 0 : builder_->candidate_rebuilds(); }
 
   Kokkos::View<const Vec4<C>*> local_positions() const {
     return Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n));

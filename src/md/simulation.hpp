@@ -42,6 +42,9 @@ struct RunStats {
   int list_builds = 0;
   int dangerous_builds = 0;  // forced rebuilds where an atom had moved more than skin/2
   int list_regrows = 0;
+  // builds done again because a cell had more candidates than the last build's count allowed
+  // (the GPU list build sizes its shared memory from it; neighbor/verlet_builder.cpp)
+  int candidate_rebuilds = 0;
   int sorts = 0;
   double mean_neighbors = 0;  // cluster list: the masks' atom pairs per atom
   int max_neighbors = 0;      // cluster list: the longest row's j-clusters times their size

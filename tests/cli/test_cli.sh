@@ -62,7 +62,8 @@ expect_error wrong-backend "backend 'hip' is not what this binary runs on" -- md
 # A good run writes the thermo CSV and the JSON summary.
 if "$bin" md "$work/ok.yaml" --quiet --thermo-csv "$work/t.csv" --summary "$work/s.json" >"$work/out" 2>&1; then
   if [[ "$(head -1 "$work/t.csv")" == "step,temp,e_pair,ke,etotal,press" && $(wc -l <"$work/t.csv") -eq 4 ]] &&
-    grep -q '"atom_steps_per_s"' "$work/s.json" && grep -q '"atoms": 864' "$work/s.json"; then
+    grep -q '"atom_steps_per_s"' "$work/s.json" && grep -q '"atoms": 864' "$work/s.json" &&
+    grep -q '"candidate_rebuilds": 0' "$work/s.json"; then
     pass=$((pass + 1))
   else
     echo "FAIL good-run outputs"
