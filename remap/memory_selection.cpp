@@ -476,7 +476,8 @@ IrregularPattern csr_row_pattern(const std::vector<std::int64_t>& offset, int el
 
 // The mapping of seed 003's spaces onto what the runtime offers (gather paths, the sharing
 // strategy, by-value arguments). Never a silent fallback: what cannot be honoured is said.
-GatherPathDecision decide_gather_path(const ArrayChoice& a, const MemoryBackend& backend) {
+GatherPathDecision decide_gather_path(const ArrayChoice& a, const MemoryBackend& backend,
+                                      int elem_bytes) {
   GatherPathDecision d;
   d.space = a.space;
   const std::string head =
@@ -503,8 +504,19 @@ GatherPathDecision decide_gather_path(const ArrayChoice& a, const MemoryBackend&
       // seed 003 §4.2.3 wants a cached, read-only path that tolerates non-coalesced access. On
       // Kepler and later the read-only data cache is the texture cache, reached by LDG.E.CONSTANT
       // without the texture unit's addressing, for any element size and with no binding.
-      d.path = GatherPath::ReadOnly;
       d.honoured = true;
+      if (backend.texture_objects && (elem_bytes == 16 || elem_bytes == 32)) {
+        // The same cache through both of the L1's data pipes: on Hopper scattered 16- and
+        // 32-byte reads by LDG alone are bound by the load/store pipe while the texture pipe
+        // idles (docs/benchmarks.md, session 34).
+        d.path = GatherPath::Split;
+        d.explanation = head +
+                        "gather path split: the read-only (texture) cache through both of the "
+                        "L1's data pipes, __ldg and texture fetches sharing each " +
+                        std::to_string(elem_bytes) + "-byte element's loads";
+        break;
+      }
+      d.path = GatherPath::ReadOnly;
       d.explanation = head +
                       "gather path readonly: the read-only data cache (LDG.E.CONSTANT) is the "
                       "texture cache on Kepler and later, without texture binding or 16-byte "

@@ -28,7 +28,8 @@ void add_remap_flags(CLI::App* cmd, RemapFlags& f, bool with_mode) {
                   "dup: share of neighbour rows duplicated, the rest gathered (remap.dup_fraction)")
       ->check(positive_real());
   cmd->add_option("--gather-path", f.gather_path,
-                  "Memory path of the gathers: global | readonly | texture | auto (seed 003 "
+                  "Memory path of the gathers: global | readonly | texture | split (md: the "
+                  "read-only cache through both of the L1's data pipes, CUDA) | auto (seed 003 "
                   "Algorithm 3 on the first neighbour list) (remap.gather_path)");
 }
 

@@ -15,8 +15,9 @@ enum class MixingRule { Geometric, Arithmetic, SixthPower };
 // remap.reorder: the thread (atom) order the remap layer serves (BRIEF section 5).
 enum class Reorder { None, Spatial, LabelProp, Partition };
 // remap.gather_path: the memory path of the plain gather; auto decides from the first list
-// (seed 003 Algorithm 3, md/memory_paths.hpp).
-enum class GatherPathSetting { Global, ReadOnly, Texture, Auto };
+// (seed 003 Algorithm 3, md/memory_paths.hpp). The default: split on a CUDA build with the
+// 32-bit index, readonly otherwise (params.cpp).
+enum class GatherPathSetting { Global, ReadOnly, Texture, Split, Auto };
 
 // Each enum's deck names, in the order deck errors list them.
 template <class E>

@@ -56,7 +56,7 @@ GatherPathChoice choose_gather_path(const remap::IrregularPattern& host, int for
   o.shared_bytes = shared_bytes;
   const remap::MemorySelection sel = remap::select_memory(refs, o);
   const remap::GatherPathDecision d =
-      remap::decide_gather_path(sel.array("pos"), remap::current_memory_backend());
+      remap::decide_gather_path(sel.array("pos"), remap::current_memory_backend(), host.elem_bytes);
   GatherPathChoice c;
   c.path = d.path;
   c.text = sel.text() + "memory: gather path " + remap::to_string(d.path) + ": " + d.explanation;

@@ -50,6 +50,7 @@ const std::vector<std::pair<std::string, GatherPathSetting>>& choice_names<Gathe
       {"global", GatherPathSetting::Global},
       {"readonly", GatherPathSetting::ReadOnly},
       {"texture", GatherPathSetting::Texture},
+      {"split", GatherPathSetting::Split},
       {"auto", GatherPathSetting::Auto}};
   return v;
 }
@@ -498,8 +499,17 @@ MdParams read_md_params(io::Deck& deck) {
                                 "gather, or parallel.overlap auto or off",
                                 p.remap));
   p.reorder = one_of_choice(rm, "reorder", Reorder::None);
-  p.gather_path = one_of_choice(rm, "gather_path", GatherPathSetting::ReadOnly);
   p.index_bits = std::stoi(one_of(rm, "index_bits", "32", {"32", "16"}));
+  // Default: both of the L1's data pipes on CUDA (gather path split: 1.06-1.10x the read-only
+  // path's whole step from 256,000 to 4M atoms on an H200, docs/benchmarks.md session 34), the
+  // read-only path with the 16-bit index (which decodes through it) and on host backends.
+#if defined(KOKKOS_ENABLE_CUDA)
+  const GatherPathSetting default_path =
+      p.index_bits == 16 ? GatherPathSetting::ReadOnly : GatherPathSetting::Split;
+#else
+  const GatherPathSetting default_path = GatherPathSetting::ReadOnly;
+#endif
+  p.gather_path = one_of_choice(rm, "gather_path", default_path);
   // The 16-bit index (the gather's, remap/delta_index.hpp) is decoded in list order by the full
   // list's one-thread-per-atom walk.
   if (p.index_bits == 16) {
@@ -562,6 +572,10 @@ MdParams read_md_params(io::Deck& deck) {
     rm.fail("gather_path",
             "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary runs "
             "on a CPU backend: use readonly or global");
+  if (p.gather_path == GatherPathSetting::Split)
+    rm.fail("gather_path",
+            "'split' reads through the load/store and texture pipes of a GPU's L1 (CUDA texture "
+            "objects) and this binary runs on a CPU backend: use readonly or global");
 #endif
   // The cluster list's force engine reads its own cluster-ordered positions (the sharing the
   // strategies build for the plain list); the pattern-based reorders need the plain list.

@@ -40,6 +40,7 @@ remap::RemapOptions remap_options(const MdParams& p) {
   // auto (seed 003 Algorithm 3) is decided from the first neighbour list (md/memory_paths.hpp).
   o.path = p.gather_path == GatherPathSetting::Global    ? remap::GatherPath::Global
            : p.gather_path == GatherPathSetting::Texture ? remap::GatherPath::Texture
+           : p.gather_path == GatherPathSetting::Split   ? remap::GatherPath::Split
                                                          : remap::GatherPath::ReadOnly;
   o.index_bits = p.index_bits;
   o.lanes = p.lanes > 0 ? p.lanes : 1;  // auto: the force engine decides at its first list

@@ -222,6 +222,43 @@ TEST(RemapMdVariants, SixteenBitIndexRefusedWhereItCannotServe) {
   EXPECT_EQ(p.index_bits, 16);
 }
 
+// remap.gather_path=split (the default on CUDA): the read-only path's values through both of
+// the L1's data pipes, so the same sums in the same order as readonly: bit-identical forces,
+// energies and trajectories, with one lane an atom and with two. Refused on a host backend.
+TEST(RemapMdVariants, SplitPathSumsWhatTheReadOnlyPathSums) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  for (const std::string prec : {"double", "single"}) {
+    for (const std::string lanes : {"1", "2"}) {
+      SCOPED_TRACE(prec + " lanes " + lanes);
+      const Result ref =
+          run(prec, {"remap.mode=gather", "remap.gather_path=readonly", "remap.lanes=" + lanes});
+      const Result got =
+          run(prec, {"remap.mode=gather", "remap.gather_path=split", "remap.lanes=" + lanes});
+      EXPECT_EQ(test::max_force_error(got.f0, ref.f0), 0.0);
+      EXPECT_EQ(got.f0.x, ref.f0.x);  // the trajectory after 10 steps
+      EXPECT_EQ(got.t0.e_pair, ref.t0.e_pair);
+      EXPECT_EQ(got.t0.press, ref.t0.press);
+      EXPECT_EQ(got.t10.etotal, ref.t10.etotal);
+    }
+  }
+  // The default on CUDA with the 32-bit index; the 16-bit index decodes through readonly.
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {}).gather_path, md::GatherPathSetting::Split);
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {"remap.index_bits=16"}).gather_path,
+            md::GatherPathSetting::ReadOnly);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.index_bits=16", "remap.gather_path=split"}),
+               InputError);
+  auto e = md::create_engine(params("inputs/lj_melt.yaml", {"remap.lanes=1"}));
+  e->setup();
+  EXPECT_EQ(e->remap_stats(false).report.strategy, "gather(split)");
+#else
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {}).gather_path, md::GatherPathSetting::ReadOnly);
+  EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.gather_path=split"}), InputError);
+  remap::RemapOptions o;
+  o.path = remap::GatherPath::Split;
+  EXPECT_THROW(remap::GatherStrategy<Vec4<double>>{o}, Error);
+#endif
+}
+
 // remap.lanes: each atom's neighbours split over L lanes of a warp (remap/lanes.hpp), the lanes'
 // forces added by shuffles. Another summation order than one lane's: the tolerances above. Every
 // split a GPU takes, through the read-only and texture paths and under auto; the strategy's name
@@ -247,7 +284,7 @@ TEST(RemapMdVariants, LanesMatchOneLane) {
   }
   auto e = md::create_engine(params("inputs/lj_melt.yaml", {"remap.lanes=8"}));
   e->setup();
-  EXPECT_EQ(e->remap_stats(false).report.strategy, "gather(lanes 8)");
+  EXPECT_EQ(e->remap_stats(false).report.strategy, "gather(split)(lanes 8)");
 #else
   // A host backend has no warp to split over: the layer refuses, whoever asks.
   remap::RemapOptions o;
@@ -274,13 +311,18 @@ TEST(RemapMdVariants, LanesAutoFillTheDevice) {
 #if defined(KOKKOS_ENABLE_CUDA)
   const int want = remap::lanes_for(4000, resident, md::kAutoMaxLanes);  // lj_melt: 4,000 atoms
   EXPECT_GT(want, 1);
-  EXPECT_EQ(strategy({}), want > 1 ? "gather(lanes " + std::to_string(want) + ")" : "gather");
+  EXPECT_EQ(strategy({}),
+            want > 1 ? "gather(split)(lanes " + std::to_string(want) + ")" : "gather(split)");
 #else
   (void)resident;
   EXPECT_EQ(strategy({}), "gather");
 #endif
   EXPECT_EQ(strategy({"remap.index_bits=16"}), "gather(index16)");
+#if defined(KOKKOS_ENABLE_CUDA)
+  EXPECT_EQ(strategy({"remap.lanes=1"}), "gather(split)");
+#else
   EXPECT_EQ(strategy({"remap.lanes=1"}), "gather");
+#endif
 }
 
 TEST(RemapMdVariants, LanesRefusedWhereTheyCannotServe) {

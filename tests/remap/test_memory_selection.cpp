@@ -181,6 +181,18 @@ TEST(MemorySelection, ShiftedReadNotOnASegmentIsTexture) {
   EXPECT_EQ(d.path, GatherPath::ReadOnly);  // texture served by the read-only data cache
   EXPECT_TRUE(d.honoured);
   EXPECT_NE(d.explanation.find("read-only data cache"), std::string::npos);
+
+  // Known 16- or 32-byte elements: the same cache through both of the L1's data pipes (split);
+  // other sizes, or a backend without texture objects, the read-only path.
+  for (const int bytes : {16, 32}) {
+    const GatherPathDecision sd = decide_gather_path(s1.array("y"), kCuda, bytes);
+    EXPECT_EQ(sd.path, GatherPath::Split) << bytes;
+    EXPECT_TRUE(sd.honoured);
+    EXPECT_NE(sd.explanation.find("both of the L1's data pipes"), std::string::npos);
+  }
+  EXPECT_EQ(decide_gather_path(s1.array("y"), kCuda, 8).path, GatherPath::ReadOnly);
+  const MemoryBackend no_textures{"Cuda", true, false};
+  EXPECT_EQ(decide_gather_path(s1.array("y"), no_textures, 32).path, GatherPath::ReadOnly);
 }
 
 TEST(MemorySelection, RandomGatherWithReuseIsSharedWhenItFitsAndTextureWhenNot) {

@@ -302,9 +302,10 @@ class AutoStrategy final : public RemapStrategy<T> {
       if (!a.ok) {
         c.done = true;
         c.p.note = "does not apply: " + a.why;
-      } else if (n == "gather" && o.path == GatherPath::Texture && !texture_path_available()) {
+      } else if (n == "gather" && (o.path == GatherPath::Texture || o.path == GatherPath::Split) &&
+                 !texture_path_available()) {
         c.done = true;
-        c.p.note = "texture path unavailable on this backend";
+        c.p.note = std::string(to_string(o.path)) + " path unavailable on this backend";
       }
       cands_.push_back(std::move(c));
     }

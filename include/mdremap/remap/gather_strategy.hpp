@@ -20,12 +20,17 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   static Applicability applies(const RemapOptions&) { return {}; }
 
   explicit GatherStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {
-    if (o.path == GatherPath::Texture) require_texture_path();
+    if (o.path == GatherPath::Texture || o.path == GatherPath::Split) require_texture_path();
+    if (o.path == GatherPath::Split && sizeof(T) != 16 && sizeof(T) != 32)
+      throw Error(
+          "gather path 'split' reads elements of 16 or 32 bytes (one or two int4 texels), not " +
+          std::to_string(sizeof(T)));
     if (o.index_bits != 32 && o.index_bits != 16)
       throw Error("gather: index_bits must be 16 or 32, not " + std::to_string(o.index_bits));
-    if (o.index_bits == 16 && o.path == GatherPath::Texture)
-      throw Error(
-          "gather: the 16-bit index reads through the global or read-only path, not texture");
+    if (o.index_bits == 16 && (o.path == GatherPath::Texture || o.path == GatherPath::Split))
+      throw Error(std::string("gather: the 16-bit index reads through the global or read-only "
+                              "path, not ") +
+                  to_string(o.path));
     if (!valid_lanes(o.lanes))
       throw Error("gather: lanes must be 1, 2, 4, 8, 16 or 32, not " + std::to_string(o.lanes));
     if (o.lanes > 1 && o.index_bits == 16)
@@ -154,6 +159,15 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
         const TextureHandle h = tex_.bind(this->data_.data(), this->data_.extent(0));
         launch("Remap::gather_texture", body, TextureGatherAccess<T, L>::of(pv_, h, tex_.shift()),
                pv_.threads, ev, sums, sel);
+        break;
+      }
+      case GatherPath::Split: {
+        if constexpr (sizeof(T) == 16 || sizeof(T) == 32) {
+          const std::int64_t ntex = tex_.bind_prefix(this->data_.data(), this->data_.extent(0));
+          launch("Remap::gather_split", body,
+                 SplitGatherAccess<T, L>::of(pv_, this->data_, tex_.handle(), tex_.shift(), ntex),
+                 pv_.threads, ev, sums, sel);
+        }
         break;
       }
     }

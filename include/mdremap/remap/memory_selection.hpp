@@ -149,6 +149,10 @@ struct GatherPathDecision {
   bool honoured = false;    // this backend realises `space` (by path or as suggested)
   std::string explanation;  // one line, saying so when the choice cannot be honoured
 };
-GatherPathDecision decide_gather_path(const ArrayChoice& a, const MemoryBackend& backend);
+// elem_bytes: the array's element size where the caller knows it (0: not known). On a backend
+// with texture objects, a texture choice for elements of 16 or 32 bytes runs gather path split
+// (the read-only cache through both of the L1's data pipes); other sizes run readonly.
+GatherPathDecision decide_gather_path(const ArrayChoice& a, const MemoryBackend& backend,
+                                      int elem_bytes = 0);
 
 }  // namespace mdremap::remap

@@ -3,11 +3,13 @@
 // texture). CUDA texture objects over linear device memory; an element of T (16*k bytes) is k
 // int4 texels. Builds without CUDA refuse with a message instead of falling back silently.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "mdremap/error.hpp"
+#include "mdremap/remap/accessors.hpp"
 #include "mdremap/remap/device_pattern.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -89,6 +91,24 @@ class TextureObject {
     count_ = count;
     return handle_;
   }
+  // Binds the first elements of data that one 1-D linear texture can address (all of them
+  // unless the array is longer than the device's texture width) and returns how many: the split
+  // path reads the rest through the load/store pipe alone.
+  std::int64_t bind_prefix(const T* data, std::int64_t count) {
+    std::int64_t fit = count;
+#if defined(KOKKOS_ENABLE_CUDA)
+    int dev = 0, max_width = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, dev);
+    // the alignment shift is below 512 / 16 = 32 texels
+    if (max_width > 0) fit = std::min<std::int64_t>(count, (max_width - 64) / kTexels);
+#endif
+    bind(data, fit);
+    return fit;
+  }
+  TextureHandle handle() const {
+    return handle_;
+  }
   // Texel offset of element 0 from the bound address (see bind).
   std::int64_t shift() const {
     return shift_;
@@ -157,6 +177,75 @@ struct TextureGatherAccess {
   }
   KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
     return texture_fetch<T>(tex, source(j, t), shift);
+  }
+  KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t t) const {
+    return weights(pos(j, t));
+  }
+};
+
+// The gather accessor with each reference read through both of the L1's data pipes (gather
+// path split, gather_path.hpp): element(e, k) of a 32-byte T takes its first 16 bytes by __ldg
+// (the load/store pipe) and its second by a texture fetch; a 16-byte T goes through the texture
+// pipe where the reference number k is odd, the load/store pipe where it is even, so that a
+// thread's consecutive references use both. Elements at or past `ntex` (beyond the texture's
+// width) are read by __ldg alone. The values are the element's bytes whichever pipe reads them:
+// a kernel sums exactly what the read-only path gives it.
+template <class T, PatternLayout L = PatternLayout::Strided>
+struct SplitGatherAccess {
+  Kokkos::View<const T*> data;
+  TextureHandle tex = 0;
+  std::int64_t shift = 0;  // TextureObject::shift()
+  std::int64_t ntex = 0;   // elements the texture covers
+  Kokkos::View<const int*> index;
+  Kokkos::View<const int*> len;
+  std::int64_t stride_j = 0;
+  std::int64_t stride_t = 1;
+  Kokkos::View<const std::int64_t*> start;
+  Kokkos::View<const double*> weights;
+
+  static SplitGatherAccess of(const PatternView& pv, Kokkos::View<const T*> data, TextureHandle tex,
+                              std::int64_t shift, std::int64_t ntex) {
+    return {data,   tex,         shift,       ntex,     pv.index,
+            pv.len, pv.stride_j, pv.stride_t, pv.start, pv.weight};
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t pos(const int j, const std::int64_t t) const {
+    if constexpr (L == PatternLayout::Strided)
+      return j * stride_j + t * stride_t;
+    else
+      return start(t) + j;
+  }
+  KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
+  KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
+    return index(pos(j, t));
+  }
+  KOKKOS_FORCEINLINE_FUNCTION T element(const std::int64_t e, const int k) const {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
+    // 16-byte aligned: TextureObject::bind checked the array's start.
+    const auto* s = reinterpret_cast<const int4*>(data.data() + e);
+    if constexpr (sizeof(T) == 32) {
+      int4 q[2];
+      q[0] = __ldg(s);
+      q[1] = e < ntex ? tex1Dfetch<int4>(tex, static_cast<int>(shift + 2 * e + 1)) : __ldg(s + 1);
+      T v;
+      memcpy(&v, q, sizeof(T));
+      return v;
+    } else if constexpr (sizeof(T) == 16) {
+      const int4 q =
+          (k & 1) && e < ntex ? tex1Dfetch<int4>(tex, static_cast<int>(shift + e)) : __ldg(s);
+      T v;
+      memcpy(&v, &q, sizeof(T));
+      return v;
+    } else {
+      (void)k;
+      return load_readonly(data.data() + e);  // not reached: the strategy refuses other sizes
+    }
+#else
+    (void)k;
+    return data(e);
+#endif
+  }
+  KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
+    return element(source(j, t), j);
   }
   KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t t) const {
     return weights(pos(j, t));

@@ -3,9 +3,30 @@
 // remapped rows, sharing's shared memory) walks its rows portably. Only the walk is here: the
 // arithmetic is the evaluator's (FullPair, force-inlined), so a potential changes no memory access.
 #include "md/pair/full_portable.hpp"
+#include "mdremap/remap/texture.hpp"
 
 namespace mdremap::md {
 
+// The gather read through both of the L1's data pipes (remap.gather_path split): walked as the
+// plain gather is, each reference numbered so that a 16-byte record alternates pipes.
+template <class Access>
+struct IsSplitGather : std::false_type {};
+template <class T>
+struct IsSplitGather<remap::SplitGatherAccess<T, remap::PatternLayout::Strided>> : std::true_type {
+};
+
+// Element e, the k-th reference of the thread's walk.
+template <class Access>
+KOKKOS_FORCEINLINE_FUNCTION decltype(auto) walk_element(const Access& nb, const int e,
+                                                        const int k) {
+  if constexpr (IsSplitGather<Access>::value)
+    return nb.element(e, k);
+  else
+    return nb.element(e);
+}
+
+// The plain gather and the split path (both data pipes of the L1, docs/benchmarks.md session 34:
+// 4M atoms' force kernel 1.33 -> 1.18 ms in double on an H200) are walked here.
 // The next kBatch list entries are loaded while the current batch's positions are gathered and
 // summed, so each thread keeps several index loads in flight (the list streams from DRAM, read
 // once: cache-streaming loads that leave L1/L2 to the positions). Same sums in the same order as
@@ -24,7 +45,7 @@ struct CudaPipelinedRows {
                                                     const int lane, const int cnt,
                                                     const Pair& pair) {
 #ifdef __CUDA_ARCH__
-    if constexpr (IsPlainGather<Access>::value) {
+    if constexpr (IsPlainGather<Access>::value || IsSplitGather<Access>::value) {
       constexpr int kBatch = 4;
       const std::int64_t sj = nb.stride_j * L;
       const int* const idx = nb.index.data() + i * nb.stride_t + lane * nb.stride_j;
@@ -43,11 +64,11 @@ struct CudaPipelinedRows {
           for (int u = 0; u < kBatch; ++u) next[u] = __ldcs(idx + (j + kBatch + u) * sj);
         typename Pair::Point xj[kBatch];
 #pragma unroll
-        for (int u = 0; u < kBatch; ++u) xj[u] = nb.element(cur[u]);
+        for (int u = 0; u < kBatch; ++u) xj[u] = walk_element(nb, cur[u], j + u);
 #pragma unroll
         for (int u = 0; u < kBatch; ++u) pair(xj[u]);
       }
-      for (int j = full; j < mine; ++j) pair(nb.element(__ldcs(idx + j * sj)));
+      for (int j = full; j < mine; ++j) pair(walk_element(nb, __ldcs(idx + j * sj), j));
       return;
     }
 #endif
