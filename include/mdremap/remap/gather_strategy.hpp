@@ -42,7 +42,9 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   const char* key() const override { return kName; }
   std::string name() const override {
     std::string n = kName;
-    if (this->opt_.path != GatherPath::ReadOnly)
+    if (this->opt_.path == GatherPath::Split && split_past_texture_)
+      n += "(readonly: more elements than split's texture addresses)";
+    else if (this->opt_.path != GatherPath::ReadOnly)
       n += "(" + std::string(to_string(this->opt_.path)) + ")";
     if (this->opt_.index_bits == 16) n += "(index16)";
     if (this->opt_.lanes > 1) n += "(lanes " + std::to_string(this->opt_.lanes) + ")";
@@ -163,10 +165,20 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
       }
       case GatherPath::Split: {
         if constexpr (sizeof(T) == 16 || sizeof(T) == 32) {
-          const std::int64_t ntex = tex_.bind_prefix(this->data_.data(), this->data_.extent(0));
-          launch("Remap::gather_split", body,
-                 SplitGatherAccess<T, L>::of(pv_, this->data_, tex_.handle(), tex_.shift(), ntex),
-                 pv_.threads, ev, sums, sel);
+          // An array longer than one texture addresses (2^28 texels on Hopper: 134M
+          // double-precision positions) reads through the read-only path, and the strategy's
+          // name says so (split_past_texture_).
+          split_past_texture_ = !TextureObject<T>::fits(this->data_.extent(0));
+          if (split_past_texture_) {
+            launch("Remap::gather", body,
+                   GatherAccess<T, GatherPath::ReadOnly, L>::of(pv_, this->data_), pv_.threads, ev,
+                   sums, sel);
+          } else {
+            const TextureHandle h = tex_.bind(this->data_.data(), this->data_.extent(0));
+            launch("Remap::gather_split", body,
+                   SplitGatherAccess<T, L>::of(pv_, this->data_, h, tex_.shift()), pv_.threads, ev,
+                   sums, sel);
+          }
         }
         break;
       }
@@ -176,6 +188,7 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   using ExecSpace = Kokkos::DefaultExecutionSpace;
   PatternView pv_;
   TextureObject<T> tex_;
+  bool split_past_texture_ = false;  // path split, the array past the texture's width
   DeltaIndex delta_;
 };
 

@@ -91,20 +91,18 @@ class TextureObject {
     count_ = count;
     return handle_;
   }
-  // Binds the first elements of data that one 1-D linear texture can address (all of them
-  // unless the array is longer than the device's texture width) and returns how many: the split
-  // path reads the rest through the load/store pipe alone.
-  std::int64_t bind_prefix(const T* data, std::int64_t count) {
-    std::int64_t fit = count;
+  // Whether one 1-D linear texture of this device addresses count elements (with the
+  // alignment shift, below 512 / 16 = 32 texels).
+  static bool fits(std::int64_t count) {
 #if defined(KOKKOS_ENABLE_CUDA)
     int dev = 0, max_width = 0;
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, dev);
-    // the alignment shift is below 512 / 16 = 32 texels
-    if (max_width > 0) fit = std::min<std::int64_t>(count, (max_width - 64) / kTexels);
+    return max_width <= 0 || count * kTexels + 32 <= max_width;
+#else
+    (void)count;
+    return false;
 #endif
-    bind(data, fit);
-    return fit;
   }
   TextureHandle handle() const {
     return handle_;
@@ -187,15 +185,15 @@ struct TextureGatherAccess {
 // path split, gather_path.hpp): element(e, k) of a 32-byte T takes its first 16 bytes by __ldg
 // (the load/store pipe) and its second by a texture fetch; a 16-byte T goes through the texture
 // pipe where the reference number k is odd, the load/store pipe where it is even, so that a
-// thread's consecutive references use both. Elements at or past `ntex` (beyond the texture's
-// width) are read by __ldg alone. The values are the element's bytes whichever pipe reads them:
-// a kernel sums exactly what the read-only path gives it.
+// thread's consecutive references use both. The values are the element's bytes whichever pipe
+// reads them: a kernel sums exactly what the read-only path gives it. No test of the element's
+// index guards a fetch (the strategy runs split only where the texture covers the array): a
+// predicate on every load lost most of the gain (docs/benchmarks.md, session 34).
 template <class T, PatternLayout L = PatternLayout::Strided>
 struct SplitGatherAccess {
   Kokkos::View<const T*> data;
   TextureHandle tex = 0;
   std::int64_t shift = 0;  // TextureObject::shift()
-  std::int64_t ntex = 0;   // elements the texture covers
   Kokkos::View<const int*> index;
   Kokkos::View<const int*> len;
   std::int64_t stride_j = 0;
@@ -204,9 +202,8 @@ struct SplitGatherAccess {
   Kokkos::View<const double*> weights;
 
   static SplitGatherAccess of(const PatternView& pv, Kokkos::View<const T*> data, TextureHandle tex,
-                              std::int64_t shift, std::int64_t ntex) {
-    return {data,   tex,         shift,       ntex,     pv.index,
-            pv.len, pv.stride_j, pv.stride_t, pv.start, pv.weight};
+                              std::int64_t shift) {
+    return {data, tex, shift, pv.index, pv.len, pv.stride_j, pv.stride_t, pv.start, pv.weight};
   }
   KOKKOS_INLINE_FUNCTION std::int64_t pos(const int j, const std::int64_t t) const {
     if constexpr (L == PatternLayout::Strided)
@@ -225,13 +222,12 @@ struct SplitGatherAccess {
     if constexpr (sizeof(T) == 32) {
       int4 q[2];
       q[0] = __ldg(s);
-      q[1] = e < ntex ? tex1Dfetch<int4>(tex, static_cast<int>(shift + 2 * e + 1)) : __ldg(s + 1);
+      q[1] = tex1Dfetch<int4>(tex, static_cast<int>(shift + 2 * e + 1));
       T v;
       memcpy(&v, q, sizeof(T));
       return v;
     } else if constexpr (sizeof(T) == 16) {
-      const int4 q =
-          (k & 1) && e < ntex ? tex1Dfetch<int4>(tex, static_cast<int>(shift + e)) : __ldg(s);
+      const int4 q = (k & 1) ? tex1Dfetch<int4>(tex, static_cast<int>(shift + e)) : __ldg(s);
       T v;
       memcpy(&v, &q, sizeof(T));
       return v;
