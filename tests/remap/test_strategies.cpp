@@ -105,32 +105,21 @@ TEST(RemapStrategies, AllStrategiesMatchGatherOnShuffledLattice) {
   RemapOptions g = base;
   g.path = GatherPath::Global;
   cases.push_back({"gather", g});
-  // seed 003 Algorithm 3's texture path: CUDA texture objects where they exist, a clear refusal
-  // (never a silent fallback) elsewhere.
-  RemapOptions tex = base;
-  tex.path = GatherPath::Texture;
-  if (texture_path_available()) {
-    cases.push_back({"gather", tex});
-  } else {
-    try {
-      make_strategy<Elem>("gather", tex);
-      ADD_FAILURE() << "texture path accepted on a backend without textures";
-    } catch (const mdremap::Error& e) {
-      EXPECT_NE(std::string(e.what()).find("texture"), std::string::npos) << e.what();
-    }
-  }
-  // The read-only cache through both of the L1's data pipes (16-byte elements alternate between
-  // __ldg and texture fetches): the same values, so the same sums.
-  RemapOptions split = base;
-  split.path = GatherPath::Split;
-  if (texture_path_available()) {
-    cases.push_back({"gather", split});
-  } else {
-    try {
-      make_strategy<Elem>("gather", split);
-      ADD_FAILURE() << "split path accepted on a backend without textures";
-    } catch (const mdremap::Error& e) {
-      EXPECT_NE(std::string(e.what()).find("texture"), std::string::npos) << e.what();
+  // seed 003 Algorithm 3's texture path, and split (the read-only cache through both of the L1's
+  // data pipes; 16-byte elements alternate between __ldg and texture fetches): CUDA texture
+  // objects where they exist, a clear refusal (never a silent fallback) elsewhere.
+  for (const GatherPath path : {GatherPath::Texture, GatherPath::Split}) {
+    RemapOptions tex = base;
+    tex.path = path;
+    if (texture_path_available()) {
+      cases.push_back({"gather", tex});
+    } else {
+      try {
+        make_strategy<Elem>("gather", tex);
+        ADD_FAILURE() << to_string(path) << " path accepted on a backend without textures";
+      } catch (const mdremap::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("texture"), std::string::npos) << e.what();
+      }
     }
   }
   cases.push_back({"dup", base});

@@ -190,35 +190,19 @@ struct TextureGatherAccess {
 // index guards a fetch (the strategy runs split only where the texture covers the array): a
 // predicate on every load lost most of the gain (docs/benchmarks.md, session 34).
 template <class T, PatternLayout L = PatternLayout::Strided>
-struct SplitGatherAccess {
-  Kokkos::View<const T*> data;
+struct SplitGatherAccess : GatherAccess<T, GatherPath::ReadOnly, L> {
+  using ReadOnly = GatherAccess<T, GatherPath::ReadOnly, L>;  // the index, the array
   TextureHandle tex = 0;
   std::int64_t shift = 0;  // TextureObject::shift()
-  Kokkos::View<const int*> index;
-  Kokkos::View<const int*> len;
-  std::int64_t stride_j = 0;
-  std::int64_t stride_t = 1;
-  Kokkos::View<const std::int64_t*> start;
-  Kokkos::View<const double*> weights;
 
   static SplitGatherAccess of(const PatternView& pv, Kokkos::View<const T*> data, TextureHandle tex,
                               std::int64_t shift) {
-    return {data, tex, shift, pv.index, pv.len, pv.stride_j, pv.stride_t, pv.start, pv.weight};
-  }
-  KOKKOS_INLINE_FUNCTION std::int64_t pos(const int j, const std::int64_t t) const {
-    if constexpr (L == PatternLayout::Strided)
-      return j * stride_j + t * stride_t;
-    else
-      return start(t) + j;
-  }
-  KOKKOS_INLINE_FUNCTION int count(const std::int64_t t) const { return len(t); }
-  KOKKOS_INLINE_FUNCTION int source(const int j, const std::int64_t t) const {
-    return index(pos(j, t));
+    return {ReadOnly::of(pv, data), tex, shift};
   }
   KOKKOS_FORCEINLINE_FUNCTION T element(const std::int64_t e, const int k) const {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
     // 16-byte aligned: TextureObject::bind checked the array's start.
-    const auto* s = reinterpret_cast<const int4*>(data.data() + e);
+    const auto* s = reinterpret_cast<const int4*>(this->data.data() + e);
     if constexpr (sizeof(T) == 32) {
       int4 q[2];
       q[0] = __ldg(s);
@@ -233,18 +217,15 @@ struct SplitGatherAccess {
       return v;
     } else {
       (void)k;
-      return load_readonly(data.data() + e);  // not reached: the strategy refuses other sizes
+      return load_readonly(this->data.data() + e);  // not reached: the strategy refuses other sizes
     }
 #else
     (void)k;
-    return data(e);
+    return this->data(e);
 #endif
   }
   KOKKOS_INLINE_FUNCTION T operator()(const int j, const std::int64_t t) const {
-    return element(source(j, t), j);
-  }
-  KOKKOS_INLINE_FUNCTION double weight(const int j, const std::int64_t t) const {
-    return weights(pos(j, t));
+    return element(this->source(j, t), j);
   }
 };
 
