@@ -3,7 +3,6 @@
 // texture). CUDA texture objects over linear device memory; an element of T (16*k bytes) is k
 // int4 texels. Builds without CUDA refuse with a message instead of falling back silently.
 #include <Kokkos_Core.hpp>
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -58,10 +57,10 @@ class TextureObject {
     if (data == ptr_ && count == count_ && handle_ != 0) return handle_;
     release();
 #if defined(KOKKOS_ENABLE_CUDA)
-    int dev = 0, max_width = 0, align = 0;
+    int dev = 0, align = 0;
     cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, dev);
     cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, dev);
+    const int max_width = max_texels();
     // Linear textures must start on the device's texture alignment (512 B on Hopper); Kokkos
     // data sit after a 128-byte allocation header. Bind from the aligned address below and
     // shift every fetch by the difference, in texels (the data are 16-byte aligned).
@@ -93,16 +92,11 @@ class TextureObject {
   }
   // Whether one 1-D linear texture of this device addresses count elements (with the
   // alignment shift, below 512 / 16 = 32 texels).
+  // Asked on every force launch of gather path split: the device's width is queried once.
   static bool fits(std::int64_t count) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    int dev = 0, max_width = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, dev);
+    if (!texture_path_available()) return false;
+    const int max_width = max_texels();
     return max_width <= 0 || count * kTexels + 32 <= max_width;
-#else
-    (void)count;
-    return false;
-#endif
   }
   TextureHandle handle() const {
     return handle_;
@@ -113,6 +107,21 @@ class TextureObject {
   }
 
  private:
+  // The current device's 1-D linear texture width in texels (0 where unknown), queried once: a
+  // process keeps its device.
+  static int max_texels() {
+#if defined(KOKKOS_ENABLE_CUDA)
+    static const int width = [] {
+      int dev = 0, w = 0;
+      cudaGetDevice(&dev);
+      cudaDeviceGetAttribute(&w, cudaDevAttrMaxTexture1DLinearWidth, dev);
+      return w;
+    }();
+    return width;
+#else
+    return 0;
+#endif
+  }
   void release() {
 #if defined(KOKKOS_ENABLE_CUDA)
     if (handle_ != 0) cudaDestroyTextureObject(handle_);
