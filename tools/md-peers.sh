@@ -19,7 +19,8 @@
 # full list read through the gather's 16-bit index, remap.index_bits=16; full-lN: the full list
 # with each atom on N lanes, remap.lanes=N, where "full" takes remap.lanes' default; full-ro,
 # full-tex, full-split: the full list read through the gather path readonly, texture or split,
-# where "full" takes remap.gather_path's default), PRECISIONS (default
+# where "full" takes remap.gather_path's default; full-hilbert, full-morton: the atoms in that
+# curve's order, neighbor.sort, where "full" takes the default, list-cell order on a GPU), PRECISIONS (default
 # "double single"), CLUSTER_SIZE (0: the device's default). CUTOFF: the pair cut-off in sigma
 # instead of the deck's 2.5 (mdremap only: ExaMiniMD's runs keep the bench deck); STEPS: steps of
 # every run instead of the per-size choice.
@@ -73,6 +74,8 @@ run_ours() {
   kind=${kind%-tex}
   kind=${kind%-ro}
   kind=${kind%-split}
+  kind=${kind%-hilbert}
+  kind=${kind%-morton}
   local args=(--set "system.lattice.cells=[$cells,$cells,$cells]" --set "neighbor.list=$kind")
   [[ $list == cluster-newton ]] && args+=(--set neighbor.cluster_newton=true)
   [[ $list == full16 ]] && args+=(--set remap.index_bits=16)
@@ -80,6 +83,8 @@ run_ours() {
   [[ $list == full-tex ]] && args+=(--set remap.gather_path=texture)
   [[ $list == full-ro ]] && args+=(--set remap.gather_path=readonly)
   [[ $list == full-split ]] && args+=(--set remap.gather_path=split)
+  [[ $list == *-hilbert ]] && args+=(--set neighbor.sort=hilbert)
+  [[ $list == *-morton ]] && args+=(--set neighbor.sort=morton)
   [[ $list == cluster* && ${CLUSTER_SIZE:-0} != 0 ]] && args+=(--set "neighbor.cluster_size=$CLUSTER_SIZE")
   [[ -n ${CUTOFF:-} ]] && args+=(--set "potential.cutoff=$CUTOFF")
   if ! "$bin" md "$repo/inputs/lj_bench.yaml" --steps "$steps" --precision "$prec" "${args[@]}" \

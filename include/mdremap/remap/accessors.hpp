@@ -142,8 +142,8 @@ inline constexpr bool body_writes_through_pattern_v = BodyWrites<Body>::value;
 
 // A body may ask its non-reducing range kernels (a thread each, or L lanes each: lanes.hpp) to
 // keep kMinBlocksPerSm blocks of 256 threads resident per multiprocessor (a register cap, CUDA's
-// __launch_bounds__); 0: the compiler's choice. The reducing kernel (thermo steps) keeps the
-// compiler's choice.
+// __launch_bounds__), and its lanes kernels (L > 1) kLanesMinBlocksPerSm instead where it names
+// one; 0: the compiler's choice. The reducing kernel (thermo steps) keeps the compiler's choice.
 template <class Body, class = void>
 struct BodyMinBlocks {
   static constexpr unsigned value = 0;
@@ -152,13 +152,24 @@ template <class Body>
 struct BodyMinBlocks<Body, std::void_t<decltype(Body::kMinBlocksPerSm)>> {
   static constexpr unsigned value = Body::kMinBlocksPerSm;
 };
+template <class Body, class = void>
+struct BodyLanesMinBlocks : BodyMinBlocks<Body> {};
+template <class Body>
+struct BodyLanesMinBlocks<Body, std::void_t<decltype(Body::kLanesMinBlocksPerSm)>> {
+  static constexpr unsigned value = Body::kLanesMinBlocksPerSm;
+};
+// A non-reducing range policy with at least MinBlocks blocks of 256 resident (0: no cap).
+template <class Exec, unsigned MinBlocks>
+using CappedRangePolicy = std::conditional_t<
+    (MinBlocks > 0),
+    Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>, Kokkos::LaunchBounds<256, MinBlocks>>,
+    Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>>;
 // The range policy of a body's non-reducing kernels: the body's register cap where it asks one.
 template <class Body, class Exec>
-using BodyForPolicy =
-    std::conditional_t<(BodyMinBlocks<Body>::value > 0),
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>,
-                                           Kokkos::LaunchBounds<256, BodyMinBlocks<Body>::value>>,
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>>;
+using BodyForPolicy = CappedRangePolicy<Exec, BodyMinBlocks<Body>::value>;
+// The same for its lanes kernels.
+template <class Body, class Exec>
+using BodyLanesForPolicy = CappedRangePolicy<Exec, BodyLanesMinBlocks<Body>::value>;
 
 // The value a body's executions reduce (energy, virial; or the body's own Body::Sums).
 template <class Body, class = void>

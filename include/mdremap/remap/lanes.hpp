@@ -121,7 +121,7 @@ void launch_lanes_of(const char* label, const Exec& exec, const Body& body, cons
     Kokkos::parallel_reduce(label, policy, k, Kokkos::Sum<Sums>(s));
     sums += s;
   } else {
-    BodyForPolicy<Body, Exec> bounded(exec, 0, static_cast<int>(n));  // as one lane
+    BodyLanesForPolicy<Body, Exec> bounded(exec, 0, static_cast<int>(n));
     bounded.set_chunk_size(32);
     Kokkos::parallel_for(label, bounded, k);
   }

@@ -46,7 +46,9 @@ struct CudaPipelinedRows {
                                                     const Pair& pair) {
 #ifdef __CUDA_ARCH__
     if constexpr (IsPlainGather<Access>::value || IsSplitGather<Access>::value) {
-      constexpr int kBatch = 4;
+      // Double-precision lanes (L > 1) prefetch 3: fewer registers under their 4-block cap
+      // (driver.hpp).
+      constexpr int kBatch = (L > 1 && sizeof(typename Pair::Point) == 32) ? 3 : 4;
       const std::int64_t sj = nb.stride_j * L;
       const int* const idx = nb.index.data() + i * nb.stride_t + lane * nb.stride_j;
       const int mine = cnt > lane ? (cnt - lane + L - 1) / L : 0;
