@@ -20,10 +20,10 @@
 # with each atom on N lanes, remap.lanes=N, where "full" takes remap.lanes' default; full-ro,
 # full-tex, full-split: the full list read through the gather path readonly, texture or split,
 # where "full" takes remap.gather_path's default; full-hilbert, full-morton: the atoms in that
-# curve's order, neighbor.sort, where "full" takes the default, list-cell order on a GPU), PRECISIONS (default
-# "double single"), CLUSTER_SIZE (0: the device's default). CUTOFF: the pair cut-off in sigma
-# instead of the deck's 2.5 (mdremap only: ExaMiniMD's runs keep the bench deck); STEPS: steps of
-# every run instead of the per-size choice.
+# curve's order, neighbor.sort, where "full" takes the default, list-cell order on a GPU),
+# PRECISIONS (default "double single"), CLUSTER_SIZE (0: the device's default). CUTOFF: the pair
+# cut-off in sigma instead of the deck's 2.5 (mdremap only: ExaMiniMD's runs keep the bench
+# deck); STEPS: steps of every run instead of the per-size choice.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: md-peers.sh OUTDIR MDREMAP [NAME=BINARY ...]}
