@@ -67,24 +67,23 @@ run_ours() {
   local bin=$1 name=$2 prec=$3 list=$4 cells=$5 r=$6 steps
   steps=$(steps_for "$cells")
   local f=$work/$name-$prec-$list-$cells.$r.json
-  # cluster-newton: the cluster list with each pair once (neighbor.cluster_newton)
-  local kind=${list%-newton}
+  # A tag is a list kind (its first word; full16: full) and at most one option (LISTS above).
+  local kind=${list%%-*}
   kind=${kind%16}
-  kind=${kind%-l*}
-  kind=${kind%-tex}
-  kind=${kind%-ro}
-  kind=${kind%-split}
-  kind=${kind%-hilbert}
-  kind=${kind%-morton}
+  local opt=()
+  case $list in
+    cluster-newton) opt=(neighbor.cluster_newton=true) ;;
+    full16) opt=(remap.index_bits=16) ;;
+    full-l*) opt=("remap.lanes=${list#full-l}") ;;
+    full-tex) opt=(remap.gather_path=texture) ;;
+    full-ro) opt=(remap.gather_path=readonly) ;;
+    full-split) opt=(remap.gather_path=split) ;;
+    *-hilbert) opt=(neighbor.sort=hilbert) ;;
+    *-morton) opt=(neighbor.sort=morton) ;;
+    *) kind=$list ;;  # a plain kind; an unknown tag reaches mdremap, which refuses it
+  esac
   local args=(--set "system.lattice.cells=[$cells,$cells,$cells]" --set "neighbor.list=$kind")
-  [[ $list == cluster-newton ]] && args+=(--set neighbor.cluster_newton=true)
-  [[ $list == full16 ]] && args+=(--set remap.index_bits=16)
-  [[ $list == full-l* ]] && args+=(--set "remap.lanes=${list#full-l}")
-  [[ $list == full-tex ]] && args+=(--set remap.gather_path=texture)
-  [[ $list == full-ro ]] && args+=(--set remap.gather_path=readonly)
-  [[ $list == full-split ]] && args+=(--set remap.gather_path=split)
-  [[ $list == *-hilbert ]] && args+=(--set neighbor.sort=hilbert)
-  [[ $list == *-morton ]] && args+=(--set neighbor.sort=morton)
+  ((${#opt[@]})) && args+=(--set "${opt[0]}")
   [[ $list == cluster* && ${CLUSTER_SIZE:-0} != 0 ]] && args+=(--set "neighbor.cluster_size=$CLUSTER_SIZE")
   [[ -n ${CUTOFF:-} ]] && args+=(--set "potential.cutoff=$CUTOFF")
   if ! "$bin" md "$repo/inputs/lj_bench.yaml" --steps "$steps" --precision "$prec" "${args[@]}" \
