@@ -68,22 +68,20 @@ run_ours() {
   steps=$(steps_for "$cells")
   local f=$work/$name-$prec-$list-$cells.$r.json
   # A tag is a list kind (its first word; full16: full) and at most one option (LISTS above).
-  local kind=${list%%-*}
-  kind=${kind%16}
-  local opt=()
+  local kind=${list%%-*} opt=""
   case $list in
-    cluster-newton) opt=(neighbor.cluster_newton=true) ;;
-    full16) opt=(remap.index_bits=16) ;;
-    full-l*) opt=("remap.lanes=${list#full-l}") ;;
-    full-tex) opt=(remap.gather_path=texture) ;;
-    full-ro) opt=(remap.gather_path=readonly) ;;
-    full-split) opt=(remap.gather_path=split) ;;
-    *-hilbert) opt=(neighbor.sort=hilbert) ;;
-    *-morton) opt=(neighbor.sort=morton) ;;
+    cluster-newton) opt=neighbor.cluster_newton=true ;;
+    full16) kind=full opt=remap.index_bits=16 ;;
+    full-l*) opt=remap.lanes=${list#full-l} ;;
+    full-tex) opt=remap.gather_path=texture ;;
+    full-ro) opt=remap.gather_path=readonly ;;
+    full-split) opt=remap.gather_path=split ;;
+    *-hilbert) opt=neighbor.sort=hilbert ;;
+    *-morton) opt=neighbor.sort=morton ;;
     *) kind=$list ;;  # a plain kind; an unknown tag reaches mdremap, which refuses it
   esac
   local args=(--set "system.lattice.cells=[$cells,$cells,$cells]" --set "neighbor.list=$kind")
-  ((${#opt[@]})) && args+=(--set "${opt[0]}")
+  [[ -n $opt ]] && args+=(--set "$opt")
   [[ $list == cluster* && ${CLUSTER_SIZE:-0} != 0 ]] && args+=(--set "neighbor.cluster_size=$CLUSTER_SIZE")
   [[ -n ${CUTOFF:-} ]] && args+=(--set "potential.cutoff=$CUTOFF")
   if ! "$bin" md "$repo/inputs/lj_bench.yaml" --steps "$steps" --precision "$prec" "${args[@]}" \
