@@ -6,9 +6,30 @@
 #include <cmath>
 
 #include "mdremap/remap/l2_window.hpp"
-#include "mdremap/remap/registry.hpp"
 
 namespace mdremap::cg {
+
+const remap::RemapApp& remap_app() {
+  static const remap::RemapApp app = [] {
+    remap::RemapApp a;
+    // One chunk: dup copies CG's references once (seed 000 §6.3.1), so there is no remap to
+    // overlap. A short solve cannot repay a long search: auto stops exploring past 5% of the
+    // best run.
+    a.defaults.options.chunks = 1;
+    a.defaults.options.explore_budget = 0.05;
+    using R = remap::Reorder;
+    a.reorders = {R::None, R::LabelProp, R::LabelPropHost, R::Partition, R::Auto};
+    a.without = {"index_bits", "lanes", "plan_overlap", "plan_overlap_steps"};
+    a.values["gather_path"] = {"global", "readonly", "texture"};
+    a.mode_help = "Remap strategy of the SpMV's gathers of x (spmv.kernel csr-thread)";
+    a.reorder_help =
+        "Symmetric row reordering (labelprop on the device, labelprop-host on the host; auto: "
+        "labelprop where the order is scattered, before the solve or at auto's decision point, "
+        "the default of --remap auto)";
+    return a;
+  }();
+  return app;
+}
 
 namespace {
 
@@ -129,79 +150,32 @@ CgParams read_cg_params(io::Deck& deck) {
 
   auto rm = root.section("remap");
   const bool mode_named = rm.has("mode");
-  p.spmv.remap = one_of(rm, "mode", "gather", remap::strategy_names());
+  const bool reorder_named = rm.has("reorder");
+  p.remap = remap::read_remap(rm, remap_app());
   // auto chooses the kernel as well unless one is named (spmv.kernel csr-thread: the layer's
   // strategies only); kernel auto implies mode auto.
-  if (p.spmv.remap == "auto" && !kernel_named) p.spmv.kernel = "auto";
+  if (p.remap.mode.chooses() && !kernel_named) p.spmv.kernel = "auto";
   if (p.spmv.kernel == "auto") {
-    if (mode_named && p.spmv.remap != "auto")
+    if (mode_named && !p.remap.mode.chooses())
       rm.fail("mode", fmt::format("spmv.kernel auto chooses the remap strategy too: mode must be "
                                   "auto, not '{}'",
-                                  p.spmv.remap));
-    p.spmv.remap = "auto";
+                                  p.remap.mode.name()));
+    p.remap.mode = "auto";
   }
-  if (p.spmv.remap != "gather" && p.spmv.kernel != "csr-thread" && p.spmv.kernel != "auto")
+  if (!p.remap.mode.is_gather() && p.spmv.kernel != "csr-thread" && p.spmv.kernel != "auto")
     rm.fail("mode", fmt::format("remap mode '{}' needs spmv.kernel csr-thread ('{}' runs its own "
                                 "gather)",
-                                p.spmv.remap, p.spmv.kernel));
+                                p.remap.mode.name(), p.spmv.kernel));
   // auto (the default of remap.mode auto): labelprop where the order is scattered
   // (cg/device_reorder.hpp), else none.
-  const bool reorder_named = rm.has("reorder");
-  p.reorder =
-      one_of(rm, "reorder", "none", {"none", "labelprop", "labelprop-host", "partition", "auto"});
-  if (p.spmv.remap == "auto" && !reorder_named) p.reorder = "auto";
+  if (p.remap.mode.chooses() && !reorder_named) p.remap.reorder = remap::Reorder::Auto;
+  p.spmv.remap = p.remap.mode;
   auto& o = p.spmv.remap_opt;
-  const std::string path = one_of(rm, "gather_path", "readonly", {"global", "readonly", "texture"});
-  o.path = path == "global"    ? remap::GatherPath::Global
-           : path == "texture" ? remap::GatherPath::Texture
-                               : remap::GatherPath::ReadOnly;
-#if !defined(KOKKOS_ENABLE_CUDA)
-  if (path == "texture")
-    rm.fail("gather_path",
-            "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary runs on "
-            "a CPU backend: use readonly or global");
-#endif
-  // One chunk: dup copies CG's references once (seed 000 §6.3.1), so there is no remap to overlap.
-  o.chunks = rm.get<int>("chunks", 1);
-  if (o.chunks < 1) rm.fail("chunks", "must be at least 1");
-  o.streams = rm.get<int>("streams", o.streams);
-  if (o.streams < 1 || o.streams > 32) rm.fail("streams", "must be 1..32");
-  o.dup_fraction = rm.get<double>("dup_fraction", o.dup_fraction);
-  if (!(o.dup_fraction > 0 && o.dup_fraction <= 1)) rm.fail("dup_fraction", "must be in (0, 1]");
-  o.cache = rm.get<bool>("cache", o.cache);
-  o.block_threads = rm.get<int>("block", o.block_threads);
-  if (o.block_threads < 1 || o.block_threads > 1024) rm.fail("block", "must be 1..1024");
-  o.smem_bytes = rm.get<long long>("smem_bytes", o.smem_bytes);
-  if (o.smem_bytes < 0) rm.fail("smem_bytes", "must not be negative (0 = device maximum)");
-  o.profile_steps = rm.get<int>("profile_steps", o.profile_steps);
-  if (o.profile_steps < 1) rm.fail("profile_steps", "must be at least 1");
-  p.partition_bytes = rm.get<long long>("partition_bytes", 0);
-  if (p.partition_bytes < 0) rm.fail("partition_bytes", "must not be negative (0 = half the L2)");
-  // throttle (seed 002 §3): its parts are cache-fit in the same sense as reorder's.
-  o.throttle.cache_bytes = p.partition_bytes;
-  const std::string sched = one_of(rm, "schedule", "cf-q", {"cf", "cf-q", "sj", "sj-q"});
-  o.throttle.schedule = sched == "cf"     ? remap::ThrottleSchedule::CF
-                        : sched == "cf-q" ? remap::ThrottleSchedule::CFQ
-                        : sched == "sj"   ? remap::ThrottleSchedule::SJ
-                                          : remap::ThrottleSchedule::SJQ;
-  const std::string bis = one_of(rm, "bisector", "auto", {"auto", "coarsened", "kd"});
-  o.throttle.bisector_set = bis != "auto";
-  o.throttle.bisector = bis == "kd" ? remap::Bisector::kd_tiling : remap::Bisector::coarsened;
-  // Algorithm 5's packing of x per part (true), or x read in place in the parts' order.
-  o.throttle.pack = rm.get<bool>("pack", o.throttle.pack);
-  o.throttle.chunk_threads = rm.get<long long>("chunk_threads", o.throttle.chunk_threads);
-  if (o.throttle.chunk_threads < 1) rm.fail("chunk_threads", "must be at least 1");
-  const std::string unit = one_of(rm, "queue_unit", "dispatch", {"dispatch", "warp", "block"});
-  using U = remap::ThrottleOptions::QueueUnit;
-  o.throttle.queue_unit = unit == "warp" ? U::Warp : unit == "block" ? U::Block : U::Dispatch;
+  o = p.remap.options;
   // auto decides after `decide_after` iterations of the solve, over the iterations it then
   // expects to remain (extrapolated from the residuals so far); 0: before the solve, over
   // max_iterations SpMVs.
   p.spmv.decide_after = rm.get<long long>("decide_after", p.spmv.decide_after);
-  // A short solve cannot repay a long search: auto stops exploring past 5% of the best run.
-  o.explore_budget = rm.get<double>("explore_budget", 0.05);
-  if (!(o.explore_budget >= 0 && o.explore_budget <= 1))
-    rm.fail("explore_budget", "must be in [0, 1] (0 = no limit)");
   if (p.spmv.decide_after < 0)
     rm.fail("decide_after", "must not be negative (0 = before the solve)");
   // CG plans once and runs up to max_iterations SpMVs: auto's horizon until it knows better.
@@ -209,7 +183,7 @@ CgParams read_cg_params(io::Deck& deck) {
   o.horizon.plan_every = 0;
   o.data_changes = true;
   try {
-    check_remap_mode(p.spmv.remap, o);
+    check_remap_mode(p.spmv.remap.name(), o);
   } catch (const Error& e) {
     rm.fail("mode", e.what());
   }

@@ -12,15 +12,9 @@
 //             0 = auto), timing_repeats (SpMVs timed after the solve), transactions (model them:
 //             true), fused_dots, sell_fused_dots, warm_up (cg/warm_up.hpp: true), sell_sigma,
 //             sell_diagonals (cg/sell_spmv.hpp)
-//   remap:    mode (the registry's strategies), reorder none|labelprop (on the device)|
-//             labelprop-host|partition|auto (labelprop where the order is scattered; the default
-//             of mode auto), gather_path,
-//             chunks, streams, dup_fraction, cache, block, smem_bytes, profile_steps,
-//             partition_bytes (reorder partition and throttle parts), throttle's schedule
-//             cf|cf-q|sj|sj-q, bisector auto|coarsened|kd, chunk_threads, queue_unit
-//             dispatch|warp|block (what takes a CF-Q/SJ-Q chunk on a GPU), decide_after,
-//             explore_budget (auto: stop exploring past this fraction of the best run)
-//             (auto: iterations of the solve before it decides; 0 = before the solve)
+//   remap:    the layer's keys (mdremap/remap/remap_deck.hpp: mode, reorder and every
+//             strategy's keys; remap_app() below says which CG serves), and decide_after (auto:
+//             iterations of the solve before it decides; 0 = before the solve)
 #include <cstdint>
 #include <string>
 
@@ -28,8 +22,14 @@
 #include "cg/solver.hpp"
 #include "cg/spmv.hpp"
 #include "io/deck.hpp"
+#include "mdremap/remap/remap_deck.hpp"
 
 namespace mdremap::cg {
+
+// What CG serves of the remap layer: one chunk and a 5% exploration budget by default, its row
+// reorders (labelprop on the device or the host, partition, auto), no index compression, lanes
+// or overlapped plans (its SpMV body walks no rows in order and plans once).
+const remap::RemapApp& remap_app();
 
 struct CgParams {
   std::string matrix_file;  // empty: generated
@@ -46,8 +46,10 @@ struct CgParams {
   int solve_repeats = 1;
   bool transactions = true;
   bool warm_up = true;  // spmv.warm_up: the kernels' first launches beside the matrix's set-up
-  std::string reorder = "none";      // symmetric permutation of the system before the solve
-  std::int64_t partition_bytes = 0;  // reorder partition: cache-fit part size; 0 = half the L2
+  // The deck's remap section: the reorder (a symmetric permutation of the system before the
+  // solve) and partition_bytes are read from here; spmv.remap and spmv.remap_opt are the SpMV's
+  // copy of its mode and options.
+  remap::RemapSettings remap = remap_app().defaults;
 };
 
 CgParams read_cg_params(io::Deck& deck);

@@ -7,13 +7,8 @@
 #include <vector>
 
 #include "cg/spmv.hpp"
+#include "mdremap/remap/strategy_fwd.hpp"
 
-namespace mdremap::remap {
-template <class T>
-class RemapStrategy;
-template <class T>
-class AutoStrategy;
-}  // namespace mdremap::remap
 
 namespace mdremap::cg {
 

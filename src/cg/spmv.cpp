@@ -180,20 +180,20 @@ void check_remap_mode(const std::string& mode, remap::RemapOptions o) {
 
 std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o) {
   if (o.kernel == "auto") {
-    if (o.remap != "auto")
+    if (!o.remap.chooses())
       throw Error(
           fmt::format("spmv kernel 'auto' chooses the remap strategy too: remap mode "
                       "must be auto, not '{}'",
-                      o.remap));
+                      o.remap.name()));
     return make_auto_spmv(a, o);
   }
-  if (o.kernel != "csr-thread" && o.remap != "gather")
+  if (o.kernel != "csr-thread" && !o.remap.is_gather())
     throw Error(
         fmt::format("spmv kernel '{}' runs its own gather: remap strategy '{}' needs "
                     "kernel csr-thread",
-                    o.kernel, o.remap));
+                    o.kernel, o.remap.name()));
   if (o.kernel == "csr-thread") {
-    auto op = std::make_unique<RemapSpmv>(a, o.remap, o.remap_opt, o.decide_after);
+    auto op = std::make_unique<RemapSpmv>(a, o.remap.name(), o.remap_opt, o.decide_after);
     op->set_fused_dots(o.fused_dots);
     return op;
   }

@@ -13,6 +13,7 @@
 #include "mdremap/remap/device_pattern.hpp"
 #include "mdremap/remap/options.hpp"
 #include "mdremap/remap/report.hpp"
+#include "mdremap/remap/strategy_choice.hpp"
 #include "mdremap/remap/transaction_breakdown.hpp"
 
 namespace mdremap::cg {
@@ -21,7 +22,7 @@ struct SpmvOptions {
   // csr-thread | csr-warp | cusparse | auto (auto_spmv.hpp: the kernel and the strategy chosen)
   std::string kernel = "csr-thread";
   int vector_length = 0;  // csr-warp: lanes per row (power of 2, <= 32); 0 = from the mean row
-  std::string remap = "gather";  // csr-thread: the remap strategy (registry name)
+  remap::StrategyChoice remap{"gather"};  // csr-thread: the remap strategy
   // auto: CG iterations run (served by the gather while auto is undecided) before it decides, over
   // the iterations it then expects to remain; 0: decide before the solve, over max_iterations.
   std::int64_t decide_after = 30;

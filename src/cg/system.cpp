@@ -7,9 +7,7 @@
 #include "cg/matrix_market.hpp"
 #include "cg/transactions.hpp"
 #include "mdremap/error.hpp"
-#include "mdremap/remap/clustering.hpp"
-#include "mdremap/remap/device_cache.hpp"
-#include "mdremap/remap/partition.hpp"
+#include "mdremap/remap/reorders.hpp"
 
 namespace mdremap::cg {
 
@@ -28,22 +26,14 @@ std::vector<double> to_permuted(std::vector<double> v, const std::vector<std::in
   return out;
 }
 
-// The thread (row) order a reordering asks for, new -> old, from the SpMV's pattern.
+// The thread (row) order a reordering asks for, new -> old, from the SpMV's pattern: labelprop
+// clusters (seed 001 §3.4), or cache-fit parts of whole rows bisected by coarsened bisection
+// (seed 002 Algorithm 1; a permuted matrix's ids carry no locality for k-d tiling to find).
 remap::ThreadPermutation reorder_rows(const CgParams& p, const HostCsr& a) {
-  const remap::IrregularPattern host = spmv_pattern(a);
-  if (p.reorder == "labelprop-host") {
-    // seed 001 §3.4: clusters of about one thread block of rows that read the same x entries.
-    remap::LabelPropagationOptions o;
-    o.cluster_threads = p.spmv.remap_opt.block_threads;
-    return remap::LabelPropagationClustering(o).cluster(host).thread_perm;
-  }
-  // seed 002 Algorithm 1: cache-fit parts of whole rows, bisected by coarsened bisection (a
-  // permuted matrix's ids carry no locality for k-d tiling to find).
-  remap::PartitionOptions o;
-  o.cache_bytes = p.partition_bytes > 0 ? p.partition_bytes : remap::default_partition_bytes();
-  o.granularity = remap::PartitionGranularity::threads;
-  o.bisector = remap::Bisector::coarsened;
-  return remap::partition_cache_fit(host, o).thread_perm;
+  remap::ReorderHints hints;
+  hints.granularity = remap::PartitionGranularity::threads;
+  hints.bisector = remap::Bisector::coarsened;
+  return remap::reorder_threads(p.remap, spmv_pattern(a), hints);
 }
 
 }  // namespace
@@ -83,7 +73,9 @@ LinearSystem build_system(const CgParams& p) {
 
 bool reorder_on_host(LinearSystem& s, const CgParams& p) {
   // labelprop and auto: on the device (cg/device_reorder.hpp)
-  if (p.reorder != "partition" && p.reorder != "labelprop-host") return false;
+  if (p.remap.reorder != remap::Reorder::Partition &&
+      p.remap.reorder != remap::Reorder::LabelPropHost)
+    return false;
   // Rows and columns together (CG's vectors live in both spaces): P A P^T once, before the
   // solve; b, x* and the natural order follow.
   const auto t1 = std::chrono::steady_clock::now();

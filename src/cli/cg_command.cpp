@@ -43,16 +43,7 @@ void add_cg_command(CLI::App& app, CgCommandOptions& o) {
                  "Known solution x*, Matrix Market array: the error is reported (solution.file)");
   cg->add_option("--spmv", o.spmv,
                  "SpMV kernel: csr-thread | csr-warp | sell | cusparse | auto (spmv.kernel)");
-  cg->add_option("--remap", o.remap,
-                 "Remap strategy serving the SpMV's x[col[rowptr[t]+j]] (csr-thread): " +
-                     remap::strategy_list() + " (remap.mode)");
-  cg->add_option("--schedule", o.schedule,
-                 "throttle: cf | cf-q | sj | sj-q (seed 002 §3; remap.schedule)");
-  cg->add_option("--reorder", o.reorder,
-                 "Symmetric row reordering: none | labelprop (on the device) | labelprop-host | "
-                 "partition (before the solve) | auto (where the order is scattered: labelprop "
-                 "before the solve with a named kernel, or when auto finds it pays, at, before "
-                 "or after its decision point; the default of --remap auto) (remap.reorder)");
+  add_remap_flags(cg, o.remap, cg::remap_app(), true);
   cg->add_option("--backend", o.backend,
                  "Backend to run on (only the one compiled in: " + device_backend() + ")");
   cg->add_option("--summary", o.summary, "Write a JSON summary of the solve to this file");
@@ -134,9 +125,7 @@ int run_cg(const CgCommandOptions& o) {
   if (!o.rhs.empty()) deck.apply_override("rhs.file=" + o.rhs);
   if (!o.solution.empty()) deck.apply_override("solution.file=" + o.solution);
   if (!o.spmv.empty()) deck.apply_override("spmv.kernel=" + o.spmv);
-  if (!o.remap.empty()) deck.apply_override("remap.mode=" + o.remap);
-  if (!o.reorder.empty()) deck.apply_override("remap.reorder=" + o.reorder);
-  if (!o.schedule.empty()) deck.apply_override("remap.schedule=" + o.schedule);
+  apply_remap_flags(o.remap, deck);
   const cg::CgParams p = cg::read_cg_params(deck);
   check_output(o.summary, "--summary");
   check_output(o.write_matrix, "--write-matrix");
@@ -151,8 +140,9 @@ int run_cg(const CgCommandOptions& o) {
   const std::int64_t reach = p.gen.name.empty() ? -1 : cg::natural_reach(p.gen);
   const bool may_scatter = p.permute || reach < 0 || reach > cg::kScatteredReach;
   cg::KernelWarmUp warm_up(p.warm_up, p.spmv, p.solver,
-                           p.reorder == "labelprop" || (p.reorder == "auto" && may_scatter),
-                           p.reorder == "auto" && may_scatter);
+                           p.remap.reorder == remap::Reorder::LabelProp ||
+                               (p.remap.reorder == remap::Reorder::Auto && may_scatter),
+                           p.remap.reorder == remap::Reorder::Auto && may_scatter);
   // Files are read before anything is printed: a bad one is the only output.
   cg::LinearSystem sys = cg::build_system(p);
   if (!o.quiet) {
@@ -184,10 +174,10 @@ int run_cg(const CgCommandOptions& o) {
   // labelprop on the device: the order, then P A P^T and the vectors, where they already are.
   std::string reorder_note;
   Kokkos::Timer reorder_clock;
-  bool device_reorder = p.reorder == "labelprop";
+  bool device_reorder = p.remap.reorder == remap::Reorder::LabelProp;
   cg::SpmvOptions spmv = p.spmv;
   spmv.setup_hint_ms = warm_up.setup_ms();
-  if (p.reorder == "auto") {
+  if (p.remap.reorder == remap::Reorder::Auto) {
     // A generator's own numbering that reaches no further than kScatteredReach has no entry
     // beyond it: nothing to count (the count's kernel is 0.05-0.07 ms of a 7 ms stand-in solve,
     // session 23 call 12).
@@ -299,7 +289,7 @@ int run_cg(const CgCommandOptions& o) {
 
   // A strategy other than the plain gather: its set-up cost against its gain per SpMV over the
   // gather, timed the same way in the same run.
-  const bool remapped = op->has_report() && p.spmv.remap != "gather";
+  const bool remapped = op->has_report() && !p.spmv.remap.is_gather();
   const remap::RemapReport rep = op->has_report() ? op->report() : remap::RemapReport{};
   double gather_ms = 0, overhead_ms = 0, payback = -1;
   if (remapped && p.timing_repeats > 0) {
@@ -383,7 +373,7 @@ int run_cg(const CgCommandOptions& o) {
                    {"max_row_len", a.max_len},
                    {"permuted", p.permute},
                    {"permute_seed", p.permute_seed},
-                   {"reorder", p.reorder}};
+                   {"reorder", remap::to_string(p.remap.reorder)}};
     j["solver"] = {
         {"method", "cg-chronopoulos-gear"}, {"preconditioner", p.solver.jacobi ? "jacobi" : "none"},
         {"tolerance", p.solver.tolerance},  {"max_iterations", p.solver.max_iterations},
@@ -427,7 +417,7 @@ int run_cg(const CgCommandOptions& o) {
                  {"fused_dots", p.spmv.fused_dots}};
     if (op->format_bytes() > 0) j["spmv"]["format_bytes"] = op->format_bytes();
     if (op->has_report()) {
-      nlohmann::json rj = {{"mode", p.spmv.remap},
+      nlohmann::json rj = {{"mode", p.spmv.remap.name()},
                            {"strategy", rep.strategy},
                            {"plan_ms", rep.plan_ms},
                            {"remap_ms", op->remap_ms()},

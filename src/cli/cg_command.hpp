@@ -2,6 +2,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/remap_flags.hpp"
+
 namespace CLI {
 class App;
 }
@@ -13,8 +15,7 @@ struct CgCommandOptions {
   std::vector<std::string> sets;
   std::string matrix, rhs, solution;  // Matrix Market files (override the deck)
   std::string spmv;                   // spmv.kernel
-  std::string remap, reorder;         // remap.mode, remap.reorder
-  std::string schedule;               // remap.schedule (throttle)
+  RemapFlags remap;                   // --remap, --reorder and the strategies' flags
   std::string backend;
   std::string summary;
   std::string write_matrix;  // the matrix as solved (after any permutation), Matrix Market

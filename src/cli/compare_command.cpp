@@ -47,7 +47,7 @@ void add_compare_command(CLI::App& app, CompareOptions& o) {
       ->check(number_in<int>(1, 1000000, "INT >= 1"));
   c->add_flag("--shuffle", o.shuffle, "Randomly permuted atom order (system.shuffle, no sort)");
   c->add_flag("--quiet,-q", o.quiet, "Print only the table");
-  add_remap_flags(c, o.remap, false);
+  add_remap_flags(c, o.remap, md::remap_app(), false);
 }
 
 namespace {
@@ -104,7 +104,7 @@ io::Deck make_deck(const CompareOptions& o, const std::string& mode, const std::
     deck.apply_override("neighbor.sort=none");
   }
   RemapFlags f = o.remap;
-  f.reorder.clear();
+  f.values.erase("reorder");
   apply_remap_flags(f, deck);
   deck.apply_override("remap.mode=" + mode);
   deck.apply_override("remap.reorder=" + reorder);
@@ -325,7 +325,7 @@ int run_compare(const CompareOptions& o) {
   const auto csv = open_output("--csv", o.csv);
   const auto plot = open_output("--plot", o.plot);
   const auto modes = split(o.modes);
-  const auto reorders = split(o.remap.reorder.empty() ? "none" : o.remap.reorder);
+  const auto reorders = split(o.remap.value("reorder").empty() ? "none" : o.remap.value("reorder"));
   if (modes.empty()) throw InputError("command line", 0, "--modes: give at least one mode");
   // Validate every mode and reorder name before any run.
   for (const auto& m : modes)

@@ -43,7 +43,7 @@ void add_md_command(CLI::App& app, MdOptions& o) {
   md->add_flag(
       "--shuffle", o.shuffle,
       "Start from a randomly permuted atom order (sets system.shuffle, neighbor.sort=none)");
-  add_remap_flags(md, o.remap, true);
+  add_remap_flags(md, o.remap, md::remap_app(), true);
   // The integrator section's keys, from the integrators' own declarations.
   md->footer("Deck section `integrator`: style, dt, and per style:\n" +
              integrators::integrator_help());

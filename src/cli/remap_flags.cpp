@@ -8,41 +8,70 @@
 
 #include "cli/numeric_flag.hpp"
 #include "io/deck.hpp"
-#include "mdremap/remap/registry.hpp"
+#include "mdremap/remap/remap_deck.hpp"
 
 namespace mdremap::cli {
 
-void add_remap_flags(CLI::App* cmd, RemapFlags& f, bool with_mode) {
+namespace {
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : " | ") + x;
+  return s;
+}
+
+// The flag's own check of a number (the deck checks the rest of the key's range): integers at
+// least the key's lower bound, reals above an open lower bound of 0.
+void check_number(CLI::Option* opt, const remap::RemapKey& k) {
+  using remap::KeyKind;
+  if (!std::isfinite(k.lo)) return;
+  const auto lo = static_cast<long long>(k.lo);
+  if (k.kind == KeyKind::Int)
+    opt->check(number_in<int>(static_cast<int>(lo), INT_MAX, fmt::format("INT >= {}", lo)));
+  else if (k.kind == KeyKind::Int64)
+    opt->check(number_in<long long>(lo, LLONG_MAX, fmt::format("INT >= {}", lo)));
+  else if (k.kind == KeyKind::Real && k.lo_open && k.lo == 0)
+    opt->check(positive_real());
+}
+
+// The flags' keys in the order they are applied: mode, reorder, then the layer's.
+std::vector<std::pair<std::string, std::string>> flag_keys(const RemapFlags& f) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const char* k : {"mode", "reorder"})
+    if (const auto it = f.values.find(k); it != f.values.end())
+      out.emplace_back(it->first, it->first == "mode" ? "--remap" : "--reorder");
+  for (const auto& k : remap::remap_keys())
+    if (!k.flag.empty() && f.values.count(k.name)) out.emplace_back(k.name, k.flag);
+  return out;
+}
+
+}  // namespace
+
+std::string RemapFlags::value(const std::string& key) const {
+  const auto it = values.find(key);
+  return it == values.end() ? std::string() : it->second;
+}
+
+void add_remap_flags(CLI::App* cmd, RemapFlags& f, const remap::RemapApp& app, bool with_mode) {
   if (with_mode)
-    cmd->add_option("--remap", f.remap,
-                    "Remap strategy for the force kernel's neighbour gathers: " +
-                        remap::strategy_list() + " (remap.mode)");
-  cmd->add_option("--reorder", f.reorder,
-                  "Atom (thread) reordering: none | spatial | labelprop | partition "
-                  "(remap.reorder)");
-  cmd->add_option("--chunks", f.chunks, "dup: thread-range chunks (remap.chunks)")
-      ->check(number_in<int>(1, INT_MAX, "INT >= 1"));
-  cmd->add_option("--streams", f.streams, "dup: remap streams (remap.streams)")
-      ->check(number_in<int>(1, INT_MAX, "INT >= 1"));
-  cmd->add_option("--dup-fraction", f.dup_fraction,
-                  "dup: share of neighbour rows duplicated, the rest gathered (remap.dup_fraction)")
-      ->check(positive_real());
-  cmd->add_option("--gather-path", f.gather_path,
-                  "Memory path of the gathers: global | readonly | texture | split (md: the "
-                  "read-only cache through both of the L1's data pipes, CUDA) | auto (seed 003 "
-                  "Algorithm 3 on the first neighbour list) (remap.gather_path)");
+    cmd->add_option("--remap", f.values["mode"],
+                    app.mode_help + ": " + remap::strategy_list() + " (remap.mode)");
+  cmd->add_option("--reorder", f.values["reorder"],
+                  app.reorder_help + ": " + remap::reorder_list(app.reorders) +
+                      " (remap.reorder)");
+  for (const auto& k : remap::app_keys(app)) {
+    if (k.flag.empty()) continue;
+    std::string help = k.help;
+    if (k.kind == remap::KeyKind::Choice) help += ": " + joined(remap::app_values(app, k));
+    check_number(cmd->add_option(k.flag, f.values[k.name], help + " (remap." + k.name + ")"), k);
+  }
 }
 
 void apply_remap_flags(const RemapFlags& f, io::Deck& deck) {
-  // Each flag is named in the deck reader's messages about its value.
-  if (!f.remap.empty()) deck.apply_override("remap.mode=" + f.remap, "--remap");
-  if (!f.reorder.empty()) deck.apply_override("remap.reorder=" + f.reorder, "--reorder");
-  if (!f.gather_path.empty())
-    deck.apply_override("remap.gather_path=" + f.gather_path, "--gather-path");
-  if (f.chunks != 0) deck.apply_override(fmt::format("remap.chunks={}", f.chunks), "--chunks");
-  if (f.streams != 0) deck.apply_override(fmt::format("remap.streams={}", f.streams), "--streams");
-  if (f.dup_fraction != 0)
-    deck.apply_override(fmt::format("remap.dup_fraction={}", f.dup_fraction), "--dup-fraction");
+  for (const auto& [key, flag] : flag_keys(f)) {
+    const std::string v = f.value(key);
+    if (!v.empty()) deck.apply_override("remap." + key + "=" + v, flag);
+  }
 }
 
 }  // namespace mdremap::cli

@@ -1,8 +1,10 @@
 #pragma once
-// The remap-layer flags shared by `md` and `compare` (BRIEF section 5); each maps to a deck key
-// under `remap:` so the strict deck reader validates them.
+// The remap layer's flags of `md`, `cg`, `sp` and `compare` (BRIEF section 5), made from the
+// layer's key declarations (mdremap/remap/remap_deck.hpp): --remap, --reorder, and the flag of
+// every key the app reads that declares one. Each sets its key under `remap:`, so the strict deck
+// reader validates it and names the flag in its message.
+#include <map>
 #include <string>
-#include <vector>
 
 namespace CLI {
 class App;
@@ -10,16 +12,20 @@ class App;
 namespace mdremap::io {
 class Deck;
 }
+namespace mdremap::remap {
+struct RemapApp;
+}
 
 namespace mdremap::cli {
 
 struct RemapFlags {
-  std::string remap, reorder, gather_path;
-  int chunks = 0, streams = 0;
-  double dup_fraction = 0;
+  std::map<std::string, std::string> values;  // deck key under remap: -> the flag's text
+  // The text given for `key`, or "".
+  std::string value(const std::string& key) const;
 };
 
-void add_remap_flags(CLI::App* cmd, RemapFlags& f, bool with_mode);
+// with_mode: --remap too (compare takes --modes instead).
+void add_remap_flags(CLI::App* cmd, RemapFlags& f, const remap::RemapApp& app, bool with_mode);
 void apply_remap_flags(const RemapFlags& f, io::Deck& deck);
 
 }  // namespace mdremap::cli

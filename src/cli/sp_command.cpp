@@ -13,7 +13,6 @@
 #include "cli/common.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
-#include "mdremap/remap/registry.hpp"
 #include "sp/cnf.hpp"
 #include "sp/generator.hpp"
 #include "sp/params.hpp"
@@ -30,11 +29,7 @@ void add_sp_command(CLI::App& app, SpOptions& o) {
                  "formula.source)");
   sp->add_option("--set", o.sets, "Override a deck key: --set sp.fraction=0.02 (repeatable)")
       ->take_all();
-  sp->add_option("--remap", o.remap,
-                 "How calc_pi_values' two-level reference is served: " + remap::strategy_list() +
-                     " (remap.mode; padding does not apply)");
-  sp->add_option("--reorder", o.reorder,
-                 "Edge (thread) order: none | variable | labelprop | partition (remap.reorder)");
+  add_remap_flags(sp, o.remap, sp::remap_app(), true);
   sp->add_option("--assignment-out", o.assignment_out,
                  "Write the result in DIMACS solution format (s SATISFIABLE / v ... 0)");
   sp->add_option("--summary", o.summary, "Write a JSON summary of the solve to this file");
@@ -166,8 +161,7 @@ int run_sp(const SpOptions& o) {
     }
     deck.apply_override("formula.source=" + yaml_quoted(o.cnf));
   }
-  if (!o.remap.empty()) deck.apply_override("remap.mode=" + o.remap);
-  if (!o.reorder.empty()) deck.apply_override("remap.reorder=" + o.reorder);
+  apply_remap_flags(o.remap, deck);
   const sp::SpParams p = sp::read_sp_params(deck);
   check_output("--assignment-out", o.assignment_out);
   check_output("--summary", o.summary);
@@ -286,7 +280,7 @@ int run_sp(const SpOptions& o) {
                        {"run_ms", c.run_ms},
                        {"profiled", c.profiled},
                        {"note", c.note}});
-    j["remap"] = {{"mode", p.remap},
+    j["remap"] = {{"mode", p.solve.survey.remap.mode.name()},
                   {"strategy", st.remap_strategy},
                   {"reorder", st.reorder},
                   {"plans", st.plans},

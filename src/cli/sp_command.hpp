@@ -2,6 +2,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/remap_flags.hpp"
+
 namespace CLI {
 class App;
 }
@@ -12,8 +14,7 @@ struct SpOptions {
   std::string deck;
   std::string cnf;  // overrides formula.source
   std::vector<std::string> sets;
-  std::string remap;           // overrides remap.mode
-  std::string reorder;         // overrides remap.reorder
+  RemapFlags remap;            // --remap, --reorder and the strategies' flags
   std::string assignment_out;  // DIMACS solution format
   std::string summary;         // JSON
   std::string write_cnf;       // write the formula as DIMACS and exit

@@ -6,18 +6,17 @@
 #include <utility>
 #include <vector>
 
+#include "mdremap/remap/reorders.hpp"
+
 namespace mdremap::md {
 
 // system.lattice.style, or `random` for a system.random section.
 enum class Lattice { Fcc, Bcc, Sc, Random };
 // potential.mixing (LAMMPS pair_modify mix).
 enum class MixingRule { Geometric, Arithmetic, SixthPower };
-// remap.reorder: the thread (atom) order the remap layer serves (BRIEF section 5).
-enum class Reorder { None, Spatial, LabelProp, Partition };
-// remap.gather_path: the memory path of the plain gather; auto decides from the first list
-// (seed 003 Algorithm 3, md/memory_paths.hpp). The default: split on a CUDA build with the
-// 32-bit index, readonly otherwise (params.cpp).
-enum class GatherPathSetting { Global, ReadOnly, Texture, Split, Auto };
+// remap.reorder: the layer's vocabulary (remap/reorders.hpp); MD serves none, spatial,
+// labelprop and partition (remap_app(), params.hpp).
+using Reorder = remap::Reorder;
 
 // Each enum's deck names, in the order deck errors list them.
 template <class E>
@@ -26,10 +25,6 @@ template <>
 const std::vector<std::pair<std::string, Lattice>>& choice_names<Lattice>();
 template <>
 const std::vector<std::pair<std::string, MixingRule>>& choice_names<MixingRule>();
-template <>
-const std::vector<std::pair<std::string, Reorder>>& choice_names<Reorder>();
-template <>
-const std::vector<std::pair<std::string, GatherPathSetting>>& choice_names<GatherPathSetting>();
 
 template <class E>
 std::string to_string_choice(E value) {
@@ -41,12 +36,6 @@ inline std::string to_string(Lattice v) {
   return to_string_choice(v);
 }
 inline std::string to_string(MixingRule v) {
-  return to_string_choice(v);
-}
-inline std::string to_string(Reorder v) {
-  return to_string_choice(v);
-}
-inline std::string to_string(GatherPathSetting v) {
   return to_string_choice(v);
 }
 

@@ -113,7 +113,7 @@ struct PairSetup {
   bool cluster = false;         // neighbor.list: cluster (md/pair/cluster_driver.hpp)
   bool cluster_newton = false;  // neighbor.cluster_newton: each pair once, atomics on both atoms
   remap::RemapOptions remap;
-  std::string mode = "gather";
+  remap::StrategyChoice mode{"gather"};
   bool auto_path = false;
   // remap.lanes = auto: the gather's lanes an atom chosen from the first list (remap::lanes_for).
   bool auto_lanes = false;

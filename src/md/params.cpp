@@ -11,7 +11,7 @@
 #include "comm/runtime.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/number.hpp"
-#include "mdremap/remap/registry.hpp"
+#include <Kokkos_Macros.hpp>
 #include "neighbor/cluster_list.hpp"
 
 namespace mdremap::md {
@@ -36,23 +36,23 @@ const std::vector<std::pair<std::string, MixingRule>>& choice_names<MixingRule>(
       {"sixthpower", MixingRule::SixthPower}};
   return v;
 }
-template <>
-const std::vector<std::pair<std::string, Reorder>>& choice_names<Reorder>() {
-  static const std::vector<std::pair<std::string, Reorder>> v = {{"none", Reorder::None},
-                                                                 {"spatial", Reorder::Spatial},
-                                                                 {"labelprop", Reorder::LabelProp},
-                                                                 {"partition", Reorder::Partition}};
-  return v;
-}
-template <>
-const std::vector<std::pair<std::string, GatherPathSetting>>& choice_names<GatherPathSetting>() {
-  static const std::vector<std::pair<std::string, GatherPathSetting>> v = {
-      {"global", GatherPathSetting::Global},
-      {"readonly", GatherPathSetting::ReadOnly},
-      {"texture", GatherPathSetting::Texture},
-      {"split", GatherPathSetting::Split},
-      {"auto", GatherPathSetting::Auto}};
-  return v;
+const remap::RemapApp& remap_app() {
+  static const remap::RemapApp app = [] {
+    remap::RemapApp a;
+    a.defaults.lanes_auto = true;
+    a.defaults.plan_overlap = remap::Toggle::Auto;
+    // Both of the L1's data pipes on CUDA (the 16-bit index reads through the read-only path,
+    // the gather_path key's default with it).
+#if defined(KOKKOS_ENABLE_CUDA)
+    a.defaults.options.path = remap::GatherPath::Split;
+#endif
+    a.reorders = {remap::Reorder::None, remap::Reorder::Spatial, remap::Reorder::LabelProp,
+                  remap::Reorder::Partition};
+    a.mode_help = "Remap strategy for the force kernel's neighbour gathers";
+    a.reorder_help = "Atom (thread) reordering";
+    return a;
+  }();
+  return app;
 }
 
 namespace {
@@ -492,113 +492,51 @@ MdParams read_md_params(io::Deck& deck) {
   read_output(out, root.section("restart"), p);
 
   auto rm = root.section("remap");
-  p.remap = one_of(rm, "mode", "gather", remap::strategy_names());
-  if (p.overlap == "on" && p.remap != "gather")
+  p.remap = remap::read_remap(rm, remap_app());
+  const remap::RemapSettings& r = p.remap;
+  if (p.overlap == "on" && !r.mode.runs_selections())
     rm.fail("mode", fmt::format("parallel.overlap=on runs part of the forces before the ghosts "
                                 "arrive, which only gather does ({} runs them all at once): use "
                                 "gather, or parallel.overlap auto or off",
-                                p.remap));
-  p.reorder = one_of_choice(rm, "reorder", Reorder::None);
-  p.index_bits = std::stoi(one_of(rm, "index_bits", "32", {"32", "16"}));
-  // Default: both of the L1's data pipes on CUDA (gather path split: 1.06-1.10x the read-only
-  // path's whole step from 256,000 to 4M atoms on an H200, docs/benchmarks.md session 34), the
-  // read-only path with the 16-bit index (which decodes through it) and on host backends.
-#if defined(KOKKOS_ENABLE_CUDA)
-  const GatherPathSetting default_path =
-      p.index_bits == 16 ? GatherPathSetting::ReadOnly : GatherPathSetting::Split;
-#else
-  const GatherPathSetting default_path = GatherPathSetting::ReadOnly;
-#endif
-  p.gather_path = one_of_choice(rm, "gather_path", default_path);
+                                r.mode.name()));
   // The 16-bit index (the gather's, remap/delta_index.hpp) is decoded in list order by the full
-  // list's one-thread-per-atom walk.
-  if (p.index_bits == 16) {
-    if (p.remap != "gather")
-      rm.fail("index_bits", fmt::format("16 is the gather's compressed neighbour index: it needs "
-                                        "remap.mode=gather, not '{}'",
-                                        p.remap));
-    if (p.gather_path != GatherPathSetting::ReadOnly && p.gather_path != GatherPathSetting::Global)
-      rm.fail("index_bits",
-              "16 reads through the readonly or global path: set "
-              "remap.gather_path to one of them");
+  // list's one-thread-per-atom walk; lanes split that walk.
+  if (r.options.index_bits == 16) {
     if (p.list != neighbor::ListKind::Full && p.list != neighbor::ListKind::Auto)
       nb_fail(deck, "neighbor.list",
               "remap.index_bits=16 needs neighbor.list=full (the full list's walk decodes it)");
     p.list = neighbor::ListKind::Full;
   }
-  {
-    const std::string l = one_of(rm, "lanes", "auto", {"auto", "1", "2", "4", "8", "16", "32"});
-    p.lanes = l == "auto" ? 0 : std::stoi(l);
-  }
-  if (p.lanes > 1) {
-    // The full list's walk splits an atom's neighbours over a warp's lanes (the gather's).
-    if (p.remap != "gather" && p.remap != "auto")
-      rm.fail("lanes", fmt::format("{} splits the gather's threads: it needs remap.mode gather or "
-                                   "auto, not '{}'",
-                                   p.lanes, p.remap));
-    if (p.index_bits == 16)
-      rm.fail("lanes", "the 16-bit index is decoded in order by one lane an atom: set lanes 1");
-#if !defined(KOKKOS_ENABLE_CUDA)
-    rm.fail("lanes", fmt::format("{} splits an atom over a GPU warp's lanes; this binary runs on "
-                                 "a CPU backend: use 1 or auto",
-                                 p.lanes));
-#endif
+  if (r.options.lanes > 1) {
     if (p.list != neighbor::ListKind::Full && p.list != neighbor::ListKind::Auto)
       nb_fail(deck, "neighbor.list",
               fmt::format("remap.lanes={} needs neighbor.list=full (the full list's walk splits)",
-                          p.lanes));
+                          r.options.lanes));
     p.list = neighbor::ListKind::Full;
   }
-  p.remap_chunks = rm.get<int>("chunks", p.remap_chunks);
-  if (p.remap_chunks < 1) rm.fail("chunks", "must be at least 1");
-  p.remap_streams = rm.get<int>("streams", p.remap_streams);
-  if (p.remap_streams < 1 || p.remap_streams > 32) rm.fail("streams", "must be 1..32");
-  p.dup_fraction = rm.get<double>("dup_fraction", p.dup_fraction);
-  if (!(p.dup_fraction > 0 && p.dup_fraction <= 1)) rm.fail("dup_fraction", "must be in (0, 1]");
-  p.remap_cache = rm.get<bool>("cache", p.remap_cache);
-  p.remap_block = rm.get<int>("block", p.remap_block);
-  p.plan_overlap = one_of(rm, "plan_overlap", p.plan_overlap, {"auto", "on", "off"});
-  p.plan_overlap_steps = ranged<int>(rm, "plan_overlap_steps", p.plan_overlap_steps, 0, 1000000);
-  if (p.remap_block < 1 || p.remap_block > 1024) rm.fail("block", "must be 1..1024");
-  p.smem_bytes = rm.get<long long>("smem_bytes", p.smem_bytes);
-  if (p.smem_bytes < 0) rm.fail("smem_bytes", "must not be negative (0 = device maximum)");
-  p.profile_steps = rm.get<int>("profile_steps", p.profile_steps);
-  if (p.profile_steps < 1) rm.fail("profile_steps", "must be at least 1");
-  p.partition_bytes = rm.get<long long>("partition_bytes", p.partition_bytes);
-  if (p.partition_bytes != 0 && p.partition_bytes < 64)
-    rm.fail("partition_bytes", "must be 0 (half the device's L2) or at least 64");
-#if !defined(KOKKOS_ENABLE_CUDA)
-  if (p.gather_path == GatherPathSetting::Texture)
-    rm.fail("gather_path",
-            "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary runs "
-            "on a CPU backend: use readonly or global");
-  if (p.gather_path == GatherPathSetting::Split)
-    rm.fail("gather_path",
-            "'split' reads through the load/store and texture pipes of a GPU's L1 (CUDA texture "
-            "objects) and this binary runs on a CPU backend: use readonly or global");
-#endif
   // The cluster list's force engine reads its own cluster-ordered positions (the sharing the
   // strategies build for the plain list); the pattern-based reorders need the plain list.
   if (p.list == neighbor::ListKind::Cluster) {
-    if (p.remap != "gather")
+    if (!r.mode.is_gather())
       nb_fail(deck, "neighbor.list",
               fmt::format("cluster (its force engine reads cluster-ordered positions) needs "
                           "remap.mode=gather, not '{}'",
-                          p.remap));
-    if (p.reorder == Reorder::LabelProp || p.reorder == Reorder::Partition)
+                          r.mode.name()));
+    if (remap::reorder_info(r.reorder).from_pattern)
       nb_fail(deck, "neighbor.list",
               fmt::format("cluster needs remap.reorder none or spatial ('{}' permutes atoms from "
                           "the plain list's pattern)",
-                          to_string(p.reorder)));
+                          remap::to_string(r.reorder)));
     if (p.layout != neighbor::ListLayout::Auto)
       nb_fail(deck, "neighbor.layout",
               "cluster lists have one layout (rows of j-clusters per i-cluster): leave "
               "neighbor.layout unset");
   }
   // The strategies serve the papers' layout: a full list read column-major, one thread per atom.
-  if (p.remap != "gather") {
+  if (!r.mode.is_gather()) {
     const std::string why =
-        fmt::format("remap mode '{}' (gather path '{}') needs", p.remap, to_string(p.gather_path));
+        fmt::format("remap mode '{}' (gather path '{}') needs", r.mode.name(),
+                    r.path_auto ? "auto" : remap::gather_path_name(r.options.path));
     if (p.list == neighbor::ListKind::Half)
       nb_fail(deck, "neighbor.list",
               why + " neighbor.list=full (one thread per atom, seed 000 §6.3.3)");

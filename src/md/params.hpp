@@ -12,10 +12,16 @@
 #include "io/deck.hpp"
 #include "md/choices.hpp"
 #include "md/pair/styles.hpp"
+#include "mdremap/remap/remap_deck.hpp"
 #include "mdremap/types.hpp"
 #include "neighbor/options.hpp"
 
 namespace mdremap::md {
+
+// What MD serves of the remap layer: its defaults (the gather; on CUDA the split path, both of
+// the L1's data pipes; lanes auto; sharing's overlapped plans on a GPU), its reorders (atoms by
+// position, or planned from the neighbour list) and its flags' help.
+const remap::RemapApp& remap_app();
 
 // Limits checked when a deck is read (issue 11): beyond them a run would overflow 32-bit
 // indices, run out of memory or never end, so the deck is refused with a clear line instead.
@@ -118,29 +124,10 @@ struct MdParams {
   // parallel.overlap: the ghosts' positions travel while the forces of the atoms away from the
   // sub-domain faces run (on, off; auto = on for a GPU backend where remap.mode is gather).
   std::string overlap = "auto";
-  // remap layer (served by remap/)
-  std::string remap = "gather";
-  Reorder reorder = Reorder::None;
-  GatherPathSetting gather_path = GatherPathSetting::ReadOnly;  // texture: CUDA only
-  int index_bits = 32;  // remap.index_bits: 16 = the gather's delta-encoded neighbour index
-  // remap.lanes: GPU lanes an atom's neighbours are split over (remap/lanes.hpp); 0 = auto:
-  // chosen from the first list's atoms and the GPU's resident threads (remap::lanes_for).
-  int lanes = 0;
-  int remap_chunks = 4;       // dup: thread-range chunks (seed 000 §5.1)
-  int remap_streams = 4;      // dup: remap streams
-  double dup_fraction = 1.0;  // dup: share of rows duplicated (seed 001 §3.2)
-  bool remap_cache = true;    // remap cache (seed 000 §5.2)
-  int remap_block = 128;      // sharing: threads per block; labelprop: cluster size
-  // sharing: plan each new list in the background while the steps run through the gather
-  // (seed 001 §4): on, off, or auto = on for a GPU backend, where the planner's kernels overlap
-  // the steps' kernels (a host backend serialises them: nothing to gain).
-  std::string plan_overlap = "auto";
-  int plan_overlap_steps = 4;   // force evaluations through the index after each overlapped plan
-  std::int64_t smem_bytes = 0;  // sharing: shared memory per block (0 = device maximum)
-  int profile_steps = 3;        // auto: profiled executions per candidate
-  // reorder partition: cache-fit part size (seed 002); 0 = a share of the device's L2
-  // (remap::default_partition_bytes(): half of it, queried at run time)
-  std::int64_t partition_bytes = 0;
+  // The remap layer's section (remap/remap_deck.hpp, defaults remap_app()): the strategy, the
+  // atom reorder and the strategies' keys. gather_path and lanes auto (path_auto, lanes_auto)
+  // are decided by the force engine from the first neighbour list.
+  remap::RemapSettings remap = remap_app().defaults;
 
   double box_len(int d) const;  // derived from lattice/random settings
   std::int64_t natoms() const;

@@ -211,9 +211,9 @@ class Simulation final : public MdEngine {
     ps.cluster = cluster_;
     ps.cluster_newton = p.cluster_newton;
     ps.remap = remap_options(p);
-    ps.mode = p.remap;
-    ps.auto_path = p.gather_path == GatherPathSetting::Auto;
-    ps.auto_lanes = p.lanes == 0;
+    ps.mode = p.remap.mode;
+    ps.auto_path = p.remap.path_auto;
+    ps.auto_lanes = p.remap.lanes_auto;
     force_ = make_pair_force<C, S>(ps);
     // parallel.overlap: the per-step ghost update on a stream of its own beside the forces of
     // the atoms that need no ghosts (issue 17); only a strategy that reads the positions in
@@ -235,7 +235,7 @@ class Simulation final : public MdEngine {
     if (restored_) last_sort_step_ = step_;
     rebuild();
     // --reorder: permute the atoms (threads), then rebuild; a restart keeps the checkpoint's order
-    if (p_.reorder != Reorder::None && !restored_) {
+    if (p_.remap.reorder != Reorder::None && !restored_) {
       reorder_atoms();
       rebuild();
     }
@@ -801,12 +801,12 @@ class Simulation final : public MdEngine {
                                      : ""));
   }
   std::string reorder_note() const {
-    return p_.reorder == Reorder::None ? "" : ", reorder " + to_string(p_.reorder);
+    return p_.remap.reorder == Reorder::None ? "" : ", reorder " + to_string(p_.remap.reorder);
   }
   // remap.reorder (orthogonal to the strategy): spatial = space-filling-curve sort; labelprop and
   // partition permute the atoms from the current neighbour-list pattern.
   void reorder_atoms() {
-    if (p_.reorder == Reorder::Spatial) {
+    if (p_.remap.reorder == Reorder::Spatial) {
       permute_atoms(atoms_,
                     neighbor::spatial_order<S>(
                         atoms_.x, sort_box(),

@@ -7,11 +7,25 @@
 #include <vector>
 
 #include "io/deck.hpp"
-#include "mdremap/remap/registry.hpp"
 #include "sp/generator.hpp"
 #include "sp/kernels.hpp"
 
 namespace mdremap::sp {
+
+const remap::RemapApp& remap_app() {
+  static const remap::RemapApp app = [] {
+    remap::RemapApp a;
+    a.defaults = RemapSettings{};
+    using R = remap::Reorder;
+    a.reorders = {R::None, R::Variable, R::LabelProp, R::Partition};
+    a.without = {"index_bits", "lanes", "plan_overlap", "plan_overlap_steps"};
+    a.values["gather_path"] = {"global", "readonly", "texture"};
+    a.mode_help = "How calc_pi_values' two-level reference is served (padding does not apply)";
+    a.reorder_help = "Edge (thread) order";
+    return a;
+  }();
+  return app;
+}
 
 namespace {
 
@@ -71,43 +85,16 @@ SpParams read_sp_params(io::Deck& deck) {
 
   auto rm = root.section("remap");
   RemapSettings& r = s.survey.remap;
-  r.mode = one_of(rm, "mode", r.mode, remap::strategy_names());
+  static_cast<remap::RemapSettings&>(r) = remap::read_remap(rm, remap_app());
   // A strategy that cannot serve calc_pi_values says why (seed 001 §3.3: padding regroups
   // threads, and the kernel also reads and writes its own edge).
   remap::RemapOptions ro;
   ro.reference_patterns = CalcPiBody::kReferencePatterns;
   ro.kernel = "calc_pi_values (it reads its own edge besides the var_col gather)";
-  for (const auto& [name, a] : remap::detail::candidates<Real>(remap::StrategyTypes<Real>{}, ro))
-    if (name == r.mode && !a.ok) rm.fail("mode", "'" + name + "' does not apply: " + a.why);
-  r.reorder = one_of(rm, "reorder", r.reorder, {"none", "variable", "labelprop", "partition"});
-  r.gather_path = one_of(rm, "gather_path", r.gather_path, {"global", "readonly", "texture"});
-#if !defined(KOKKOS_ENABLE_CUDA)
-  if (r.gather_path == "texture")
-    rm.fail("gather_path",
-            "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary runs on "
-            "a CPU backend: use readonly or global");
-#endif
-  r.chunks = rm.get<int>("chunks", r.chunks);
-  if (r.chunks < 1) rm.fail("chunks", "must be at least 1");
-  r.streams = rm.get<int>("streams", r.streams);
-  if (r.streams < 1 || r.streams > 32) rm.fail("streams", "must be 1..32");
-  r.dup_fraction = rm.get<double>("dup_fraction", r.dup_fraction);
-  in_range(rm, "dup_fraction", r.dup_fraction, 0.0, 1.0, true);
-  r.cache = rm.get<bool>("cache", r.cache);
-  r.block = rm.get<int>("block", r.block);
-  if (r.block < 1 || r.block > 1024) rm.fail("block", "must be 1..1024");
-  r.smem_bytes = rm.get<long long>("smem_bytes", r.smem_bytes);
-  if (r.smem_bytes < 0) rm.fail("smem_bytes", "must not be negative (0 = device maximum)");
-  r.profile_steps = rm.get<int>("profile_steps", r.profile_steps);
-  if (r.profile_steps < 1) rm.fail("profile_steps", "must be at least 1");
-  r.explore_budget = rm.get<double>("explore_budget", r.explore_budget);
-  if (!(r.explore_budget >= 0 && r.explore_budget <= 1))
-    rm.fail("explore_budget", "must be in [0, 1] (0 = no limit)");
-  r.partition_bytes = rm.get<long long>("partition_bytes", r.partition_bytes);
-  if (r.partition_bytes < 64) rm.fail("partition_bytes", "must be at least 64");
+  if (const auto a = r.mode.applies(ro); !a.ok)
+    rm.fail("mode", "'" + r.mode.name() + "' does not apply: " + a.why);
   r.compact = rm.get<double>("compact", r.compact);
   in_range(rm, "compact", r.compact, 0.0, 1.0, false);
-  p.remap = r.mode;
   rm.finish();
 
   auto rp = root.section("report");

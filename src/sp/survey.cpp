@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "mdremap/remap/registry.hpp"
+#include "mdremap/remap/reorders.hpp"
 #include "mdremap/rng.hpp"
 #include "sp/kernels.hpp"
 
@@ -88,7 +89,7 @@ SurveyPropagation::SurveyPropagation(const Formula& f, const SurveyParams& p) : 
   forced_ = Kokkos::View<std::int32_t*>("SP::forced", V);
   keys_ = Kokkos::View<std::uint64_t*>("SP::keys", V);
   sorted_ = Kokkos::View<std::uint64_t*>("SP::keys_sorted", V);
-  stats_.reorder = p.remap.reorder;
+  stats_.reorder = remap::to_string(p.remap.reorder);
   // Initial surveys: uniform in [0, 1) per input literal (LonestarGPU: rand() / RAND_MAX), a
   // function of (seed, literal) only, so reorderings and compactions start alike.
   std::vector<Real> sq(f.lits.size());
@@ -220,7 +221,7 @@ RemapStats SurveyPropagation::remap_stats() const {
     s.report = strategy_->report();
     s.strategy = strategy_->name();
   } else {
-    s.strategy = p_.remap.mode;
+    s.strategy = p_.remap.mode.name();
   }
   return s;
 }

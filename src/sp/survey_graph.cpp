@@ -6,9 +6,8 @@
 #include <memory>
 
 #include "mdremap/error.hpp"
-#include "mdremap/remap/clustering.hpp"
-#include "mdremap/remap/partition.hpp"
 #include "mdremap/remap/registry.hpp"
+#include "mdremap/remap/reorders.hpp"
 #include "mdremap/remap/two_level_remap.hpp"
 #include "sp/kernels.hpp"
 #include "sp/survey.hpp"
@@ -18,12 +17,6 @@ namespace mdremap::sp {
 namespace {
 
 using Policy = Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>;
-
-remap::GatherPath gather_path(const std::string& name) {
-  if (name == "global") return remap::GatherPath::Global;
-  if (name == "texture") return remap::GatherPath::Texture;
-  return remap::GatherPath::ReadOnly;
-}
 
 // calc_pi_values' reference on the host, threads = literals of f in literal order: thread k
 // (a literal of variable v) reads the literals of v (variable-major), as the reorderings plan it.
@@ -53,25 +46,12 @@ remap::IrregularPattern literal_pattern(const Formula& f) {
   return p;
 }
 
-// The edge order of a reordering (BRIEF section 5 `--reorder`), as literal indices of f.
+// The edge order of a reordering (BRIEF section 5 `--reorder`), as literal indices of f:
+// variable-major, or planned by the layer from calc_pi_values' pattern.
 std::vector<std::int64_t> edge_order(const Formula& f, const RemapSettings& r) {
-  if (r.reorder == "none") return {};
-  if (r.reorder == "variable") return variable_major_order(f);
-  const remap::IrregularPattern host = literal_pattern(f);
-  remap::ThreadPermutation perm;
-  if (r.reorder == "labelprop") {
-    // seed 001 §3.4: clusters of about one thread block.
-    remap::LabelPropagationOptions o;
-    o.cluster_threads = r.block;
-    perm = remap::LabelPropagationClustering(o).cluster(host).thread_perm;
-  } else if (r.reorder == "partition") {
-    // seed 002 Algorithm 1: data-balanced parts that fit the cache.
-    remap::PartitionOptions o;
-    o.cache_bytes = r.partition_bytes;
-    perm = remap::partition_cache_fit(host, o).thread_perm;
-  } else {
-    throw Error("sp: unknown reorder '" + r.reorder + "'");
-  }
+  if (r.reorder == remap::Reorder::None) return {};
+  if (r.reorder == remap::Reorder::Variable) return variable_major_order(f);
+  const remap::ThreadPermutation perm = remap::reorder_threads(r, literal_pattern(f));
   return std::vector<std::int64_t>(perm.begin(), perm.end());
 }
 
@@ -136,16 +116,7 @@ void SurveyPropagation::plan() {
   if (E == 0) return;  // nothing to serve (no clause left)
   if (!strategy_) {
     const RemapSettings& r = p_.remap;
-    remap::RemapOptions o;
-    o.chunks = r.chunks;
-    o.streams = r.streams;
-    o.dup_fraction = r.dup_fraction;
-    o.cache = r.cache;
-    o.path = gather_path(r.gather_path);
-    o.block_threads = r.block;
-    o.smem_bytes = r.smem_bytes;
-    o.profile_steps = r.profile_steps;
-    o.explore_budget = r.explore_budget;
+    remap::RemapOptions o = r.options;
     o.reference_patterns = CalcPiBody::kReferencePatterns;
     o.writes_through_pattern = false;
     o.data_changes = true;  // the surveys change every sweep (dup copies references, not them)
@@ -154,7 +125,7 @@ void SurveyPropagation::plan() {
     o.kernel =
         "SP's calc_pi_values (it reads its own edge's flag, sign and list position and writes its "
         "ratio besides the gather sq[var_col[var_rowOff[ed_dst[t]] + j]])";
-    strategy_ = remap::make_strategy<Real>(r.mode, o);
+    strategy_ = remap::make_strategy<Real>(r.mode.name(), o);
   }
   std::unique_ptr<remap::IrregularPattern> host;
   if (strategy_->needs_host_pattern())

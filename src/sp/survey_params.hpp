@@ -4,24 +4,22 @@
 #include <cstdint>
 #include <string>
 
+#include "mdremap/remap/settings.hpp"
+
 namespace mdremap::sp {
 
-// How calc_pi_values' reference is served (BRIEF section 5): a remap strategy by registry name,
-// a thread (edge) reordering, and the remap layer's knobs; plus when the graph is compacted.
-struct RemapSettings {
-  std::string mode = "gather";   // gather | dup | sharing | auto (remap registry names)
-  std::string reorder = "none";  // none | variable | labelprop | partition
-  std::string gather_path = "readonly";
-  int chunks = 1, streams = 1;  // dup: the references are copied once per plan
-  double dup_fraction = 1.0;
-  bool cache = true;
-  int block = 128;  // sharing block / labelprop cluster threads
-  std::int64_t smem_bytes = 0;
-  int profile_steps = 3;
-  // auto stops exploring candidates once the search has cost this share of the best predicted
-  // run (0: no limit): a small formula's whole SP phase is a few tens of milliseconds.
-  double explore_budget = 0.05;
-  std::int64_t partition_bytes = 2 << 20;
+// How calc_pi_values' reference is served (BRIEF section 5): the remap layer's section (a
+// strategy, an edge reordering, the strategies' knobs; SP's defaults: one chunk and stream, parts
+// of 2 MB, a 5% exploration budget), plus when the graph is compacted.
+struct RemapSettings : remap::RemapSettings {
+  RemapSettings() {
+    options.chunks = 1;  // dup: the references are copied once per plan
+    options.streams = 1;
+    // auto stops exploring candidates once the search has cost this share of the best
+    // predicted run: a small formula's whole SP phase is a few tens of milliseconds.
+    options.explore_budget = 0.05;
+    partition_bytes = 2 << 20;
+  }
   // When the live edges fall below this share of the graph's edges, the graph is rebuilt over
   // the live ones (and the strategy re-planned); 0: never (LonestarGPU keeps the whole graph).
   double compact = 0.5;

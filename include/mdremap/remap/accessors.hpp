@@ -86,6 +86,8 @@ KOKKOS_FORCEINLINE_FUNCTION decltype(auto) path_element(const V& data, const std
 
 template <class T, GatherPath Path = GatherPath::ReadOnly, PatternLayout L = PatternLayout::Strided>
 struct GatherAccess {
+  // AccessTraits (below): the strided index as given, and A itself.
+  static constexpr bool kIndexWalk = L == PatternLayout::Strided;
   Kokkos::View<const T*, typename GatherTraits<T, Path>::type> data;  // A
   Kokkos::View<const int*> index;                                     // P
   Kokkos::View<const int*> len;                                       // len[t]
@@ -182,5 +184,49 @@ struct BodySums<Body, std::void_t<typename Body::Sums>> {
 };
 template <class Body>
 using body_sums_t = typename BodySums<Body>::type;
+
+// What a compute body may rely on of an accessor beyond count(t), a(j, t) and weight(j, t), for
+// a walk of its own (software pipelining, SIMD on the host). Each accessor declares what it
+// offers; the rest is false.
+//   kIndexWalk:         the pattern's strided index as given (index, stride_j, stride_t) and A
+//                       itself (data, element(e) = A[e]): the body may load the index and then
+//                       the elements its own way;
+//   kNumberedElements:  element(e, k) also takes the reference's place k in the thread's walk
+//                       (the split path alternates the L1's pipes by it);
+//   kInOrderOnly:       the references are known only in order, through for_each(t, f) (the
+//                       16-bit index, delta_index.hpp).
+template <class Access>
+struct AccessTraits {
+ private:
+  template <class A>
+  static constexpr bool index_walk(decltype(A::kIndexWalk)*) {
+    return A::kIndexWalk;
+  }
+  template <class A>
+  static constexpr bool index_walk(...) {
+    return false;
+  }
+  template <class A>
+  static constexpr bool numbered(decltype(A::kNumberedElements)*) {
+    return A::kNumberedElements;
+  }
+  template <class A>
+  static constexpr bool numbered(...) {
+    return false;
+  }
+  template <class A>
+  static constexpr bool in_order(decltype(A::kInOrderOnly)*) {
+    return A::kInOrderOnly;
+  }
+  template <class A>
+  static constexpr bool in_order(...) {
+    return false;
+  }
+
+ public:
+  static constexpr bool kIndexWalk = index_walk<Access>(nullptr);
+  static constexpr bool kNumberedElements = numbered<Access>(nullptr);
+  static constexpr bool kInOrderOnly = in_order<Access>(nullptr);
+};
 
 }  // namespace mdremap::remap

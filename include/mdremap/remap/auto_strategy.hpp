@@ -29,28 +29,40 @@
 namespace mdremap::remap {
 
 namespace detail {
-template <class T, class... S>
+// Every strategy of the list but auto, with whether it applies to the kernel o describes.
+template <class... S>
 std::vector<std::pair<std::string, Applicability>> candidates(TypeList<S...>,
                                                               const RemapOptions& o) {
   std::vector<std::pair<std::string, Applicability>> out;
-  (
-      [&] {
-        if constexpr (!std::is_same_v<S, AutoStrategy<T>>)
-          out.emplace_back(S::kName, S::applies(o));
-      }(),
-      ...);
+  (out.emplace_back(S::kName, S::applies(o)), ...);
   return out;
 }
 }  // namespace detail
 
-template <class T>
+// R: the registry whose strategies are the candidates (registry.hpp).
+template <class T, class R>
 class AutoStrategy final : public RemapStrategy<T> {
  public:
   static constexpr const char* kName = "auto";
+  static constexpr bool kChooses = true;
   // Reads A in place (no copy): serves kernels that also write through the pattern.
   static constexpr bool kReadsInPlace = true;
   static constexpr const char* kHelp =
       "Fig. 6 guidelines + online profiling: the smallest predicted whole-run time (seed 001 §4)";
+  static std::vector<RemapKey> keys() {
+    return {RemapKey::integer(
+                "profile_steps", "auto: timed executions per candidate (seed 001 §4)",
+                [](const RemapSettings& s) { return s.options.profile_steps; },
+                [](RemapSettings& s, long long v) { s.options.profile_steps = static_cast<int>(v); })
+                .at_least(1, "must be at least 1"),
+            RemapKey::real(
+                "explore_budget",
+                "auto: stop exploring once it has spent this share of the best predicted run (0: "
+                "no limit)",
+                [](const RemapSettings& s) { return s.options.explore_budget; },
+                [](RemapSettings& s, double v) { s.options.explore_budget = v; })
+                .within(0, 1, "must be in [0, 1] (0 = no limit)")};
+  }
   static Applicability applies(const RemapOptions&) { return {}; }
 
   explicit AutoStrategy(const RemapOptions& o) : RemapStrategy<T>(o) {
@@ -228,18 +240,18 @@ class AutoStrategy final : public RemapStrategy<T> {
   template <class Body, class Sums>
   void execute(const Body& body, bool ev, Sums& sums) {
     if (!decided()) advance();
-    if (chosen_) return remap::execute(*chosen_, body, ev, sums);
+    if (chosen_) return remap::execute<T, R>(*chosen_, body, ev, sums);
     if (!outside_.empty())
       throw Error("auto chose '" + outside_ + "', which the app runs itself, not auto");
     Candidate& c = cands_[profiling_];
     if (ev && !this->opt_.profile_reductions) {  // blocking reductions would distort the sample
-      remap::execute(*c.s, body, ev, sums);
+      remap::execute<T, R>(*c.s, body, ev, sums);
       last_ran_ = c.s.get();
       return;
     }
     Kokkos::fence();
     Kokkos::Timer timer;
-    remap::execute(*c.s, body, ev, sums);
+    remap::execute<T, R>(*c.s, body, ev, sums);
     last_ran_ = c.s.get();
     Kokkos::fence();
     const double ms = ms_since(timer);
@@ -268,7 +280,7 @@ class AutoStrategy final : public RemapStrategy<T> {
   template <class Body, class Sums>
   void compute_only(const Body& body, bool ev, Sums& sums) {
     if (!chosen_) return execute(body, ev, sums);  // undecided, or throws (outside)
-    remap::compute_only(*chosen_, body, ev, sums);
+    remap::compute_only<T, R>(*chosen_, body, ev, sums);
   }
 
  private:
@@ -296,7 +308,7 @@ class AutoStrategy final : public RemapStrategy<T> {
     else
       rule = "-> sharing where the block working set fits shared memory, else dup";
     guideline_ = "Fig. 6 guideline: " + rule;
-    for (const auto& [n, a] : detail::candidates<T>(StrategyTypes<T>{}, o)) {
+    for (const auto& [n, a] : detail::candidates(typename R::template list<T>{}, o)) {
       Candidate c;
       c.p.name = n;
       if (!a.ok) {
@@ -432,7 +444,7 @@ class AutoStrategy final : public RemapStrategy<T> {
       // Candidates plan in the foreground: a profiled execution must be the candidate's own.
       RemapOptions co = o;
       co.plan_overlap = false;
-      c.s = make_strategy<T>(c.p.name, co);
+      c.s = make_strategy<T, R>(c.p.name, co);
       const double bar = best_run_ms();
       // A host planner needs the host copy of the pattern first: estimated from its bytes at the
       // measured device-to-host bandwidth before it is made.
@@ -620,7 +632,7 @@ class AutoStrategy final : public RemapStrategy<T> {
     if (b.outside) {
       outside_ = b.p.name;
     } else if (!b.s) {  // released as a loser earlier, or measured by the app: planned now
-      b.s = make_strategy<T>(b.p.name, this->opt_);
+      b.s = make_strategy<T, R>(b.p.name, this->opt_);
       plan_candidate(b);
     }
     if (!b.outside) chosen_ = b.s.get();

@@ -44,6 +44,7 @@ void encode_delta16(const PatternView& pv, DeltaIndex& d);
 // compute bodies that walk their rows in order take it (body_walks_in_order, strategy.hpp).
 template <class T, GatherPath Path = GatherPath::ReadOnly>
 struct DeltaGatherAccess {
+  static constexpr bool kInOrderOnly = true;  // AccessTraits: for_each(t, f) only
   Kokkos::View<const T*, typename GatherTraits<T, Path>::type> data;
   Kokkos::View<const std::uint32_t*> words;
   Kokkos::View<const int*> far;

@@ -9,6 +9,93 @@
 
 namespace mdremap::remap {
 
+// The gather's deck keys: the index's width, the memory path, the lanes a thread.
+inline std::vector<RemapKey> gather_keys() {
+  const std::vector<std::string> lanes = {"auto", "1", "2", "4", "8", "16", "32"};
+  return {
+      RemapKey::choice(
+          "index_bits",
+          "gather: bits per stored index: 16 delta-encodes the index at every plan (strided "
+          "patterns, kernels that walk their rows in order), 32 reads it as given",
+          {"32", "16"}, [](const RemapSettings& s) { return std::to_string(s.options.index_bits); },
+          [](RemapSettings& s, const std::string& v) { s.options.index_bits = std::stoi(v); })
+          .checked([](const RemapSettings& s) -> std::string {
+            if (s.options.index_bits != 16) return "";
+            if (!s.mode.is_gather())
+              return "16 is the gather's compressed neighbour index: it needs remap.mode=gather, "
+                     "not '" +
+                     s.mode.name() + "'";
+            if (s.path_auto ||
+                (s.options.path != GatherPath::ReadOnly && s.options.path != GatherPath::Global))
+              return "16 reads through the readonly or global path: set remap.gather_path to one "
+                     "of them";
+            return "";
+          }),
+      RemapKey::choice(
+          "gather_path",
+          "Memory path of the gathers (seed 003 Algorithm 3; texture and split need CUDA; split: "
+          "the read-only cache through both of the L1's data pipes; auto: chosen from the first "
+          "pattern)",
+          {"global", "readonly", "texture", "split", "auto"},
+          [](const RemapSettings& s) -> std::string {
+            if (s.path_auto) return "auto";
+            // The 16-bit index decodes through the read-only path: its default.
+            if (s.options.index_bits == 16 &&
+                (s.options.path == GatherPath::Texture || s.options.path == GatherPath::Split))
+              return "readonly";
+            return gather_path_name(s.options.path);
+          },
+          [](RemapSettings& s, const std::string& v) {
+            s.path_auto = v == "auto";
+            for (GatherPath p : {GatherPath::Global, GatherPath::ReadOnly, GatherPath::Texture,
+                                 GatherPath::Split})
+              if (v == gather_path_name(p)) s.options.path = p;
+            if (s.path_auto) s.options.path = GatherPath::ReadOnly;
+          })
+          .with_flag("--gather-path")
+          .checked([](const RemapSettings& s) -> std::string {
+#if !defined(KOKKOS_ENABLE_CUDA)
+            if (!s.path_auto && s.options.path == GatherPath::Texture)
+              return "'texture' needs CUDA texture objects (seed 003 Algorithm 3) and this binary "
+                     "runs on a CPU backend: use readonly or global";
+            if (!s.path_auto && s.options.path == GatherPath::Split)
+              return "'split' reads through the load/store and texture pipes of a GPU's L1 (CUDA "
+                     "texture objects) and this binary runs on a CPU backend: use readonly or "
+                     "global";
+#endif
+            (void)s;
+            return "";
+          }),
+      RemapKey::choice(
+          "lanes",
+          "gather: GPU lanes a thread's references are split over (lanes.hpp); auto: chosen from "
+          "the first pattern and the GPU's resident threads",
+          lanes,
+          [](const RemapSettings& s) {
+            return s.lanes_auto ? std::string("auto") : std::to_string(s.options.lanes);
+          },
+          [](RemapSettings& s, const std::string& v) {
+            s.lanes_auto = v == "auto";
+            s.options.lanes = s.lanes_auto ? 1 : std::stoi(v);
+          })
+          .checked([](const RemapSettings& s) -> std::string {
+            const int l = s.options.lanes;
+            if (l <= 1) return "";
+            if (!s.mode.is_gather() && !s.mode.chooses())
+              return std::to_string(l) +
+                     " splits the gather's threads: it needs remap.mode gather or auto, not '" +
+                     s.mode.name() + "'";
+            if (s.options.index_bits == 16)
+              return "the 16-bit index is decoded in order by one lane a thread: set lanes 1";
+            if (!kLanesOnDevice)
+              return std::to_string(l) +
+                     " splits a thread over a GPU warp's lanes; this binary runs on a CPU "
+                     "backend: use 1 or auto";
+            return "";
+          }),
+  };
+}
+
 template <class T>
 class GatherStrategy final : public CachedRemapStrategy<T> {
  public:
@@ -17,6 +104,8 @@ class GatherStrategy final : public CachedRemapStrategy<T> {
   static constexpr bool kReadsInPlace = true;
   static constexpr const char* kHelp =
       "the baseline: the kernel reads A[P[j][t]] through the index";
+  static constexpr bool kGather = true;  // StrategyChoice::is_gather
+  static std::vector<RemapKey> keys() { return gather_keys(); }
   static Applicability applies(const RemapOptions&) { return {}; }
 
   explicit GatherStrategy(const RemapOptions& o) : CachedRemapStrategy<T>(o) {

@@ -70,6 +70,7 @@ class PaddingStrategy final : public CachedRemapStrategy<T> {
   static constexpr const char* kHelp =
       "threads regrouped by access frequency, warps' sets packed in aligned segments (seed 001 "
       "§3.3); single-pattern kernels only";
+  static std::vector<RemapKey> keys() { return {cache_key()}; }
   static Applicability applies(const RemapOptions& o) {
     if (o.reference_patterns != 1)
       return {false, o.kernel + " has " + std::to_string(o.reference_patterns) +

@@ -1,8 +1,9 @@
 #pragma once
 // Strategies by name (BRIEF section 3: a name -> factory registry). One type list is the registry:
-// the factory, strategy_names(), the apps' deck validation and CLI help, `auto`'s candidates and
-// the compute dispatch all derive from it. Adding a strategy is one class in one header (with
-// kName, kHelp, applies(), plan/set_data/execute/compute_only) and one entry in StrategyTypes.
+// the factory, the catalogue (catalogue.hpp: names, help, deck keys, applicability), the apps'
+// deck validation and flags, `auto`'s candidates and the compute dispatch all derive from it.
+// Adding a strategy is one class in one header (with kName, kHelp, keys(), applies(),
+// plan/set_data/execute/compute_only) and one entry in DefaultStrategies.
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -10,26 +11,39 @@
 #include <utility>
 #include <vector>
 
+#include "mdremap/remap/catalogue.hpp"
 #include "mdremap/remap/duplication.hpp"
 #include "mdremap/remap/gather_strategy.hpp"
 #include "mdremap/remap/padding_strategy.hpp"
 #include "mdremap/remap/sharing_strategy.hpp"
+#include "mdremap/remap/strategy_fwd.hpp"
 #include "mdremap/remap/throttle_strategy.hpp"
 
 namespace mdremap::remap {
-
-template <class T>
-class AutoStrategy;
 
 template <class... S>
 struct TypeList {
   static constexpr std::size_t size = sizeof...(S);
 };
 
-// The registry. `auto` profiles its candidates in this order (cheapest plan first).
-template <class T>
-using StrategyTypes = TypeList<GatherStrategy<T>, DuplicationStrategy<T>, PaddingStrategy<T>,
-                               SharingStrategy<T>, ThrottleStrategy<T>, AutoStrategy<T>>;
+template <class L, class... S>
+struct Append;
+template <class... A, class... S>
+struct Append<TypeList<A...>, S...> {
+  using type = TypeList<A..., S...>;
+};
+
+// The registered strategies. `auto` profiles its candidates in this order (cheapest plan first).
+struct DefaultStrategies {
+  template <class T>
+  using list = TypeList<GatherStrategy<T>, DuplicationStrategy<T>, PaddingStrategy<T>,
+                        SharingStrategy<T>, ThrottleStrategy<T>>;
+};
+
+// A registry R's strategies and `auto` over them: what the factory makes and dispatch visits.
+// A binary may use another R (a test's list with one strategy more): catalogue_of<R>().
+template <class T, class R = DefaultStrategies>
+using StrategyTypes = typename Append<typename R::template list<T>, AutoStrategy<T, R>>::type;
 
 namespace detail {
 
@@ -49,41 +63,45 @@ std::unique_ptr<RemapStrategy<T>> make_impl(const std::string& name, const Remap
   return out;
 }
 
+template <class S, class = void>
+struct IsGather : std::false_type {};
+template <class S>
+struct IsGather<S, std::void_t<decltype(S::kGather)>> : std::bool_constant<S::kGather> {};
+template <class S, class = void>
+struct Chooses : std::false_type {};
+template <class S>
+struct Chooses<S, std::void_t<decltype(S::kChooses)>> : std::bool_constant<S::kChooses> {};
+template <class S, class = void>
+struct RunsSelections : std::false_type {};
+template <class S>
+struct RunsSelections<S, std::void_t<decltype(S::kRunsSelections)>>
+    : std::bool_constant<S::kRunsSelections> {};
+
 template <class... S>
-std::vector<std::pair<std::string, std::string>> entries(TypeList<S...>) {
-  return {{S::kName, S::kHelp}...};
+std::vector<StrategyInfo> catalogue(TypeList<S...>) {
+  return {StrategyInfo{S::kName, S::kHelp, S::keys(),
+                       [](const RemapOptions& o) { return S::applies(o); }, IsGather<S>::value,
+                       Chooses<S>::value, RunsSelections<S>::value}...};
 }
 
 }  // namespace detail
 
 // Calls f(concrete strategy&): the compute bodies are templates, so the dispatch is here.
-template <class T, class F>
+template <class T, class R = DefaultStrategies, class F>
 void visit(RemapStrategy<T>& s, F&& f) {
-  using L = StrategyTypes<T>;
-  detail::visit_impl(s, f, L{});
+  detail::visit_impl(s, f, StrategyTypes<T, R>{});
 }
 
-// Every strategy's name and one-line description, in registry order.
-inline const std::vector<std::pair<std::string, std::string>>& strategy_entries() {
-  static const auto e = detail::entries(StrategyTypes<float>{});
-  return e;
-}
-inline std::vector<std::string> strategy_names() {
-  std::vector<std::string> n;
-  for (const auto& e : strategy_entries()) n.push_back(e.first);
-  return n;
-}
-// "gather | dup | ..." for help texts.
-inline std::string strategy_list(const char* sep = " | ") {
-  std::string s;
-  for (const auto& n : strategy_names()) s += (s.empty() ? "" : sep) + n;
-  return s;
+// The catalogue of registry R (catalogue.hpp): remap/catalogue.cpp makes the default one; a
+// binary with another list installs its own (install_strategy_catalogue).
+template <class R = DefaultStrategies>
+std::vector<StrategyInfo> catalogue_of() {
+  return detail::catalogue(StrategyTypes<float, R>{});
 }
 
-template <class T>
+template <class T, class R = DefaultStrategies>
 std::unique_ptr<RemapStrategy<T>> make_strategy(const std::string& name, const RemapOptions& o) {
-  using L = StrategyTypes<T>;
-  auto s = detail::make_impl<T>(name, o, L{});
+  auto s = detail::make_impl<T>(name, o, StrategyTypes<T, R>{});
   if (!s) throw Error("unknown remap mode '" + name + "' (one of: " + strategy_list(", ") + ")");
   return s;
 }
@@ -100,9 +118,9 @@ template <class S>
 }  // namespace detail
 
 // Remap (where needed) and compute through whichever strategy s is.
-template <class T, class Body, class Sums>
+template <class T, class R = DefaultStrategies, class Body, class Sums>
 void execute(RemapStrategy<T>& s, const Body& body, bool ev, Sums& sums) {
-  visit(s, [&](auto& c) {
+  visit<T, R>(s, [&](auto& c) {
     if constexpr (detail::serves_v<std::decay_t<decltype(c)>, Body>)
       c.execute(body, ev, sums);
     else
@@ -110,9 +128,9 @@ void execute(RemapStrategy<T>& s, const Body& body, bool ev, Sums& sums) {
   });
 }
 // The compute alone, on data remapped before (to time the kernel by itself).
-template <class T, class Body, class Sums>
+template <class T, class R = DefaultStrategies, class Body, class Sums>
 void compute_only(RemapStrategy<T>& s, const Body& body, bool ev, Sums& sums) {
-  visit(s, [&](auto& c) {
+  visit<T, R>(s, [&](auto& c) {
     if constexpr (detail::serves_v<std::decay_t<decltype(c)>, Body>)
       c.compute_only(body, ev, sums);
     else
@@ -120,28 +138,20 @@ void compute_only(RemapStrategy<T>& s, const Body& body, bool ev, Sums& sums) {
   });
 }
 
-namespace detail {
-template <class S, class = void>
-struct RunsSelections : std::false_type {};
-template <class S>
-struct RunsSelections<S, std::void_t<decltype(S::kRunsSelections)>>
-    : std::bool_constant<S::kRunsSelections> {};
-}  // namespace detail
-
 // Whether s runs a part of its threads at a time (execute_selected): the strategies that read
 // the data in place with no remapped copy to bring up to date (gather).
-template <class T>
+template <class T, class R = DefaultStrategies>
 bool runs_selections(RemapStrategy<T>& s) {
   bool r = false;
-  visit(s, [&](auto& c) { r = detail::RunsSelections<std::decay_t<decltype(c)>>::value; });
+  visit<T, R>(s, [&](auto& c) { r = detail::RunsSelections<std::decay_t<decltype(c)>>::value; });
   return r;
 }
 // The compute over a part of the threads (ThreadSelection); `last`: the part that completes an
 // execution. Refused by a strategy that does not run selections.
-template <class T, class Body, class Sums>
+template <class T, class R = DefaultStrategies, class Body, class Sums>
 void execute_selected(RemapStrategy<T>& s, const Body& body, bool ev, Sums& sums,
                       const ThreadSelection& sel, bool last) {
-  visit(s, [&](auto& c) {
+  visit<T, R>(s, [&](auto& c) {
     using S = std::decay_t<decltype(c)>;
     if constexpr (detail::RunsSelections<S>::value && detail::serves_v<S, Body>)
       c.compute_selected(body, ev, sums, sel, last);

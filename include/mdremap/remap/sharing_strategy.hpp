@@ -131,6 +131,36 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
   static constexpr bool kReadsInPlace = false;
   static constexpr const char* kHelp =
       "per-block working sets packed and staged in shared memory (seed 001 §3.4)";
+  static std::vector<RemapKey> keys() {
+    return {cache_key(), block_key(),
+            RemapKey::integer64(
+                "smem_bytes", "sharing: shared memory a block may stage; 0: the device maximum",
+                [](const RemapSettings& s) { return s.options.smem_bytes; },
+                [](RemapSettings& s, long long v) { s.options.smem_bytes = v; })
+                .at_least(0, "must not be negative (0 = device maximum)"),
+            RemapKey::choice(
+                "plan_overlap",
+                "sharing: plan on an instance of its own while the executions read through the "
+                "index (seed 001 §4); auto: on for a GPU backend",
+                {"auto", "on", "off"},
+                [](const RemapSettings& s) { return std::string(to_string(s.plan_overlap)); },
+                [](RemapSettings& s, const std::string& v) {
+                  s.plan_overlap = v == "on" ? Toggle::On : v == "off" ? Toggle::Off : Toggle::Auto;
+                  s.options.plan_overlap =
+                      s.plan_overlap == Toggle::On ||
+                      (s.plan_overlap == Toggle::Auto &&
+                       !std::is_same_v<Kokkos::DefaultExecutionSpace,
+                                       Kokkos::DefaultHostExecutionSpace>);
+                }),
+            RemapKey::integer(
+                "plan_overlap_steps",
+                "sharing: executions through the index after each overlapped plan",
+                [](const RemapSettings& s) { return s.options.overlap_executions; },
+                [](RemapSettings& s, long long v) {
+                  s.options.overlap_executions = static_cast<int>(v);
+                })
+                .within(0, 1000000, "")};
+  }
   static Applicability applies(const RemapOptions& o) {
     if (o.writes_through_pattern)
       return {false, o.kernel + " writes through the pattern; sharing stages reads only"};

@@ -34,16 +34,11 @@
 #include "mdremap/remap/options.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
 #include "mdremap/remap/report.hpp"
+#include "mdremap/remap/settings.hpp"
 #include "mdremap/remap/transaction_breakdown.hpp"
 #include "mdremap/remap/transactions.hpp"
 
 namespace mdremap::remap {
-
-// Whether a strategy applies to a kernel, and why not (shown by `auto` and by the refusal).
-struct Applicability {
-  bool ok = true;
-  std::string why;
-};
 
 template <class T>
 class RemapStrategy {

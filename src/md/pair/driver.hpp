@@ -91,10 +91,10 @@ class PairDriver final : public PairForce<C, A> {
         mode_(s.mode),
         auto_path_(s.auto_path),
         auto_lanes_(s.auto_lanes && !s.half && s.remap.index_bits == 32 &&
-                    (s.mode == "gather" || s.mode == "auto")) {
+                    (s.mode.is_gather() || s.mode.chooses())) {
     // The half list scatters partner forces through the list: a write through the pattern.
     opt_.writes_through_pattern = half_;
-    s_ = remap::make_strategy<T>(mode_, opt_);
+    s_ = remap::make_strategy<T>(mode_.name(), opt_);
   }
 
   std::string name() const override { return s_->name(); }
@@ -136,7 +136,7 @@ class PairDriver final : public PairForce<C, A> {
       remake = true;
       auto_path_ = false;
     }
-    if (remake) s_ = remap::make_strategy<T>(mode_, opt_);
+    if (remake) s_ = remap::make_strategy<T>(mode_.name(), opt_);
     if (s_->needs_host_pattern()) {
       const remap::IrregularPattern host = remap::host_pattern(pv_, sizeof(T));
       s_->plan(pv_, &host);
@@ -306,7 +306,7 @@ class PairDriver final : public PairForce<C, A> {
   P pot_;
   bool half_;
   remap::RemapOptions opt_;
-  std::string mode_;
+  remap::StrategyChoice mode_;
   bool auto_path_ = false;
   bool auto_lanes_ = false;
   std::string memory_text_;

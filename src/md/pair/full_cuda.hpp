@@ -7,19 +7,12 @@
 
 namespace mdremap::md {
 
-// The gather read through both of the L1's data pipes (remap.gather_path split): walked as the
-// plain gather is, each reference numbered so that a 16-byte record alternates pipes.
-template <class Access>
-struct IsSplitGather : std::false_type {};
-template <class T>
-struct IsSplitGather<remap::SplitGatherAccess<T, remap::PatternLayout::Strided>> : std::true_type {
-};
-
-// Element e, the k-th reference of the thread's walk.
+// Element e, the k-th reference of the thread's walk: an accessor that numbers its elements
+// (the split path, remap.gather_path split: a 16-byte record alternates the L1's pipes) takes k.
 template <class Access>
 KOKKOS_FORCEINLINE_FUNCTION decltype(auto) walk_element(const Access& nb, const int e,
                                                         const int k) {
-  if constexpr (IsSplitGather<Access>::value)
+  if constexpr (remap::AccessTraits<Access>::kNumberedElements)
     return nb.element(e, k);
   else
     return nb.element(e);
@@ -45,7 +38,7 @@ struct CudaPipelinedRows {
                                                     const int lane, const int cnt,
                                                     const Pair& pair) {
 #ifdef __CUDA_ARCH__
-    if constexpr (IsPlainGather<Access>::value || IsSplitGather<Access>::value) {
+    if constexpr (remap::AccessTraits<Access>::kIndexWalk) {
       // Double-precision lanes (L > 1) prefetch 3: fewer registers under their 4-block cap
       // (driver.hpp).
       constexpr int kBatch = (L > 1 && sizeof(typename Pair::Point) == 32) ? 3 : 4;

@@ -59,7 +59,7 @@ struct HostFullLoop {
   static void atom(const Access& nb, const Kokkos::View<const Vec4<C>*>& x,
                    const Kokkos::View<A* [3]>& f, const P& pot, const std::int64_t i, double& e,
                    double& w) {
-    if constexpr (IsPlainGather<Access>::value) {
+    if constexpr (kWalksIndex<Access>) {
       A fx, fy, fz;
       const C* xd = reinterpret_cast<const C*>(nb.data.data());
       const int* row = nb.index.data() + i * nb.stride_t;

@@ -14,10 +14,11 @@
 
 namespace mdremap::md {
 
+// An accessor whose strided index and data a pair loop may walk itself (remap::AccessTraits),
+// one element a reference: the host's SIMD loops read through it.
 template <class Access>
-struct IsPlainGather : std::false_type {};
-template <class T, remap::GatherPath P>
-struct IsPlainGather<remap::GatherAccess<T, P, remap::PatternLayout::Strided>> : std::true_type {};
+inline constexpr bool kWalksIndex =
+    remap::AccessTraits<Access>::kIndexWalk && !remap::AccessTraits<Access>::kNumberedElements;
 
 // One pair's arithmetic, shared by every pair functor: the separation d = xi - xj, its square,
 // and the scalar force fp (the force on i is fp * d); EV: the pair energy into ep.
@@ -65,7 +66,7 @@ struct PortableRows {
   template <class Access, class Pair>
   KOKKOS_FORCEINLINE_FUNCTION static void run(const Access& nb, const std::int64_t i, const int cnt,
                                               const Pair& pair) {
-    if constexpr (remap::IsDeltaGather<Access>::value) {
+    if constexpr (remap::AccessTraits<Access>::kInOrderOnly) {
       nb.for_each(i, pair);
     } else {
       for (int j = 0; j < cnt; ++j) pair(nb(j, i));

@@ -63,7 +63,7 @@ struct HalfHostBody {
   template <bool EV, class Access>
   KOKKOS_INLINE_FUNCTION void thread(const std::int64_t i, const Access& nb,
                                      remap::Sums2& s) const {
-    if constexpr (IsPlainGather<Access>::value) {
+    if constexpr (kWalksIndex<Access>) {
       A* ft = copies + Kokkos::OpenMP::impl_hardware_thread_id() * stride;
       half_atom_host<EV, P, C, A>(reinterpret_cast<const C*>(nb.data.data()),
                                   nb.index.data() + i * nb.stride_t, nb.stride_j, nb.count(i), pot,
