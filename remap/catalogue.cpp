@@ -74,4 +74,8 @@ Applicability StrategyChoice::applies(const RemapOptions& o) const {
   return find_strategy(name_).applies(o);
 }
 
+void StrategyChoice::check(const RemapOptions& o) const {
+  find_strategy(name_).validate(o);
+}
+
 }  // namespace mdremap::remap

@@ -28,8 +28,8 @@ const ReorderInfo& reorder_info(Reorder r) {
   throw Error("remap: a reorder missing from ReorderSpecs");
 }
 
-const char* to_string(Reorder r) {
-  return reorder_info(r).name.c_str();
+std::string to_string(Reorder r) {
+  return reorder_info(r).name;
 }
 
 Reorder parse_reorder(const std::string& name) {
@@ -40,7 +40,7 @@ Reorder parse_reorder(const std::string& name) {
 
 std::string reorder_list(const std::vector<Reorder>& rs, const char* sep) {
   std::string s;
-  for (Reorder r : rs) s += (s.empty() ? "" : sep) + std::string(to_string(r));
+  for (Reorder r : rs) s += (s.empty() ? "" : sep) + to_string(r);
   return s;
 }
 

@@ -175,7 +175,7 @@ void describe_cg_kernel(remap::RemapOptions& o) {
 
 void check_remap_mode(const std::string& mode, remap::RemapOptions o) {
   describe_cg_kernel(o);
-  (void)remap::make_strategy<double>(mode, o);  // constructors check applicability, allocate none
+  remap::StrategyChoice(mode).check(o);  // constructors check applicability, allocate none
 }
 
 std::unique_ptr<CgSpmv> make_spmv(const DeviceCsr& a, const SpmvOptions& o) {

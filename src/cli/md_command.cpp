@@ -309,9 +309,9 @@ int run_md(const MdOptions& o) {
                       {"rows_per_atom", st.cluster_rows_per_atom},
                       {"newton", p.cluster_newton}};
     j["remap"] = {{"strategy", rs.report.strategy},
-                  {"reorder", md::to_string(p.reorder)},
+                  {"reorder", remap::to_string(p.remap.reorder)},
                   {"extra_bytes", rs.report.extra_bytes},
-                  {"index_bits", p.index_bits},
+                  {"index_bits", p.remap.options.index_bits},
                   {"index_escapes_per_reference",
                    rs.report.index_references > 0
                        ? double(rs.report.index_escapes) / double(rs.report.index_references)

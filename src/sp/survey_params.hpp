@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "mdremap/remap/settings.hpp"
+#include "mdremap/remap/reorders.hpp"
 
 namespace mdremap::sp {
 

@@ -132,7 +132,7 @@ std::vector<SpmvOptions> kernels() {
 }
 
 std::string label(const SpmvOptions& k) {
-  return k.kernel + "/" + k.remap + (k.fused_dots ? "/fused" : "") +
+  return k.kernel + "/" + k.remap.name() + (k.fused_dots ? "/fused" : "") +
          (k.kernel == "sell" && !k.sell_fused_dots ? "/dots-after" : "");
 }
 
@@ -323,18 +323,18 @@ TEST(CgSolver, Laplace2dOnTheDeviceIsTheGenerators) {
 TEST(CgSolver, HostReorderOnlyForTheHostOrders) {
   CgParams p = generated("laplace2d", {40, 30});
   p.permute = true;
-  p.partition_bytes = 2048;  // several parts even at 1,200 rows
+  p.remap.partition_bytes = 2048;  // several parts even at 1,200 rows
   const LinearSystem s0 = build_system(p);
   for (const char* r : {"none", "labelprop", "auto"}) {
     LinearSystem s = s0;
-    p.reorder = r;
+    p.remap.reorder = remap::parse_reorder(r);
     EXPECT_FALSE(reorder_on_host(s, p)) << r;
     EXPECT_EQ(s.a.col, s0.a.col) << r;
     EXPECT_EQ(s.b, s0.b) << r;
   }
   for (const char* r : {"partition", "labelprop-host"}) {
     LinearSystem s = s0;
-    p.reorder = r;
+    p.remap.reorder = remap::parse_reorder(r);
     EXPECT_TRUE(reorder_on_host(s, p)) << r;
     EXPECT_NE(s.a.col, s0.a.col) << r;
   }

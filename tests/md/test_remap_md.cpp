@@ -219,7 +219,7 @@ TEST(RemapMdVariants, SixteenBitIndexRefusedWhereItCannotServe) {
                InputError);
   const auto p = params("inputs/lj_melt.yaml", {"remap.index_bits=16"});
   EXPECT_EQ(p.list, neighbor::ListKind::Full);
-  EXPECT_EQ(p.index_bits, 16);
+  EXPECT_EQ(p.remap.options.index_bits, 16);
 }
 
 // remap.gather_path=split (the default on CUDA): the read-only path's values through both of
@@ -242,16 +242,16 @@ TEST(RemapMdVariants, SplitPathSumsWhatTheReadOnlyPathSums) {
     }
   }
   // The default on CUDA with the 32-bit index; the 16-bit index decodes through readonly.
-  EXPECT_EQ(params("inputs/lj_melt.yaml", {}).gather_path, md::GatherPathSetting::Split);
-  EXPECT_EQ(params("inputs/lj_melt.yaml", {"remap.index_bits=16"}).gather_path,
-            md::GatherPathSetting::ReadOnly);
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {}).remap.options.path, remap::GatherPath::Split);
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {"remap.index_bits=16"}).remap.options.path,
+            remap::GatherPath::ReadOnly);
   EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.index_bits=16", "remap.gather_path=split"}),
                InputError);
   auto e = md::create_engine(params("inputs/lj_melt.yaml", {"remap.lanes=1"}));
   e->setup();
   EXPECT_EQ(e->remap_stats(false).report.strategy, "gather(split)");
 #else
-  EXPECT_EQ(params("inputs/lj_melt.yaml", {}).gather_path, md::GatherPathSetting::ReadOnly);
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {}).remap.options.path, remap::GatherPath::ReadOnly);
   EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.gather_path=split"}), InputError);
   remap::RemapOptions o;
   o.path = remap::GatherPath::Split;
@@ -334,12 +334,13 @@ TEST(RemapMdVariants, LanesRefusedWhereTheyCannotServe) {
   EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.lanes=2", "neighbor.list=cluster"}),
                InputError);
 #if defined(KOKKOS_ENABLE_CUDA)
-  EXPECT_EQ(params("inputs/lj_melt.yaml", {"remap.lanes=2"}).lanes, 2);
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {"remap.lanes=2"}).remap.options.lanes, 2);
 #else
   EXPECT_THROW(params("inputs/lj_melt.yaml", {"remap.lanes=2"}), InputError);
 #endif
-  EXPECT_EQ(params("inputs/lj_melt.yaml", {"remap.lanes=1"}).lanes, 1);
-  EXPECT_EQ(params("inputs/lj_melt.yaml", {}).lanes, 0);  // auto
+  EXPECT_EQ(params("inputs/lj_melt.yaml", {"remap.lanes=1"}).remap.options.lanes, 1);
+  EXPECT_FALSE(params("inputs/lj_melt.yaml", {"remap.lanes=1"}).remap.lanes_auto);
+  EXPECT_TRUE(params("inputs/lj_melt.yaml", {}).remap.lanes_auto);  // auto
   // The layer refuses what the deck reader would (another app, or a direct caller).
   remap::RemapOptions o;
   o.lanes = 2;

@@ -449,9 +449,9 @@ std::vector<sp::Real> scripted_surveys(const sp::Formula& f, const std::string& 
   sp::SurveyParams params;
   params.damping = 0.2;
   params.remap.mode = mode;
-  params.remap.reorder = reorder;
+  params.remap.reorder = mdremap::remap::parse_reorder(reorder);
   params.remap.compact = 0.99;
-  params.remap.block = 64;
+  params.remap.options.block_threads = 64;
   params.remap.expected_sweeps = 30;
   sp::SurveyPropagation prop(f, params);
   const auto s0 = prop.simplify();

@@ -17,6 +17,9 @@ struct StrategyInfo {
   std::string help;
   std::vector<RemapKey> keys;  // the `remap:` keys it reads
   std::function<Applicability(const RemapOptions&)> applies;
+  // Makes the strategy (for float data, allocating nothing) and drops it: its constructor's
+  // refusal of the options, thrown.
+  std::function<void(const RemapOptions&)> validate;
   bool gather = false;           // StrategyChoice::is_gather
   bool chooses = false;          // StrategyChoice::chooses
   bool runs_selections = false;  // StrategyChoice::runs_selections

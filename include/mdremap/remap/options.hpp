@@ -3,6 +3,7 @@
 // knobs of the papers, the kernel's reference patterns (padding's applicability), and the run
 // horizon `auto` predicts over (seed 001 §4: the selector must count every cost of a run).
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "mdremap/remap/gather_path.hpp"
@@ -109,6 +110,8 @@ struct RemapOptions {
   bool data_changes = true;
   RunHorizon horizon;
   ThrottleOptions throttle;
+  // Knobs a strategy keeps by its keys' names (settings.hpp) rather than in a field here.
+  std::map<std::string, double> named;
   std::string kernel = "the kernel";  // the app's kernel, for messages
 };
 

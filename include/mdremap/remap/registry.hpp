@@ -80,8 +80,9 @@ struct RunsSelections<S, std::void_t<decltype(S::kRunsSelections)>>
 template <class... S>
 std::vector<StrategyInfo> catalogue(TypeList<S...>) {
   return {StrategyInfo{S::kName, S::kHelp, S::keys(),
-                       [](const RemapOptions& o) { return S::applies(o); }, IsGather<S>::value,
-                       Chooses<S>::value, RunsSelections<S>::value}...};
+                       [](const RemapOptions& o) { return S::applies(o); },
+                       [](const RemapOptions& o) { S{o}; }, IsGather<S>::value, Chooses<S>::value,
+                       RunsSelections<S>::value}...};
 }
 
 }  // namespace detail

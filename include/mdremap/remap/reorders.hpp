@@ -82,7 +82,7 @@ struct ReorderInfo {
 
 const std::vector<ReorderInfo>& reorder_catalogue();
 const ReorderInfo& reorder_info(Reorder r);
-const char* to_string(Reorder r);
+std::string to_string(Reorder r);
 // The reorder named `name`; Error for another.
 Reorder parse_reorder(const std::string& name);
 // "none | labelprop | ..." of `rs`, for help texts.

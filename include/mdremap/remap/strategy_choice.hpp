@@ -28,6 +28,8 @@ class StrategyChoice {
   bool runs_selections() const { return selections_; }
   // Whether it applies to the kernel `o` describes (reference patterns, writes through them).
   Applicability applies(const RemapOptions& o) const;
+  // Throws the strategy's own refusal of options o (its constructor's Error), if any.
+  void check(const RemapOptions& o) const;
 
  private:
   std::string name_;

@@ -1,0 +1,178 @@
+// Adding a strategy takes its header, one entry in a registry's type list and its keys: a copy of
+// the gather under another name (copy_gather_strategy.hpp), registered in this binary only,
+// appears in every app's --help, is accepted as remap.mode by every app's deck with its key read,
+// and is one of auto's candidates, with no app file edited (the apps' deck readers and flags are
+// the ones the mdremap binary links).
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cg/params.hpp"
+#include "cli/remap_flags.hpp"
+#include "io/deck.hpp"
+#include "md/params.hpp"
+#include "mdremap/remap/gather_reduce.hpp"
+#include "remap/copy_gather_strategy.hpp"
+#include "remap_test_util.hpp"
+#include "sp/params.hpp"
+
+using namespace mdremap;
+using remap::testing::CopyGatherStrategy;
+using remap::testing::WithCopyGather;
+
+namespace {
+
+// This binary's strategies: the default registry's and the copy.
+void install() {
+  static const bool done = [] {
+    remap::install_strategy_catalogue(remap::catalogue_of<WithCopyGather>());
+    return true;
+  }();
+  (void)done;
+}
+
+io::Deck deck(const std::string& file, const std::vector<std::string>& sets) {
+  auto d = io::Deck::from_file(std::string(MDREMAP_SOURCE_DIR) + "/" + file);
+  for (const auto& s : sets) d.apply_override(s);
+  return d;
+}
+
+std::string help(const remap::RemapApp& app) {
+  CLI::App cmd("app");
+  cli::RemapFlags f;
+  cli::add_remap_flags(&cmd, f, app, true);
+  return cmd.help();
+}
+
+const std::vector<std::string> kCopy = {"remap.mode=copy-gather", "remap.copy_label=7"};
+
+struct Same {
+  KOKKOS_INLINE_FUNCTION double operator()(const double& e) const { return e; }
+};
+
+// The pattern on the device (rows-by-threads), with data A[e] = 0.5 e + 1.
+struct Device {
+  remap::PatternView pv;
+  Kokkos::View<double*> data;
+  explicit Device(const remap::IrregularPattern& p) {
+    Kokkos::View<int*> idx("idx", p.index.size()), len("len", p.threads);
+    auto hi = Kokkos::create_mirror_view(idx);
+    auto hl = Kokkos::create_mirror_view(len);
+    for (std::size_t k = 0; k < p.index.size(); ++k) hi(k) = p.index[k];
+    for (std::int64_t t = 0; t < p.threads; ++t) hl(t) = p.len[t];
+    Kokkos::deep_copy(idx, hi);
+    Kokkos::deep_copy(len, hl);
+    pv.index = idx;
+    pv.len = len;
+    pv.threads = p.threads;
+    pv.rows = p.rows;
+    pv.stride_j = p.threads;
+    pv.stride_t = 1;
+    pv.data_count = p.data_count;
+    data = Kokkos::View<double*>("A", p.data_count);
+    auto hd = Kokkos::create_mirror_view(data);
+    for (std::int64_t e = 0; e < p.data_count; ++e) hd(e) = 0.5 * e + 1.0;
+    Kokkos::deep_copy(data, hd);
+  }
+};
+
+}  // namespace
+
+TEST(StrategyExtension, InEveryAppsHelp) {
+  install();
+  for (const auto* app : {&md::remap_app(), &cg::remap_app(), &sp::remap_app()}) {
+    const std::string h = help(*app);
+    EXPECT_NE(h.find("| copy-gather"), std::string::npos) << h;  // --remap's list
+    EXPECT_NE(h.find("--copy-label"), std::string::npos) << h;   // its key's flag
+  }
+}
+
+TEST(StrategyExtension, InEveryAppsDeckWithItsKey) {
+  install();
+  {
+    auto d = deck("inputs/lj_melt.yaml", kCopy);
+    const md::MdParams p = md::read_md_params(d);
+    EXPECT_EQ(p.remap.mode.name(), "copy-gather");
+    EXPECT_EQ(p.remap.options.named.at("copy_label"), 7);
+    EXPECT_FALSE(p.remap.mode.is_gather());  // MD's rule for any other strategy: a full list
+    EXPECT_EQ(p.list, neighbor::ListKind::Full);
+  }
+  {
+    auto d = deck("inputs/cg_laplace2d.yaml", kCopy);
+    const cg::CgParams p = cg::read_cg_params(d);
+    EXPECT_EQ(p.spmv.remap.name(), "copy-gather");
+    EXPECT_EQ(p.spmv.remap_opt.named.at("copy_label"), 7);
+  }
+  {
+    auto d = deck("inputs/sp_random3sat.yaml", kCopy);
+    const sp::SpParams p = sp::read_sp_params(d);
+    EXPECT_EQ(p.solve.survey.remap.mode.name(), "copy-gather");
+    EXPECT_EQ(p.solve.survey.remap.options.named.at("copy_label"), 7);
+  }
+  // Its key is checked like any other, in every app, and set by its flag.
+  for (const char* file :
+       {"inputs/lj_melt.yaml", "inputs/cg_laplace2d.yaml", "inputs/sp_random3sat.yaml"}) {
+    auto d = deck(file, {"remap.copy_label=100"});
+    try {
+      if (std::string(file).find("lj_") != std::string::npos)
+        md::read_md_params(d);
+      else if (std::string(file).find("cg_") != std::string::npos)
+        cg::read_cg_params(d);
+      else
+        sp::read_sp_params(d);
+      ADD_FAILURE() << file << ": copy_label=100 accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("remap.copy_label"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("must be 1..99"), std::string::npos) << e.what();
+    }
+  }
+  CLI::App cmd("md");
+  cli::RemapFlags f;
+  cli::add_remap_flags(&cmd, f, md::remap_app(), true);
+  cmd.parse("--copy-label 3 --remap copy-gather", false);
+  auto d = deck("inputs/lj_melt.yaml", {});
+  cli::apply_remap_flags(f, d);
+  EXPECT_EQ(md::read_md_params(d).remap.options.named.at("copy_label"), 3);
+}
+
+// auto profiles it beside the others on a pattern, and every execution, its own included, gives
+// the gather's result.
+TEST(StrategyExtension, InAutosCandidates) {
+  install();
+  using Elem = double;
+  const remap::IrregularPattern host = remap::testing::make_shuffled_lattice(8, 5).pattern;
+  const Device dev(host);
+  std::vector<double> ref(host.threads, 0.0);
+  for (std::int64_t t = 0; t < host.threads; ++t)
+    for (int j = 0; j < host.len[t]; ++j) ref[t] += 0.5 * host.at(j, t) + 1.0;
+  remap::RemapOptions o;
+  o.profile_steps = 1;
+  o.reference_patterns = 1;
+  o.horizon.executions = 1000000;  // a long run planned once: every candidate is profiled
+  o.data_changes = false;
+  auto s = remap::make_strategy<Elem, WithCopyGather>("auto", o);
+  auto& a = static_cast<remap::AutoStrategy<Elem, WithCopyGather>&>(*s);
+  s->plan(dev.pv, nullptr);
+  Kokkos::View<double*> out("out", dev.pv.threads);
+  const remap::GatherReduceBody<Elem, Same> body{out, Same{}};
+  remap::Sums2 sums;
+  for (int calls = 0; !a.decided() && calls < 100; ++calls) {
+    s->set_data(dev.data, false);
+    remap::execute<Elem, WithCopyGather>(*s, body, false, sums);
+    Kokkos::fence();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    const auto& perm = s->thread_perm();
+    for (std::int64_t t = 0; t < host.threads; ++t)
+      ASSERT_DOUBLE_EQ(h(t), ref[perm.empty() ? t : perm[t]]) << calls;
+  }
+  ASSERT_TRUE(a.decided());
+  bool profiled = false;
+  for (const auto& p : s->report().predictions)
+    if (p.name == "copy-gather") profiled = p.profiled;
+  EXPECT_TRUE(profiled);
+  // Made by name like any other, and named by its key.
+  auto c = remap::make_strategy<Elem, WithCopyGather>("copy-gather", o);
+  EXPECT_EQ(c->name(), "copy-gather(1)");
+}
