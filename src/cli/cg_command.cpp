@@ -43,6 +43,7 @@ void add_cg_command(CLI::App& app, CgCommandOptions& o) {
                  "Known solution x*, Matrix Market array: the error is reported (solution.file)");
   cg->add_option("--spmv", o.spmv,
                  "SpMV kernel: csr-thread | csr-warp | sell | cusparse | auto (spmv.kernel)");
+  o.remap.name_flags = false;
   add_remap_flags(cg, o.remap, cg::remap_app(), true);
   cg->add_option("--backend", o.backend,
                  "Backend to run on (only the one compiled in: " + device_backend() + ")");
@@ -417,18 +418,12 @@ int run_cg(const CgCommandOptions& o) {
                  {"fused_dots", p.spmv.fused_dots}};
     if (op->format_bytes() > 0) j["spmv"]["format_bytes"] = op->format_bytes();
     if (op->has_report()) {
-      nlohmann::json rj = {{"mode", p.spmv.remap.name()},
-                           {"strategy", rep.strategy},
-                           {"plan_ms", rep.plan_ms},
-                           {"remap_ms", op->remap_ms()},
-                           {"executions", rep.executions},
-                           {"cache_hits", rep.cache_hits},
-                           {"cache_misses", rep.cache_misses},
-                           {"extra_bytes", rep.extra_bytes},
-                           {"dup_target", rep.dup_target},
-                           {"decision", rep.decision},
-                           {"selection_ms", rep.selection_ms},
-                           {"horizon", op->horizon_note()}};
+      nlohmann::json rj = {{"mode", p.spmv.remap.name()},      {"strategy", rep.strategy},
+                           {"plan_ms", rep.plan_ms},           {"remap_ms", op->remap_ms()},
+                           {"executions", rep.executions},     {"cache_hits", rep.cache_hits},
+                           {"cache_misses", rep.cache_misses}, {"extra_bytes", rep.extra_bytes},
+                           {"dup_target", rep.dup_target},     {"decision", rep.decision},
+                           {"selection_ms", rep.selection_ms}, {"horizon", op->horizon_note()}};
       if (remapped && gather_ms > 0) {
         rj["gather_spmv_ms"] = gather_ms;
         rj["overhead_ms"] = overhead_ms;

@@ -57,8 +57,7 @@ void add_remap_flags(CLI::App* cmd, RemapFlags& f, const remap::RemapApp& app, b
     cmd->add_option("--remap", f.values["mode"],
                     app.mode_help + ": " + remap::strategy_list() + " (remap.mode)");
   cmd->add_option("--reorder", f.values["reorder"],
-                  app.reorder_help + ": " + remap::reorder_list(app.reorders) +
-                      " (remap.reorder)");
+                  app.reorder_help + ": " + remap::reorder_list(app.reorders) + " (remap.reorder)");
   for (const auto& k : remap::app_keys(app)) {
     if (k.flag.empty()) continue;
     std::string help = k.help;
@@ -70,7 +69,7 @@ void add_remap_flags(CLI::App* cmd, RemapFlags& f, const remap::RemapApp& app, b
 void apply_remap_flags(const RemapFlags& f, io::Deck& deck) {
   for (const auto& [key, flag] : flag_keys(f)) {
     const std::string v = f.value(key);
-    if (!v.empty()) deck.apply_override("remap." + key + "=" + v, flag);
+    if (!v.empty()) deck.apply_override("remap." + key + "=" + v, f.name_flags ? flag : "");
   }
 }
 

@@ -20,6 +20,8 @@ namespace mdremap::cli {
 
 struct RemapFlags {
   std::map<std::string, std::string> values;  // deck key under remap: -> the flag's text
+  // A bad value's message names the flag (md, compare), or the key as --set does (cg, sp).
+  bool name_flags = true;
   // The text given for `key`, or "".
   std::string value(const std::string& key) const;
 };

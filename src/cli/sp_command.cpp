@@ -29,6 +29,7 @@ void add_sp_command(CLI::App& app, SpOptions& o) {
                  "formula.source)");
   sp->add_option("--set", o.sets, "Override a deck key: --set sp.fraction=0.02 (repeatable)")
       ->take_all();
+  o.remap.name_flags = false;
   add_remap_flags(sp, o.remap, sp::remap_app(), true);
   sp->add_option("--assignment-out", o.assignment_out,
                  "Write the result in DIMACS solution format (s SATISFIABLE / v ... 0)");
