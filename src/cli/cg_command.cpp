@@ -418,12 +418,19 @@ int run_cg(const CgCommandOptions& o) {
                  {"fused_dots", p.spmv.fused_dots}};
     if (op->format_bytes() > 0) j["spmv"]["format_bytes"] = op->format_bytes();
     if (op->has_report()) {
-      nlohmann::json rj = {{"mode", p.spmv.remap.name()},      {"strategy", rep.strategy},
-                           {"plan_ms", rep.plan_ms},           {"remap_ms", op->remap_ms()},
-                           {"executions", rep.executions},     {"cache_hits", rep.cache_hits},
-                           {"cache_misses", rep.cache_misses}, {"extra_bytes", rep.extra_bytes},
-                           {"dup_target", rep.dup_target},     {"decision", rep.decision},
-                           {"selection_ms", rep.selection_ms}, {"horizon", op->horizon_note()}};
+      const std::string& mode = p.spmv.remap.name();
+      nlohmann::json rj = {{"mode", mode},
+                           {"strategy", rep.strategy},
+                           {"plan_ms", rep.plan_ms},
+                           {"remap_ms", op->remap_ms()},
+                           {"executions", rep.executions},
+                           {"cache_hits", rep.cache_hits},
+                           {"cache_misses", rep.cache_misses},
+                           {"extra_bytes", rep.extra_bytes},
+                           {"dup_target", rep.dup_target},
+                           {"decision", rep.decision},
+                           {"selection_ms", rep.selection_ms},
+                           {"horizon", op->horizon_note()}};
       if (remapped && gather_ms > 0) {
         rj["gather_spmv_ms"] = gather_ms;
         rj["overhead_ms"] = overhead_ms;

@@ -176,3 +176,35 @@ TEST(StrategyExtension, InAutosCandidates) {
   auto c = remap::make_strategy<Elem, WithCopyGather>("copy-gather", o);
   EXPECT_EQ(c->name(), "copy-gather(1)");
 }
+
+// The one reader gives every app the keys of every strategy it accepts: throttle's reach MD and
+// SP as they reach CG, and each app keeps its own defaults.
+TEST(RemapFrontDoor, ThrottleKeysReachEveryApp) {
+  const std::vector<std::string> sets = {"remap.mode=throttle",    "remap.schedule=sj",
+                                         "remap.chunk_threads=64", "remap.queue_unit=warp",
+                                         "remap.pack=false",       "remap.bisector=kd"};
+  auto check = [](const remap::RemapOptions& o) {
+    EXPECT_EQ(o.throttle.schedule, remap::ThrottleSchedule::SJ);
+    EXPECT_EQ(o.throttle.chunk_threads, 64);
+    EXPECT_EQ(o.throttle.queue_unit, remap::ThrottleOptions::QueueUnit::Warp);
+    EXPECT_FALSE(o.throttle.pack);
+    EXPECT_TRUE(o.throttle.bisector_set);
+    EXPECT_EQ(o.throttle.bisector, remap::Bisector::kd_tiling);
+  };
+  auto dm = deck("inputs/lj_melt.yaml", sets);
+  const md::MdParams m = md::read_md_params(dm);
+  check(m.remap.options);
+  EXPECT_EQ(m.remap.options.chunks, 4);
+  auto dc = deck("inputs/cg_laplace2d.yaml", sets);
+  const cg::CgParams c = cg::read_cg_params(dc);
+  check(c.spmv.remap_opt);
+  EXPECT_EQ(c.spmv.remap_opt.chunks, 1);
+  auto ds = deck("inputs/sp_random3sat.yaml", sets);
+  const sp::SpParams s = sp::read_sp_params(ds);
+  check(s.solve.survey.remap.options);
+  EXPECT_EQ(s.solve.survey.remap.options.streams, 1);
+  EXPECT_EQ(s.solve.survey.remap.partition_bytes, 2 << 20);
+  // A key an app's kernel cannot serve stays unknown to its decks.
+  auto bad = deck("inputs/cg_laplace2d.yaml", {"remap.lanes=2"});
+  EXPECT_THROW(cg::read_cg_params(bad), InputError);
+}
