@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli/device_choice.hpp"
 #include "comm/runtime.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/staged_file.hpp"
@@ -117,7 +118,8 @@ nlohmann::json build_info() {
   int dev = 0;
   cudaDeviceProp prop{};
   if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
-    j["device"] = {{"name", prop.name},
+    j["device"] = {{"id", dev},
+                   {"name", prop.name},
                    {"compute_capability", fmt::format("{}.{}", prop.major, prop.minor)},
                    {"multiprocessors", prop.multiProcessorCount},
                    {"l2_bytes", prop.l2CacheSize},
@@ -125,6 +127,7 @@ nlohmann::json build_info() {
                    {"shared_per_block_optin", prop.sharedMemPerBlockOptin}};
   }
 #endif
+  j["devices"] = devices_json();
   return j;
 }
 

@@ -17,6 +17,7 @@
 #include "cli/cg_command.hpp"
 #include "cli/common.hpp"
 #include "cli/compare_command.hpp"
+#include "cli/device_choice.hpp"
 #include "cli/md_command.hpp"
 #include "cli/sp_command.hpp"
 #include "comm/runtime.hpp"
@@ -118,6 +119,12 @@ int main(int argc, char** argv) {
   std::string info_summary;
   auto* info = app.add_subcommand("info", "Print backends, devices and build options");
   info->add_option("--summary", info_summary, "Write the same information as JSON");
+  std::string device_spec;
+  for (auto* sub : app.get_subcommands({}))
+    sub->add_option("--device", device_spec,
+                    "GPU to run on: an id from `mdremap info` (default: KOKKOS_DEVICE_ID, or "
+                    "under mpirun the node-local rank); a comma list gives node-local rank r "
+                    "entry r of the list");
 
   // HDF5 prints its error stack to stderr by default; every HDF5 failure becomes one line of
   // ours instead (issue 11, finding 6).
@@ -137,11 +144,20 @@ int main(int argc, char** argv) {
   } catch (const mdremap::Error& e) {
     return report(e.what(), 2);
   }
+  auto settings = Kokkos::InitializationSettings().set_disable_warnings(true);
+  if (!device_spec.empty()) {
+    try {
+      settings.set_device_id(
+          mdremap::cli::choose_device(device_spec, mdremap::cli::local_rank_from_environment()));
+    } catch (const mdremap::Error& e) {
+      return report(e.what(), 2);
+    }
+  }
 
   // Thread binding for OpenMP unless the user chose one (also silences Kokkos' warning).
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
-  Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
+  Kokkos::ScopeGuard kokkos(settings);
   try {
     if (app.got_subcommand("info") && !info_summary.empty()) {
       try {
@@ -174,6 +190,11 @@ int main(int argc, char** argv) {
                    d["multiprocessors"].get<int>(), d["l2_bytes"].get<long>() / 1000000,
                    d["memory_bytes"].get<long>() / 1000000000);
       }
+      for (const auto& d : j["devices"])
+        fmt::print("  GPU {:<10} {} ({} GB, PCI {}){}\n", d["id"].get<int>(),
+                   d["name"].get<std::string>(), d["memory_bytes"].get<long>() / 1000000000,
+                   d["pci_bus"].get<std::string>(),
+                   j.contains("device") && j["device"]["id"] == d["id"] ? "  <- this run" : "");
       fmt::print("  HDF5           {}\n", j["hdf5_version"].get<std::string>());
       fmt::print("  VTK output     {}\n", j["vtk"].get<bool>() ? "yes" : "no (built without VTK)");
       fmt::print("  compiler       {} ({})\n", j["compiler"].get<std::string>(),
