@@ -17,6 +17,7 @@
 #include "md/reorder.hpp"
 #include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
 #include "mdremap/error.hpp"
+#include "mdremap/fenced_ms.hpp"
 #include "neighbor/cluster_builder.hpp"
 #include "neighbor/neighbor_list.hpp"
 #include "neighbor/periodic.hpp"
@@ -481,10 +482,7 @@ class Simulation final : public MdEngine {
   // not waited for.
   template <class F>
   static double fenced_ms(F&& f) {
-    Kokkos::Timer t;
-    f();
-    ExecSpace().fence("mdremap::phase");
-    return 1e3 * t.seconds();
+    return mdremap::fenced_ms(ExecSpace(), "mdremap::phase", std::forward<F>(f));
   }
   // A step phase's time into acc (seconds): on a GPU by events, without waiting (phase_clock.hpp).
   template <class F>
