@@ -97,8 +97,9 @@ class Console : public cg::RunObserver {
   ProgressLine progress_;
 };
 
-// The deck with the command line's overrides.
+// The deck with the command line's overrides (a --backend this binary lacks refused first).
 io::Deck cg_deck(const CgCommandOptions& o) {
+  check_backend(o.backend);
   auto deck = io::Deck::from_file(o.deck);
   for (const auto& s : o.sets) deck.apply_override(s);
   if (!o.matrix.empty()) {
@@ -275,7 +276,6 @@ nlohmann::json summary_json(const cg::CgParams& p, const cg::RunReport& r, const
 
 int run_cg(const CgCommandOptions& o) {
   Kokkos::Timer wall;
-  check_backend(o.backend);
   io::Deck deck = cg_deck(o);
   const cg::CgParams p = cg::read_cg_params(deck);
   check_output("--summary", o.summary);

@@ -88,7 +88,7 @@ std::string yaml_string(const std::string& path) {
   return q + "'";
 }
 
-// The deck with the command line's overrides.
+// The deck with the command line's overrides (a --backend this binary lacks refused first).
 io::Deck md_deck(const MdOptions& o) {
   check_backend(o.backend);
   auto deck = io::Deck::from_file(o.deck);

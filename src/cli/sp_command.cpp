@@ -54,8 +54,9 @@ std::string yaml_quoted(const std::string& s) {
   return q + "\"";
 }
 
-// The deck with the command line's overrides.
+// The deck with the command line's overrides (a --backend this binary lacks refused first).
 io::Deck sp_deck(const SpOptions& o) {
+  check_backend(o.backend);
   auto deck = io::Deck::from_file(o.deck);
   for (const auto& s : o.sets) deck.apply_override(s);
   if (!o.cnf.empty()) {
@@ -271,7 +272,6 @@ nlohmann::json summary_json(const SpOptions& o, const sp::SpParams& p, const sp:
 
 int run_sp(const SpOptions& o) {
   Kokkos::Timer wall;
-  check_backend(o.backend);
   io::Deck deck = sp_deck(o);
   const sp::SpParams p = sp::read_sp_params(deck);
   check_output("--assignment-out", o.assignment_out);
