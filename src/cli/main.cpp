@@ -18,6 +18,7 @@
 #include "cli/common.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/device_choice.hpp"
+#include "cli/info_command.hpp"
 #include "cli/md_command.hpp"
 #include "cli/sp_command.hpp"
 #include "comm/runtime.hpp"
@@ -116,9 +117,8 @@ int main(int argc, char** argv) {
   mdremap::cli::add_cg_command(app, cg_opts);
   mdremap::cli::SpOptions sp_opts;
   mdremap::cli::add_sp_command(app, sp_opts);
-  std::string info_summary;
-  auto* info = app.add_subcommand("info", "Print backends, devices and build options");
-  info->add_option("--summary", info_summary, "Write the same information as JSON");
+  mdremap::cli::InfoOptions info_opts;
+  mdremap::cli::add_info_command(app, info_opts);
   std::string device_spec;
   for (auto* sub : app.get_subcommands({}))
     sub->add_option("--device", device_spec,
@@ -159,13 +159,6 @@ int main(int argc, char** argv) {
   setenv("OMP_PLACES", "threads", 0);
   Kokkos::ScopeGuard kokkos(settings);
   try {
-    if (app.got_subcommand("info") && !info_summary.empty()) {
-      try {
-        mdremap::io::check_writable(info_summary);
-      } catch (const mdremap::Error& e) {
-        throw mdremap::InputError("--summary", 0, e.what());
-      }
-    }
     if (mdremap::comm::size() > 1 && !app.got_subcommand("md") && !app.got_subcommand("info"))
       throw mdremap::comm::CollectiveError(
           fmt::format("only `mdremap md` runs on several MPI ranks; start `mdremap {}` without "
@@ -176,46 +169,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("compare")) return mdremap::cli::run_compare(compare_opts);
     if (app.got_subcommand("cg")) return mdremap::cli::run_cg(cg_opts);
     if (app.got_subcommand("sp")) return mdremap::cli::run_sp(sp_opts);
-    if (app.got_subcommand("info")) {
-      auto j = mdremap::cli::build_info();
-      fmt::print("mdremap {}\n", j["version"].get<std::string>());
-      fmt::print("  backend        {} (Kokkos {} with: {})\n", j["backend"].get<std::string>(),
-                 j["kokkos_version"].get<std::string>(), j["kokkos_backends"].get<std::string>());
-      fmt::print("  exec space     {} (concurrency {})\n", j["execution_space"].get<std::string>(),
-                 j["concurrency"].get<int>());
-      if (j.contains("device")) {
-        const auto& d = j["device"];
-        fmt::print("  device         {} (sm {}, {} SMs, L2 {} MB, {} GB)\n",
-                   d["name"].get<std::string>(), d["compute_capability"].get<std::string>(),
-                   d["multiprocessors"].get<int>(), d["l2_bytes"].get<long>() / 1000000,
-                   d["memory_bytes"].get<long>() / 1000000000);
-      }
-      for (const auto& d : j["devices"])
-        fmt::print("  GPU {:<10} {} ({} GB, PCI {}){}\n", d["id"].get<int>(),
-                   d["name"].get<std::string>(), d["memory_bytes"].get<long>() / 1000000000,
-                   d["pci_bus"].get<std::string>(),
-                   j.contains("device") && j["device"]["id"] == d["id"] ? "  <- this run" : "");
-      fmt::print("  HDF5           {}\n", j["hdf5_version"].get<std::string>());
-      fmt::print("  VTK output     {}\n", j["vtk"].get<bool>() ? "yes" : "no (built without VTK)");
-      fmt::print("  compiler       {} ({})\n", j["compiler"].get<std::string>(),
-                 j["build_type"].get<std::string>());
-      const auto& mpi = j["mpi"];
-      if (!mpi["built"].get<bool>())
-        fmt::print("  MPI            no (built without MPI: MDREMAP_MPI=OFF or no MPI found)\n");
-      else
-        fmt::print("  MPI            {}; {}; GPU-aware: {} ({}); {}\n",
-                   mpi["library"].get<std::string>(),
-                   mpi["active"].get<bool>()
-                       ? fmt::format("{} rank(s) in this run", mpi["ranks"].get<int>())
-                       : std::string("not started (run under mpirun for ranks)"),
-                   mpi["gpu_aware"].get<bool>() ? "yes" : "no",
-                   mpi["gpu_aware_note"].get<std::string>(), mpi["outputs"].get<std::string>());
-      fmt::print("  host loops     {}\n", j["host_simd"].get<std::string>() == "avx512"
-                                              ? "AVX-512 (full-list force and list build)"
-                                              : "portable (no AVX-512 at compile time)");
-      if (!info_summary.empty()) mdremap::cli::write_summary(info_summary, j);
-      return 0;
-    }
+    if (app.got_subcommand("info")) return mdremap::cli::run_info(info_opts);
   } catch (const mdremap::comm::CollectiveError& e) {
     return report(e.what(), e.exit_code());
   } catch (const mdremap::InputError& e) {
