@@ -189,7 +189,7 @@ void print_auto_against_best(const std::vector<compare::Row>& rows,
     const compare::Row* au = nullptr;
     for (const auto& r : rows) {
       if (r.reorder != ro || !r.ok || r.demo) continue;
-      if (r.mode == "auto")
+      if (r.chooses)
         au = &r;
       else if (!best || r.med.run_ms < best->med.run_ms)
         best = &r;
@@ -229,8 +229,7 @@ int run_compare(const CompareOptions& o) {
   print_table(rows);
   print_auto_against_best(rows, plan.reorders);
   for (const auto& r : rows)
-    if (r.mode == "auto" && !r.note.empty())
-      notes.push_back(fmt::format("[{}] {}", r.reorder, r.note));
+    if (r.chooses && !r.note.empty()) notes.push_back(fmt::format("[{}] {}", r.reorder, r.note));
   for (const auto& n : notes) fmt::print("{}\n", n);
   fmt::print(
       "tx32/tx128: modelled 32/128-byte segments of the data loads per force evaluation; tx32 all: "

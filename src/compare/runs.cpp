@@ -71,17 +71,18 @@ void run_mode(const Plan& o, Row& row, bool last_round) {
                             100.0 * rep.packed_elems / std::max<std::int64_t>(1, rep.dup_elems));
 }
 
-// Padding refuses the MD force kernel; it is shown on the single-pattern gather-reduce instead.
-void run_padding(const Plan& o, const std::string& reorder, const std::string& why,
-                 std::vector<Row>& rows, std::vector<std::string>& notes) {
+// A mode that does not apply to the MD force kernel (padding: seed 001 §3.3) is shown on the
+// single-pattern gather-reduce instead.
+void run_refused(const Plan& o, const std::string& mode, const std::string& reorder,
+                 const std::string& why, std::vector<Row>& rows, std::vector<std::string>& notes) {
   Row refused;
-  refused.mode = "padding";
+  refused.mode = mode;
   refused.reorder = reorder;
   refused.strategy = "refused";
   refused.ok = false;
   refused.note = "force kernel: refused (more than one reference pattern)";
   rows.push_back(refused);
-  notes.push_back(fmt::format("[{}] padding: {}", reorder, why));
+  notes.push_back(fmt::format("[{}] {}: {}", reorder, mode, why));
   auto deck = make_deck(o, "gather", reorder);
   const md::MdParams p = md::read_md_params(deck);
   auto engine = md::create_engine(p);
@@ -90,7 +91,7 @@ void run_padding(const Plan& o, const std::string& reorder, const std::string& w
   // The gather-reduce body is one thread a row (remap.lanes serves the force kernel only).
   remap::RemapOptions ro = md::remap_options(p);
   ro.lanes = 1;
-  for (const std::string m : {"gather", "padding"}) {
+  for (const std::string& m : {std::string("gather"), mode}) {
     const GatherReduceResult g = gather_reduce(fp, m, ro, o.repeats);
     Row r;
     r.mode = m + "[gather-reduce]";
@@ -108,7 +109,7 @@ void run_padding(const Plan& o, const std::string& reorder, const std::string& w
     s.step_ms = g.timing.pipelined_ms;
     r.samples.push_back(s);
     r.note = fmt::format("single-pattern kernel; max rel. diff vs gather {:.1e}", g.max_rel_err);
-    if (m == "padding")
+    if (m == mode)
       r.note +=
           fmt::format("; {} holes, {} duplicates", g.stats.report.holes, g.stats.report.duplicates);
     rows.push_back(r);
@@ -152,20 +153,22 @@ Results run(const Plan& o) {
   std::map<std::pair<std::string, std::string>, std::size_t> at;  // (reorder, mode) -> row
   for (const auto& r : o.reorders)
     for (const auto& m : o.modes) {
-      if (m == "padding") {
+      const md::MdParams p = md::read_md_params(*std::make_unique<io::Deck>(make_deck(o, m, r)));
+      if (!p.remap.mode.applies(md::remap_options(p)).ok) {
         std::string why;
         try {
-          md::create_engine(md::read_md_params(*std::make_unique<io::Deck>(make_deck(o, m, r))));
+          md::create_engine(p);
         } catch (const Error& e) {
           why = e.what();
         }
-        if (why.empty()) throw Error("padding was expected to refuse the MD force kernel");
-        run_padding(o, r, why, rows, res.notes);
+        if (why.empty()) throw Error(m + " was expected to refuse the MD force kernel");
+        run_refused(o, m, r, why, rows, res.notes);
         continue;
       }
       Row row;
       row.mode = m;
       row.reorder = r;
+      row.chooses = p.remap.mode.chooses();
       at[{r, m}] = rows.size();
       rows.push_back(row);
     }

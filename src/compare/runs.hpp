@@ -37,7 +37,8 @@ struct Row {
   std::int64_t executions = 0;
   std::int64_t hits = 0, misses = 0, splits = 0;
   bool ok = true;
-  bool demo = false;  // the single-pattern gather-reduce (not an MD run)
+  bool demo = false;     // the single-pattern gather-reduce (not an MD run)
+  bool chooses = false;  // the mode chooses among the others (auto)
   // The run split for the chart (ms): plan + profiling, exposed remap, compute, the rest.
   double seg_plan = 0, seg_remap = 0, seg_compute = 0, seg_other = 0;
 };
