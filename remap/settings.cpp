@@ -79,6 +79,11 @@ RemapKey& RemapKey::with_flag(std::string f) {
   return *this;
 }
 
+RemapKey& RemapKey::noting(const std::string& value, std::string note) {
+  notes[value] = std::move(note);
+  return *this;
+}
+
 RemapKey& RemapKey::checked(std::function<std::string(const RemapSettings&)> c) {
   check = std::move(c);
   return *this;

@@ -14,10 +14,30 @@ namespace mdremap::cli {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& v) {
+// "a | b (its note) | c" of the values `app` accepts.
+std::string value_list(const remap::RemapKey& k, const std::vector<std::string>& values) {
   std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : " | ") + x;
+  for (const auto& v : values) {
+    s += (s.empty() ? "" : " | ") + v;
+    if (const auto it = k.notes.find(v); it != k.notes.end()) s += " (" + it->second + ")";
+  }
   return s;
+}
+
+// The flag's value as --help names it: the key's type (the flag holds its text for the deck).
+const char* type_name(remap::KeyKind kind) {
+  switch (kind) {
+    case remap::KeyKind::Int:
+    case remap::KeyKind::Int64:
+      return "INT";
+    case remap::KeyKind::Real:
+      return "FLOAT";
+    case remap::KeyKind::Bool:
+      return "BOOLEAN";
+    case remap::KeyKind::Choice:
+      return "TEXT";
+  }
+  return "TEXT";
 }
 
 // The flag's own check of a number (the deck checks the rest of the key's range): integers at
@@ -61,8 +81,10 @@ void add_remap_flags(CLI::App* cmd, RemapFlags& f, const remap::RemapApp& app, b
   for (const auto& k : remap::app_keys(app)) {
     if (k.flag.empty()) continue;
     std::string help = k.help;
-    if (k.kind == remap::KeyKind::Choice) help += ": " + joined(remap::app_values(app, k));
-    check_number(cmd->add_option(k.flag, f.values[k.name], help + " (remap." + k.name + ")"), k);
+    if (k.kind == remap::KeyKind::Choice) help += ": " + value_list(k, remap::app_values(app, k));
+    CLI::Option* opt = cmd->add_option(k.flag, f.values[k.name], help + " (remap." + k.name + ")");
+    opt->type_name(type_name(k.kind));
+    check_number(opt, k);
   }
 }
 

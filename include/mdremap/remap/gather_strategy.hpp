@@ -32,10 +32,7 @@ inline std::vector<RemapKey> gather_keys() {
             return "";
           }),
       RemapKey::choice(
-          "gather_path",
-          "Memory path of the gathers (seed 003 Algorithm 3; texture and split need CUDA; split: "
-          "the read-only cache through both of the L1's data pipes; auto: chosen from the first "
-          "pattern)",
+          "gather_path", "Memory path of the gathers (seed 003 Algorithm 3)",
           {"global", "readonly", "texture", "split", "auto"},
           [](const RemapSettings& s) -> std::string {
             if (s.path_auto) return "auto";
@@ -47,12 +44,15 @@ inline std::vector<RemapKey> gather_keys() {
           },
           [](RemapSettings& s, const std::string& v) {
             s.path_auto = v == "auto";
-            for (GatherPath p : {GatherPath::Global, GatherPath::ReadOnly, GatherPath::Texture,
-                                 GatherPath::Split})
+            for (GatherPath p :
+                 {GatherPath::Global, GatherPath::ReadOnly, GatherPath::Texture, GatherPath::Split})
               if (v == gather_path_name(p)) s.options.path = p;
             if (s.path_auto) s.options.path = GatherPath::ReadOnly;
           })
           .with_flag("--gather-path")
+          .noting("texture", "CUDA")
+          .noting("split", "CUDA: the read-only cache through both of the L1's data pipes")
+          .noting("auto", "chosen from the first pattern")
           .checked([](const RemapSettings& s) -> std::string {
 #if !defined(KOKKOS_ENABLE_CUDA)
             if (!s.path_auto && s.options.path == GatherPath::Texture)

@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
-#include "mdremap/remap/strategy_choice.hpp"
 #include "mdremap/remap/options.hpp"
+#include "mdremap/remap/strategy_choice.hpp"
 
 namespace mdremap::remap {
 
@@ -47,6 +48,8 @@ struct RemapKey {
   KeyKind kind = KeyKind::Int;
   std::string help;                 // one line, for --help
   std::vector<std::string> values;  // Choice: accepted values (an app may narrow them)
+  // Choice: a few words on a value, shown beside it in --help where the app accepts it.
+  std::map<std::string, std::string> notes;
   double lo = -std::numeric_limits<double>::infinity();
   double hi = std::numeric_limits<double>::infinity();
   bool lo_open = false;
@@ -81,6 +84,7 @@ struct RemapKey {
   RemapKey& within(double lo, double hi, std::string problem, bool lo_open = false);
   RemapKey& at_least(double lo, std::string problem);
   RemapKey& with_flag(std::string flag);
+  RemapKey& noting(const std::string& value, std::string note);
   RemapKey& checked(std::function<std::string(const RemapSettings&)> c);
 };
 
