@@ -1,8 +1,9 @@
 // Adding a strategy takes its header, one entry in a registry's type list and its keys: a copy of
 // the gather under another name (copy_gather_strategy.hpp), registered in this binary only,
-// appears in every app's --help, is accepted as remap.mode by every app's deck with its key read,
-// and is one of auto's candidates, with no app file edited (the apps' deck readers and flags are
-// the ones the mdremap binary links).
+// appears in every command's --help, is accepted as remap.mode by every app's deck with its key
+// read, and is one of auto's candidates, with no app file edited (the commands, deck readers and
+// flags are the ones the mdremap binary links). The apps' compute dispatch is compiled for the
+// default list, so the copy runs here through the layer (auto and make_strategy), not in an app.
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
@@ -10,7 +11,10 @@
 #include <vector>
 
 #include "cg/params.hpp"
-#include "cli/remap_flags.hpp"
+#include "cli/cg_command.hpp"
+#include "cli/compare_command.hpp"
+#include "cli/md_command.hpp"
+#include "cli/sp_command.hpp"
 #include "io/deck.hpp"
 #include "md/params.hpp"
 #include "mdremap/remap/gather_reduce.hpp"
@@ -39,11 +43,18 @@ io::Deck deck(const std::string& file, const std::vector<std::string>& sets) {
   return d;
 }
 
-std::string help(const remap::RemapApp& app) {
-  CLI::App cmd("app");
-  cli::RemapFlags f;
-  cli::add_remap_flags(&cmd, f, app, true);
-  return cmd.help();
+// The --help of `mdremap NAME`, as the binary's commands define it.
+std::string help(const std::string& name) {
+  CLI::App app("mdremap");
+  cli::MdOptions md;
+  cli::CompareOptions compare;
+  cli::CgCommandOptions cg;
+  cli::SpOptions sp;
+  cli::add_md_command(app, md);
+  cli::add_compare_command(app, compare);
+  cli::add_cg_command(app, cg);
+  cli::add_sp_command(app, sp);
+  return app.get_subcommand(name)->help();
 }
 
 const std::vector<std::string> kCopy = {"remap.mode=copy-gather", "remap.copy_label=7"};
@@ -82,11 +93,14 @@ struct Device {
 
 TEST(StrategyExtension, InEveryAppsHelp) {
   install();
-  for (const auto* app : {&md::remap_app(), &cg::remap_app(), &sp::remap_app()}) {
-    const std::string h = help(*app);
+  for (const char* cmd : {"md", "cg", "sp"}) {
+    const std::string h = help(cmd);
     EXPECT_NE(h.find("| copy-gather"), std::string::npos) << h;  // --remap's list
     EXPECT_NE(h.find("--copy-label"), std::string::npos) << h;   // its key's flag
   }
+  const std::string h = help("compare");
+  EXPECT_NE(h.find(",copy-gather"), std::string::npos) << h;  // --modes' list
+  EXPECT_NE(h.find("--copy-label"), std::string::npos) << h;
 }
 
 TEST(StrategyExtension, InEveryAppsDeckWithItsKey) {
@@ -128,12 +142,13 @@ TEST(StrategyExtension, InEveryAppsDeckWithItsKey) {
       EXPECT_NE(std::string(e.what()).find("must be 1..99"), std::string::npos) << e.what();
     }
   }
-  CLI::App cmd("md");
-  cli::RemapFlags f;
-  cli::add_remap_flags(&cmd, f, md::remap_app(), true);
-  cmd.parse("--copy-label 3 --remap copy-gather", false);
+  // The md command's own flags set it.
+  CLI::App app("mdremap");
+  cli::MdOptions o;
+  cli::add_md_command(app, o);
+  app.parse("md inputs/lj_melt.yaml --copy-label 3 --remap copy-gather", false);
   auto d = deck("inputs/lj_melt.yaml", {});
-  cli::apply_remap_flags(f, d);
+  cli::apply_remap_flags(o.remap, d);
   EXPECT_EQ(md::read_md_params(d).remap.options.named.at("copy_label"), 3);
 }
 
