@@ -158,7 +158,7 @@ struct SellRows {
       // The diagonal columns first (k < ndiag): base + the slot's row, no offset stored (the
       // plan keeps every such column inside the matrix); then the offset columns. Two loops, though
       // they take more registers: one loop choosing per column between the row and a loaded offset
-      // ran slower, the offsets-only slices most (docs/benchmarks.md).
+      // ran slower in the CG iteration, the offsets-only slices included (docs/benchmarks.md).
       int k = 0;
       if (const int d = ndiag(s); d > 0) {
         const int r = static_cast<int>(row(t));
@@ -486,9 +486,9 @@ struct SliceOffsets {
   }
   // The plan's first half, on the thread's vector lanes: the lane of the slice's first longest
   // row, and its candidates, placed into cand (the slice's scratch) by the lanes (each lane
-  // sorting its own copy in local memory, or one lane sorting them, a chain of loads, made these
-  // kernels a large share of the set-up). Returns how many; the caller waits at a team barrier
-  // before the lanes read them.
+  // sorting its own copy in local memory, or one lane sorting them for all, a chain of loads, made
+  // these kernels slower). Returns how many; the caller waits at a team barrier before the lanes
+  // read them.
   template <class Member>
   KOKKOS_INLINE_FUNCTION int gather_candidates(const Member& m, const std::int64_t s, const int w,
                                                std::int64_t* cand, int& lane) const {

@@ -72,9 +72,10 @@ __device__ inline remap::Sums2 sum_partials(const remap::Sums2* partial, unsigne
 // Two levels of "last block sums": the blocks in groups of kBlock, the last block of a group to
 // finish sums the group's partials (one load a thread), the last group to finish sums the
 // groups'. Each finisher waits about one L2 round trip, not a loop over every block's partial
-// (one last block looping over tens of thousands of partials slowed the iteration; so did partials
-// per warp instead of per block, without the block's barrier). tickets[g] counts group g's blocks,
-// tickets[groups] the groups; each is reset by its finisher for the next launch in the stream.
+// (one last block looping over tens of thousands of partials was no faster, and slower with four
+// loads in flight a thread; partials per warp instead of per block, without the block's barrier,
+// were slower). tickets[g] counts group g's blocks, tickets[groups] the groups; each is reset by
+// its finisher for the next launch in the stream.
 template <class F>
 __global__ void __launch_bounds__(kBlock)
     slot_reduce(const F f, const std::int64_t n, remap::Sums2* partial, remap::Sums2* group_sum,

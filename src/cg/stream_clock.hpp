@@ -8,9 +8,9 @@
 // marks made at the start of two successive SpMVs is what an iteration of that kernel costs
 // there, the host's launches included where they are slower than the device (cuSPARSE's SpMV
 // call on a small matrix). A fenced timer would make the host wait for every iteration instead, and
-// time a loop the solve does not run: a few such timed iterations can rank kernels that differ
-// little in the wrong order. On a GPU a mark is a CUDA event recorded in the stream; on the host a
-// fence and the wall clock.
+// time a loop the solve does not run: three such timed iterations often ranked the kernels in the
+// wrong order. On a GPU a mark is a CUDA event recorded in the stream; on the host a fence and the
+// wall clock.
 #include <Kokkos_Core.hpp>
 #include <optional>
 #include <vector>

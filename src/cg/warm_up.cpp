@@ -213,8 +213,8 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder, bool sc
         // dots' own rows, kOtherVectors a row (read or written, 8 bytes each), at the copy
         // bandwidth the remap layer's auto probes for as many bytes (AutoStrategy::copy_gb_per_s).
         // auto takes the share above of what remains of its measured iteration. (Timing whole CG
-        // iterations here instead read several times the solve's own: the warm-up's host waits
-        // share the host with the matrix's set-up; a copy's probe queues no host waits.)
+        // iterations here instead read up to several times the solve's own: the warm-up's host
+        // waits share the host with the matrix's set-up; a copy's probe queues no host waits.)
         if (nat > 0 && go_on("the iteration's part beside the SpMV")) {
           const int vectors = solver.jacobi ? kOtherVectorsJacobi : kOtherVectors;
           const double gb_per_s = remap::AutoStrategy<double>::copy_gb_per_s(

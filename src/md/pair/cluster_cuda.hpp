@@ -9,14 +9,14 @@
 // At the LJ cut-off of 2.5 sigma a mask selects about a quarter of an 8 x 8 cluster pair's atom
 // pairs: a warp of 8 i atoms x 4 j-clusters evaluating every one of the 8 j slots with positions
 // passed by shuffles (Páll & Hess 2013 §4.2's layout, which suits GROMACS' longer cut-offs) spends
-// four slots per useful pair, and ran slower than the plain full list. The j-cluster's positions
-// are one contiguous run of M records that the i-cluster's threads read from the same cache lines
-// (seed 001 §3.4's sharing: the working set loaded once, coalesced, reused from L1). Where the
-// builder packed the rows per atom (list.packed: clusters of at most 8, fewer than 2^24 clusters) a
-// thread reads its atom's non-empty rows instead, one 32-bit word (j-cluster, row bits) each, four
-// per load, so it never visits an empty row nor reads a mask word for its neighbours' atoms. Full
-// list: a thread's sums are its atom's whole force, written once (no atomics). Included in CUDA
-// translation units only.
+// four slots per useful pair, and ran slower than the plain full list; hence a thread per i atom.
+// The j-cluster's positions are one contiguous run of M records that the i-cluster's threads read
+// from the same cache lines (seed 001 §3.4's sharing: the working set loaded once, coalesced,
+// reused from L1). Where the builder packed the rows per atom (list.packed: clusters of at most 8,
+// fewer than 2^24 clusters) a thread reads its atom's non-empty rows instead, one 32-bit word
+// (j-cluster, row bits) each, four per load, so it never visits an empty row nor reads a mask word
+// for its neighbours' atoms. Full list: a thread's sums are its atom's whole force, written once
+// (no atomics). Included in CUDA translation units only.
 #include <cstdint>
 
 #include "md/pair/cluster_portable.hpp"
