@@ -2,7 +2,8 @@
 // The integrators' catalogue: each style's deck name, one line of help and its keys, with no
 // Kokkos (the deck validation, the fuzz harnesses and `--help` read it; the Kokkos-built registry
 // makes the integrators of the same list). IntegratorSpecs is the one list: a new integrator is
-// its Spec here (and in catalogue.cpp), its file pair, and its IntegratorFor<Spec> in its header.
+// its Spec here (and in catalogue.cpp), its file pair, its IntegratorFor<Spec> in its header, and
+// that header included in registry.cpp.
 #include <string>
 #include <tuple>
 #include <vector>

@@ -39,7 +39,8 @@ class Integrator {
   virtual std::string describe() const = 0;
 };
 
-// Registry: adding an integrator is one file pair plus one registration line in registry.cpp.
+// The registry (registry.cpp) makes one entry per catalogue Spec: a new integrator is what
+// catalogue.hpp lists.
 // Throws Error for an unknown style or settings its declarations refuse.
 template <class S>
 std::unique_ptr<Integrator<S>> make_integrator(const IntegratorSettings& s);
