@@ -19,6 +19,7 @@
 #include "md/params.hpp"
 #include "md/simulation.hpp"
 #include "md/system.hpp"
+#include "md/system_file.hpp"
 
 namespace mdremap::cli {
 
@@ -124,7 +125,8 @@ int run_md(const MdOptions& o) {
     }
     // No output may overwrite an input or another output of this run (issue 11, finding 2).
     std::vector<io::PathUse> paths{{"the deck", o.deck, false, ""},
-                                   {"--restart", o.restart, false, ""}};
+                                   {"--restart", o.restart, false, ""},
+                                   {"system.file", p.system_file, false, ""}};
     for (const auto& u : md::output_path_uses(p)) paths.push_back(u);
     paths.push_back({"--summary", o.summary, true, ""});
     io::check_distinct(paths);
@@ -191,6 +193,10 @@ int run_md(const MdOptions& o) {
                  "but not bit-identical to a run that stayed on {})\n",
                  o.restart, checkpoint->backend, device_backend(), checkpoint->backend);
     checkpoint.reset();
+  }
+  if (p.file && root) {
+    for (const auto& note : md::system_file_notes(p)) fmt::print(stderr, "note: {}\n", note);
+    if (!o.quiet) fmt::print("# {}\n", md::describe_system_file(p));
   }
   if (!o.quiet) fmt::print("# {}\n", engine->describe());
   if (!o.quiet && output.any()) fmt::print("# output: {}\n", output.describe());

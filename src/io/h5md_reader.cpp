@@ -24,6 +24,28 @@ bool is_group(hid_t loc, const std::string& name) {
   return H5Iget_type(obj.get()) == H5I_GROUP;
 }
 
+// A string attribute (scalar or [k]), fixed- or variable-length (h5py writes the latter).
+std::vector<std::string> string_attr(hid_t loc, const std::string& name) {
+  h5::Handle attr(H5Aopen(loc, name.c_str(), H5P_DEFAULT), H5Aclose);
+  if (!attr.valid()) throw Bad("missing attribute '" + name + "'");
+  h5::Handle type(H5Aget_type(attr.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_STRING) throw Bad("attribute '" + name + "' is not text");
+  if (H5Tis_variable_str(type.get()) <= 0) return h5::read_attr_strings(loc, name);
+  h5::Handle space(H5Aget_space(attr.get()), H5Sclose);
+  const hssize_t count = H5Sget_simple_extent_npoints(space.get());
+  if (count < 0 || count > 1000) throw Bad("attribute '" + name + "' has an odd size");
+  h5::Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(mem.get(), H5T_VARIABLE);
+  H5Tset_cset(mem.get(), H5Tget_cset(type.get()));  // HDF5 converts no character sets
+  std::vector<char*> raw(static_cast<std::size_t>(count), nullptr);
+  if (H5Aread(attr.get(), mem.get(), raw.data()) < 0)
+    throw Bad("unreadable attribute '" + name + "'");
+  std::vector<std::string> out;
+  for (char* c : raw) out.emplace_back(c != nullptr ? c : "");
+  H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, raw.data());
+  return out;
+}
+
 std::vector<hsize_t> dims_of(hid_t set) {
   h5::Handle space(h5::check(H5Dget_space(set), "unreadable dataspace"), H5Sclose);
   const int rank = H5Sget_simple_extent_ndims(space.get());
@@ -183,7 +205,7 @@ ParticleFile read_h5md_frame(const std::string& path, std::int64_t frame) {
     h5::Handle bg = h5::open_group(root, box);
     if (h5::read_attr<std::int32_t>(bg.get(), "dimension") != 3)
       throw Bad(box + ": dimension is not 3 (only 3D systems are read)");
-    const auto boundary = h5::read_attr_strings(bg.get(), "boundary");
+    const auto boundary = string_attr(bg.get(), "boundary");
     if (boundary.size() != 3) throw Bad(box + ": boundary needs three entries");
     for (int d = 0; d < 3; ++d) {
       if (boundary[d] == "periodic")
@@ -236,7 +258,7 @@ ParticleFile read_h5md_frame(const std::string& path, std::int64_t frame) {
     const std::string sg = group + "/species";
     if (!species.empty() && is_group(root, sg)) {
       h5::Handle g = h5::open_group(root, sg);
-      if (h5::has_attr(g.get(), "names")) names = h5::read_attr_strings(g.get(), "names");
+      if (h5::has_attr(g.get(), "names")) names = string_attr(g.get(), "names");
     }
     f.named_types = !names.empty();
     std::int64_t top = 0;

@@ -112,6 +112,7 @@ std::vector<io::PathUse> output_path_uses(const MdParams& p) {
 RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo& info,
                      std::int64_t last_step)
     : p_(p), engine_(engine), info_(info), last_step_(last_step) {
+  if (!p.vtk_dir.empty()) atom_ids_ = given_atom_ids(p);
   // In a run decomposed over MPI ranks rank 0 writes every file (the frames are gathered onto it,
   // md/gather_frame.hpp); the others take part in the gathers only.
   if (!p.h5md_file.empty()) {  // every rank: what the frames' gathers hold
@@ -268,6 +269,11 @@ void RunOutput::output(const ThermoSample& t) {
   if (h || g || v || c) write(t, h, g, v, c);
 }
 
+void RunOutput::given_ids(Frame& fr) const {
+  for (auto& id : fr.id)
+    if (id >= 0 && static_cast<std::size_t>(id) < atom_ids_.size()) id = atom_ids_[id];
+}
+
 std::shared_ptr<Frame> RunOutput::take_frame() {
   std::lock_guard<std::mutex> lock(pool_mutex_);
   if (pool_.empty()) return std::make_shared<Frame>();
@@ -321,6 +327,7 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool
   if (piece)
     writer_->submit([this, mine, recycle]() mutable {
       order_by_id(*mine, vtk_frame_);
+      given_ids(vtk_frame_);
       vtk_->write_frame(vtk_frame_);
       recycle(mine);
     });
@@ -342,6 +349,7 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool
 #if MDREMAP_HAS_VTK
     if (vtk) {
       order_by_id(*frame, vtk_frame_);
+      given_ids(vtk_frame_);
       vtk_->write_frame(vtk_frame_);
     }
 #endif

@@ -76,6 +76,7 @@ class RunOutput : public RunObserver {
   bool checkpoint_due(std::int64_t step) const;
   void write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool checkpoint);
   std::shared_ptr<Frame> take_frame();
+  void given_ids(Frame& fr) const;  // the engine's ids to the ids as given (VTK's point ids)
 
   MdParams p_;
   const MdEngine& engine_;
@@ -92,6 +93,7 @@ class RunOutput : public RunObserver {
   std::unique_ptr<io::VtkTrajectoryWriter> vtk_;
   std::unique_ptr<io::StagedFile> checkpoint_file_;  // restart.file, locked for the whole run
   Frame vtk_frame_;                                  // id-ordered copy for VTK (writer thread only)
+  std::vector<std::int64_t> atom_ids_;               // the ids as given, by engine id (VTK)
   bool vtk_pieces_ = false;  // decomposed: each rank writes its atoms as a piece of every frame
   std::mutex pool_mutex_;
   std::vector<std::shared_ptr<Frame>> pool_;  // frame buffers reused between writes

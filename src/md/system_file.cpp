@@ -126,6 +126,38 @@ HostSystem system_from_file(const MdParams& p) {
   return s;
 }
 
+std::string describe_system_file(const MdParams& p) {
+  const io::ParticleFile& f = *p.file;
+  std::string frame;
+  if (f.frames > 1) frame = fmt::format(", frame {} of {}", f.frame, f.frames);
+  return fmt::format(
+      "system from {} ({}{}, step {}): {} atoms of {} type{}, box {:g} x {:g} x "
+      "{:g}, velocities {}{}",
+      f.path, f.format, frame, f.step, f.n(), p.types.size(), p.types.size() == 1 ? "" : "s",
+      f.len[0], f.len[1], f.len[2],
+      p.file_velocities ? "from the file" : fmt::format("drawn at temperature {:g}", p.temperature),
+      f.image.empty() ? "" : ", image counts from the file");
+}
+
+std::vector<std::string> system_file_notes(const MdParams& p) {
+  const io::ParticleFile& f = *p.file;
+  std::vector<std::string> notes = f.notes;
+  std::string open;
+  for (int d = 0; d < 3; ++d)
+    if (!f.periodic[d]) open += (open.empty() ? "" : ", ") + std::string(1, "xyz"[d]);
+  if (!open.empty())
+    notes.push_back(
+        fmt::format("{}: the box is not periodic along {} in the file; this run's box "
+                    "is periodic along every axis (the atoms lie inside it)",
+                    f.path, open));
+  if (!f.v.empty() && !p.file_velocities)
+    notes.push_back(
+        fmt::format("{}: the file's velocities are not used (system.velocities: "
+                    "draw)",
+                    f.path));
+  return notes;
+}
+
 std::vector<std::int64_t> given_atom_ids(const MdParams& p) {
   std::vector<std::int64_t> ids(static_cast<std::size_t>(p.natoms()));
   if (!p.file) {

@@ -2,6 +2,7 @@
 // A run's system from a file (deck key system.file, io/particle_file.hpp): the deck's keys
 // that read it, the file's types matched to system.types, and the host system built from it.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "io/deck.hpp"
@@ -21,6 +22,11 @@ void map_file_types(io::DeckSection& sys, MdParams& p);
 // Positions, velocities (when system.velocities takes them), image counts and types from the
 // file, atoms in the order of their ids in the file (the engine's ids 0..n-1 follow it).
 HostSystem system_from_file(const MdParams& p);
+// One line for the run's header: the file, its format, the frame and step, what was taken.
+std::string describe_system_file(const MdParams& p);
+// What the reader read and did not use, and sides of the file's box the run treats as
+// periodic although the file does not: notes for the user.
+std::vector<std::string> system_file_notes(const MdParams& p);
 // The atom ids as the user gave them, by engine id: the file's, or 1..n for a generated system
 // (LAMMPS' numbering). What trajectories write as atom ids.
 std::vector<std::int64_t> given_atom_ids(const MdParams& p);
