@@ -117,7 +117,7 @@ struct Reader {
       f.lo[d] = lo;
       f.len[d] = up - lo;
       box[d] = true;
-      f.box_line = f.box_line == 0 ? lines.number() : f.box_line;
+      f.box_line[d] = lines.number();
       return true;
     }
     if (w.size() == 6 && w[3] == "xy" && w[4] == "xz" && w[5] == "yz") {

@@ -22,8 +22,8 @@ InputError ParticleFile::at_atom(std::size_t i, const std::string& problem) cons
   return InputError(path, 0, where + ": " + problem);
 }
 
-InputError ParticleFile::at_box(const std::string& problem) const {
-  if (box_line > 0) return InputError(path, box_line, problem);
+InputError ParticleFile::at_box(const std::string& problem, int axis) const {
+  if (box_line[axis] > 0) return InputError(path, box_line[axis], problem);
   return InputError(path, 0, (box_dataset.empty() ? "box" : box_dataset) + ": " + problem);
 }
 
@@ -49,10 +49,10 @@ void check_particle_file(const ParticleFile& f) {
   if (n == 0) throw InputError(f.path, 0, "holds no atoms");
   for (int d = 0; d < 3; ++d)
     if (!std::isfinite(f.lo[d]) || !std::isfinite(f.len[d]) || !(f.len[d] > 0))
-      throw f.at_box(
-          fmt::format("the box along {} is not a finite positive length (lo {}, "
-                      "length {})",
-                      "xyz"[d], f.lo[d], f.len[d]));
+      throw f.at_box(fmt::format("the box along {} is not a finite positive length (lo {}, "
+                                 "length {})",
+                                 "xyz"[d], f.lo[d], f.len[d]),
+                     d);
   if (f.x.size() != 3 * n || (!f.v.empty() && f.v.size() != 3 * n) ||
       (!f.image.empty() && f.image.size() != 3 * n) || f.id.size() != n)
     throw InputError(f.path, 0, "per-atom arrays of different lengths");

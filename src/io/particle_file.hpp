@@ -37,16 +37,17 @@ struct ParticleFile {
   std::vector<std::string> notes;  // what the reader read and did not use, for the user
 
   // Where things came from, for errors: each atom's line (text formats) or the dataset that
-  // holds the per-atom rows (binary formats); the box's line or dataset.
+  // holds the per-atom rows (binary formats); the line of the box along each axis, or the
+  // box's dataset.
   std::vector<std::int32_t> line;
   std::string atom_dataset;
-  int box_line = 0;
+  int box_line[3] = {0, 0, 0};
   std::string box_dataset;
 
   std::size_t n() const { return type.size(); }
   // An InputError naming the file and atom i's line (or its dataset row), or the box's.
   InputError at_atom(std::size_t i, const std::string& problem) const;
-  InputError at_box(const std::string& problem) const;
+  InputError at_box(const std::string& problem, int axis = 0) const;
 };
 
 // The formats system.format names; "auto" picks one from the extension (.data, .lmp, .xyz,

@@ -126,7 +126,7 @@ ParticleFile read_xyz(std::istream& in, const std::string& name, std::int64_t fr
   const std::int64_t n = again.number_of<long long>(words(line)[0], "atom count");
   if (!again.next(line)) again.fail("the file ends before the comment line");
   const auto kv = key_values(line, again);
-  f.box_line = again.number();
+  f.box_line[0] = f.box_line[1] = f.box_line[2] = again.number();
   auto lattice = kv.find("lattice");
   if (lattice == kv.end())
     again.fail("no Lattice=\"ax ay az bx by bz cx cy cz\" in the comment line: the box is needed");

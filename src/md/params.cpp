@@ -704,11 +704,11 @@ MdParams read_md_params(io::Deck& deck) {
   for (int d = 0; d < 3; ++d) {
     const double L = p.box_len(d);
     if (L < 2.0 * rlist && p.file)
-      throw p.file->at_box(
-          fmt::format("box length {:.6g} along {} is smaller than "
-                      "2*(cutoff+skin) = {:.6g}: the deck's cut-off needs a "
-                      "larger box",
-                      L, "xyz"[d], 2.0 * rlist));
+      throw p.file->at_box(fmt::format("box length {:.6g} along {} is smaller than "
+                                       "2*(cutoff+skin) = {:.6g}: the deck's cut-off needs a "
+                                       "larger box",
+                                       L, "xyz"[d], 2.0 * rlist),
+                           d);
     if (L < 2.0 * rlist) {
       throw InputError(deck.file(), 0,
                        fmt::format("box length {:.6g} along {} is smaller than 2*(cutoff+skin) = "

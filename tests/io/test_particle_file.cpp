@@ -88,7 +88,8 @@ TEST(LammpsData, ReadsHeaderSectionsLabelsImagesAndVelocities) {
   EXPECT_DOUBLE_EQ(f.lo[0], -1.0);
   EXPECT_DOUBLE_EQ(f.len[0], 5.0);
   EXPECT_DOUBLE_EQ(f.len[2], 6.5);
-  EXPECT_EQ(f.box_line, 6);
+  EXPECT_EQ(f.box_line[0], 6);
+  EXPECT_EQ(f.box_line[2], 8);
   ASSERT_EQ(f.types.size(), 2u);
   EXPECT_TRUE(f.named_types);
   EXPECT_EQ(f.types[0].name, "Ar");
