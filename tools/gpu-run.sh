@@ -128,6 +128,15 @@ device() {
         fi
       done
     done
+    # The GPU's shell tests (the mdremap binary itself on the device).
+    for s in tests/cli/test_device.sh; do
+      if bash "$repo/$s" "$bin" "$repo" >"$OUT/one.log" 2>&1; then
+        echo "PASS $(basename "$s"): $(grep -c '^ok' "$OUT/one.log") checks" | tee -a "$OUT/tests.log"
+      else
+        echo "FAIL $(basename "$s")" | tee -a "$OUT/tests.log"
+        cat "$OUT/one.log" | tee -a "$OUT/tests.log"
+      fi
+    done
     rm -f "$OUT/one.log"
   fi
   local runs=${RUNS:-3}

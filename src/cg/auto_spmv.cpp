@@ -15,16 +15,14 @@
 #include "mdremap/median.hpp"
 #include "mdremap/remap/device_cache.hpp"
 #include "mdremap/remap/registry.hpp"
+#include "mdremap/remap/strategy.hpp"
 
 namespace mdremap::cg {
 
 namespace {
 
+using remap::ms_since;
 using remap::Sums2;
-
-double ms_since(const Kokkos::Timer& t) {
-  return 1e3 * t.seconds();
-}
 
 class AutoSpmv final : public CgSpmv {
  public:

@@ -8,8 +8,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli/device_choice.hpp"
 #include "comm/runtime.hpp"
+#include "io/deck.hpp"
 #include "io/h5md_writer.hpp"
+#include "io/paths.hpp"
 #include "io/staged_file.hpp"
 #include "mdremap/avx512.hpp"
 #include "mdremap/error.hpp"
@@ -117,7 +120,8 @@ nlohmann::json build_info() {
   int dev = 0;
   cudaDeviceProp prop{};
   if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
-    j["device"] = {{"name", prop.name},
+    j["device"] = {{"id", dev},
+                   {"name", prop.name},
                    {"compute_capability", fmt::format("{}.{}", prop.major, prop.minor)},
                    {"multiprocessors", prop.multiProcessorCount},
                    {"l2_bytes", prop.l2CacheSize},
@@ -125,24 +129,44 @@ nlohmann::json build_info() {
                    {"shared_per_block_optin", prop.sharedMemPerBlockOptin}};
   }
 #endif
+  j["devices"] = devices_json();
   return j;
 }
 
-Progress::Progress(bool enabled, double plain_interval)
-    : enabled_(enabled), tty_(isatty(fileno(stdout)) != 0), interval_(plain_interval) {}
+void check_output(const std::string& flag, const std::string& path) {
+  if (path.empty()) return;
+  try {
+    io::check_writable(path);
+  } catch (const Error& e) {
+    throw InputError(flag, 0, e.what());
+  }
+}
 
-void Progress::update(std::int64_t done, std::int64_t total, double seconds) {
-  if (!enabled_ || total <= 0) return;
-  const double every = tty_ ? 0.25 : interval_;
-  if (seconds - last_ < every && done != total) return;
-  if (done == total && !tty_) return;  // the run summary follows
+void print_run_header(const std::string& what, const std::string& deck_path, const io::Deck& deck) {
+  fmt::print("mdremap {} | backend {} | {}\n", MDREMAP_VERSION, device_backend(), what);
+  fmt::print("# resolved deck ({}):\n", deck_path);
+  const std::string y = deck.resolved_yaml();
+  for (size_t pos = 0, nl; pos < y.size(); pos = nl + 1) {
+    nl = y.find('\n', pos);
+    if (nl == std::string::npos) nl = y.size();
+    fmt::print("#   {}\n", y.substr(pos, nl - pos));
+  }
+  std::fflush(stdout);
+}
+
+ProgressLine::ProgressLine(bool enabled, double plain_interval, double since)
+    : enabled_(enabled),
+      tty_(isatty(fileno(stdout)) != 0),
+      interval_(plain_interval),
+      last_(since) {}
+
+bool ProgressLine::due(double seconds, bool now) {
+  if (!enabled_ || (seconds - last_ < (tty_ ? 0.25 : interval_) && !now)) return false;
   last_ = seconds;
-  const double rate = seconds > 0 ? done / seconds : 0;
-  const double eta = rate > 0 ? (total - done) / rate : 0;
-  const int e = static_cast<int>(eta + 0.5);
-  const std::string line =
-      fmt::format("step {}/{} ({:.1f}%)  {:.1f} steps/s  ETA {}:{:02d}:{:02d}", done, total,
-                  100.0 * done / total, rate, e / 3600, e / 60 % 60, e % 60);
+  return true;
+}
+
+void ProgressLine::show(const std::string& line) {
   if (tty_) {
     std::printf("\r\033[K%s", line.c_str());
     shown_ = true;
@@ -152,15 +176,9 @@ void Progress::update(std::int64_t done, std::int64_t total, double seconds) {
   std::fflush(stdout);
 }
 
-void Progress::clear() {
-  if (tty_ && shown_) {
-    std::printf("\r\033[K");
-    shown_ = false;
-  }
-}
-
-void Progress::finish() {
-  clear();
+void ProgressLine::clear() {
+  if (shown_) std::printf("\r\033[K");
+  shown_ = false;
 }
 
 }  // namespace mdremap::cli

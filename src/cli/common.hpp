@@ -1,5 +1,6 @@
 #pragma once
-// Pieces every subcommand shares: the --summary JSON file, progress display, backend checks.
+// Pieces every subcommand shares: the --summary JSON file, output flags' checks, the run header,
+// progress display, backend checks.
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -7,8 +8,9 @@
 #include <string>
 
 namespace mdremap::io {
+class Deck;
 class StagedFile;
-}
+}  // namespace mdremap::io
 
 namespace mdremap::cli {
 
@@ -25,19 +27,28 @@ std::string compiled_backends();
 void check_backend(const std::string& requested);
 nlohmann::json build_info();
 
-// Progress on a terminal: one self-overwriting line with steps/s and ETA. Not a terminal: a plain
-// line every `plain_interval` seconds.
-class Progress {
+// Throws an InputError naming `flag` when `path` is given and cannot be written.
+void check_output(const std::string& flag, const std::string& path);
+
+// A run's first lines: "mdremap VERSION | backend B | WHAT", then the resolved deck read from
+// `deck_path`, each line a comment.
+void print_run_header(const std::string& what, const std::string& deck_path, const io::Deck& deck);
+
+// Progress: one self-overwriting line on a terminal (at most four a second); elsewhere a plain
+// line `progress: ...` at most every `plain_interval` seconds, counted from `since`.
+class ProgressLine {
  public:
-  Progress(bool enabled, double plain_interval = 10.0);
-  void update(std::int64_t done, std::int64_t total, double seconds);
+  explicit ProgressLine(bool enabled, double plain_interval = 10.0, double since = -1e9);
+  // Whether a line at `seconds` is due (`now`: due whatever the interval); one that is due
+  // starts the next interval.
+  bool due(double seconds, bool now = false);
+  void show(const std::string& line);
   void clear();  // erases the terminal line before other output
-  void finish();
   bool tty() const { return tty_; }
 
  private:
   bool enabled_, tty_;
-  double interval_, last_ = -1e9;
+  double interval_, last_;
   bool shown_ = false;
 };
 

@@ -1,9 +1,7 @@
 // `mdremap compare DECK --modes ...`: the remap strategies side by side on the same system
-// (BRIEF section 2). Every mode is timed over its whole run, setup (first list build and plan)
-// to the last step, plans and auto's profiling included; modes run interleaved in rounds
-// (A B C A B C ...) so machine drift hits all alike, and the table shows medians over rounds.
-// One table, optionally a CSV and a gnuplot PNG (per mode, the run stacked into plan + profiling,
-// remap, compute and the rest of the step).
+// (BRIEF section 2; the runs: compare/runs.hpp). One table of medians over interleaved rounds,
+// optionally a CSV and a gnuplot PNG (per mode, the run stacked into plan + profiling, remap,
+// compute and the rest of the step).
 #include "cli/compare_command.hpp"
 
 #include <fmt/format.h>
@@ -12,19 +10,15 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <limits>
-#include <map>
+#include <memory>
 
+#include "cli/common.hpp"
 #include "cli/numeric_flag.hpp"
-#include "compare/measure.hpp"
+#include "compare/runs.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
 #include "io/staged_file.hpp"
-#include "md/params.hpp"
-#include "md/reorder.hpp"
-#include "md/simulation.hpp"
 #include "mdremap/error.hpp"
-#include "mdremap/median.hpp"
 #include "mdremap/remap/registry.hpp"
 
 namespace mdremap::cli {
@@ -64,38 +58,12 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-// One mode's run in one round.
-struct Sample {
-  double run_ms = 0;                               // setup + steps, fenced
-  double setup_ms = 0;                             // first list build, plan, first force
-  double step_ms = 0;                              // MD loop time per step
-  double force_ms = 0;                             // force phase over the loop
-  double plan_ms = 0;                              // the kept strategy's plans (setup and rebuilds)
-  double selection_ms = 0, selection_exec_ms = 0;  // auto: candidates not kept
-  double predicted_ms = 0;                         // auto: its whole-run prediction
-};
-
-struct Row {
-  std::string mode, reorder, strategy, note;
-  double e_pair = std::numeric_limits<double>::quiet_NaN();
-  std::int64_t tx32 = -1, tx128 = -1, extra = 0;
-  std::int64_t all32 = -1, all128 = -1;  // with the index, weight and length loads
-  std::vector<Sample> samples;
-  Sample med;  // medians over the rounds, field by field
-  compare::RemapTiming timing;
-  std::int64_t executions = 0;
-  std::int64_t hits = 0, misses = 0, splits = 0;
-  bool ok = true;
-  bool demo = false;  // the single-pattern gather-reduce (not an MD run)
-  // The run split for the chart (ms): plan + profiling, exposed remap, compute, the rest.
-  double seg_plan = 0, seg_remap = 0, seg_compute = 0, seg_other = 0;
-};
-
 std::string num(double v, const char* fmt_ = "{:.3f}") {
   return std::isnan(v) ? std::string("") : fmt::format(fmt::runtime(fmt_), v);
 }
 
-io::Deck make_deck(const CompareOptions& o, const std::string& mode, const std::string& reorder) {
+// The deck with the command line's overrides (compare::run adds each run's mode and reorder).
+io::Deck user_deck(const CompareOptions& o) {
   auto deck = io::Deck::from_file(o.deck);
   for (const auto& s : o.sets) deck.apply_override(s);
   if (!o.precision.empty()) deck.apply_override("run.precision=" + o.precision);
@@ -106,136 +74,10 @@ io::Deck make_deck(const CompareOptions& o, const std::string& mode, const std::
   RemapFlags f = o.remap;
   f.reorder.clear();
   apply_remap_flags(f, deck);
-  deck.apply_override("remap.mode=" + mode);
-  deck.apply_override("remap.reorder=" + reorder);
-  deck.apply_override(fmt::format("run.steps={}", o.steps));
-  // Every mode on the same system: the full column-major list the strategies need.
-  deck.apply_override("neighbor.list=full");
-  deck.apply_override("neighbor.layout=column");
   return deck;
 }
 
-template <class F>
-double fenced_ms(F&& f) {
-  Kokkos::fence();
-  Kokkos::Timer t;
-  f();
-  Kokkos::fence();
-  return 1e3 * t.seconds();
-}
-
-// One whole run of `mode`: setup to the last step. The last round also measures the phases
-// and the modelled transactions (after the run: outside the timed region).
-void run_mode(const CompareOptions& o, Row& row, bool last_round) {
-  auto deck = make_deck(o, row.mode, row.reorder);
-  const md::MdParams p = md::read_md_params(deck);
-  auto engine = md::create_engine(p);
-  Sample s;
-  ThermoSample t0;
-  s.setup_ms = fenced_ms([&] { t0 = engine->setup(); });
-  md::RunStats st;
-  const double loop_ms = fenced_ms([&] { st = engine->run(o.steps); });
-  s.run_ms = s.setup_ms + loop_ms;
-  s.step_ms = 1e3 * st.loop_seconds / std::max<std::int64_t>(1, st.steps);
-  s.force_ms = 1e3 * st.split.force;
-  const md::RemapStats rs = engine->remap_stats(last_round);
-  const remap::RemapReport& rep = rs.report;
-  s.plan_ms = rep.plan_ms;
-  s.selection_ms = rep.selection_ms;
-  s.selection_exec_ms = rep.selection_exec_ms;
-  s.predicted_ms = rep.predicted_run_ms;
-  row.samples.push_back(s);
-  row.e_pair = t0.e_pair;
-  row.strategy = rep.strategy;
-  row.executions = o.steps + 1;
-  if (!last_round) return;
-  row.timing = compare::measure_phases(engine->force_probe(), o.repeats);
-  if (rs.have_tx) {
-    row.tx32 = rs.tx.seg32;
-    row.tx128 = rs.tx.seg128;
-    row.all32 = rs.all.total().seg32;
-    row.all128 = rs.all.total().seg128;
-  }
-  row.extra = rep.extra_bytes;
-  row.hits = rep.cache_hits;
-  row.misses = rep.cache_misses;
-  row.splits = rep.splits;
-  if (!rep.decision.empty()) row.note = rep.decision;
-  if (rep.splits > 0) row.note += fmt::format("{} of {} blocks split", rep.splits, rep.blocks);
-  if (rep.packed_elems > 0)
-    row.note += fmt::format("{}packed {:.1f}% of dup's elements", row.note.empty() ? "" : "; ",
-                            100.0 * rep.packed_elems / std::max<std::int64_t>(1, rep.dup_elems));
-}
-
-// Padding refuses the MD force kernel; it is shown on the single-pattern gather-reduce instead.
-void run_padding(const CompareOptions& o, const std::string& reorder, const std::string& why,
-                 std::vector<Row>& rows, std::vector<std::string>& notes) {
-  Row refused;
-  refused.mode = "padding";
-  refused.reorder = reorder;
-  refused.strategy = "refused";
-  refused.ok = false;
-  refused.note = "force kernel: refused (more than one reference pattern)";
-  rows.push_back(refused);
-  notes.push_back(fmt::format("[{}] padding: {}", reorder, why));
-  auto deck = make_deck(o, "gather", reorder);
-  const md::MdParams p = md::read_md_params(deck);
-  auto engine = md::create_engine(p);
-  engine->setup();
-  const md::ForcePattern fp = engine->force_probe().force_pattern();
-  // The gather-reduce body is one thread a row (remap.lanes serves the force kernel only).
-  remap::RemapOptions ro = md::remap_options(p);
-  ro.lanes = 1;
-  for (const std::string m : {"gather", "padding"}) {
-    const compare::GatherReduceResult g = compare::gather_reduce(fp, m, ro, o.repeats);
-    Row r;
-    r.mode = m + "[gather-reduce]";
-    r.reorder = reorder;
-    r.demo = true;
-    r.strategy = g.stats.report.strategy;
-    r.timing = g.timing;
-    r.tx32 = g.stats.tx.seg32;
-    r.tx128 = g.stats.tx.seg128;
-    r.all32 = g.stats.all.total().seg32;
-    r.all128 = g.stats.all.total().seg128;
-    r.extra = g.stats.report.extra_bytes;
-    Sample s;
-    s.plan_ms = g.stats.report.plan_ms;
-    s.step_ms = g.timing.pipelined_ms;
-    r.samples.push_back(s);
-    r.note = fmt::format("single-pattern kernel; max rel. diff vs gather {:.1e}", g.max_rel_err);
-    if (m == "padding")
-      r.note +=
-          fmt::format("; {} holes, {} duplicates", g.stats.report.holes, g.stats.report.duplicates);
-    rows.push_back(r);
-  }
-}
-
-void summarise(Row& r) {
-  auto med = [&](double Sample::*f) {
-    std::vector<double> v;
-    for (const auto& s : r.samples) v.push_back(s.*f);
-    return median(v);
-  };
-  r.med.run_ms = med(&Sample::run_ms);
-  r.med.setup_ms = med(&Sample::setup_ms);
-  r.med.step_ms = med(&Sample::step_ms);
-  r.med.force_ms = med(&Sample::force_ms);
-  r.med.plan_ms = med(&Sample::plan_ms);
-  r.med.selection_ms = med(&Sample::selection_ms);
-  r.med.selection_exec_ms = med(&Sample::selection_exec_ms);
-  r.med.predicted_ms = med(&Sample::predicted_ms);
-  if (r.demo || !r.ok) return;
-  // The chart's split of the run: the remap not hidden by the pipeline, per execution; auto's
-  // profiled executions of candidates it did not keep are in the force phase and in selection.
-  const double exposed = std::max(0.0, r.timing.pipelined_ms - r.timing.compute_ms);
-  r.seg_plan = r.med.plan_ms + r.med.selection_ms;
-  r.seg_remap = std::min(r.med.force_ms, exposed * static_cast<double>(r.executions));
-  r.seg_compute = std::max(0.0, r.med.force_ms - r.seg_remap - r.med.selection_exec_ms);
-  r.seg_other = std::max(0.0, r.med.run_ms - r.seg_plan - r.seg_remap - r.seg_compute);
-}
-
-void write_csv(io::StagedFile& out, const std::vector<Row>& rows) {
+void write_csv(io::StagedFile& out, const std::vector<compare::Row>& rows) {
   const std::string& path = out.target();
   {
     std::ofstream f(out.staging(), std::ios::app);  // emptied already; app: a device in place
@@ -275,7 +117,8 @@ void write_csv(io::StagedFile& out, const std::vector<Row>& rows) {
 
 // Per mode one stacked bar of its whole run (median round): plan + profiling, exposed remap,
 // compute, and the rest of the step (neighbour lists, integration).
-void write_plot(io::StagedFile& out, const std::vector<Row>& rows, const std::string& title) {
+void write_plot(io::StagedFile& out, const std::vector<compare::Row>& rows,
+                const std::string& title) {
   const std::string& path = out.target();
   const std::string dat = path + ".dat";
   {
@@ -305,67 +148,15 @@ void write_plot(io::StagedFile& out, const std::vector<Row>& rows, const std::st
 // --csv and --plot: checked, kept apart from the deck and each other, and locked before any run.
 std::unique_ptr<io::StagedFile> open_output(const std::string& flag, const std::string& path) {
   if (path.empty()) return nullptr;
+  check_output(flag, path);
   try {
-    io::check_writable(path);
     return std::make_unique<io::StagedFile>(path);
-  } catch (const InputError& e) {
-    throw InputError(flag, 0, e.what());
   } catch (const Error& e) {
     throw InputError(flag, 0, e.what());
   }
 }
 
-}  // namespace
-
-int run_compare(const CompareOptions& o) {
-  io::check_distinct({{"the deck", o.deck, false, ""},
-                      {"--csv", o.csv, true, ""},
-                      {"--plot", o.plot, true, ""},
-                      {"--plot", o.plot.empty() ? "" : o.plot + ".dat", true, ""}});
-  const auto csv = open_output("--csv", o.csv);
-  const auto plot = open_output("--plot", o.plot);
-  const auto modes = split(o.modes);
-  const auto reorders = split(o.remap.reorder.empty() ? "none" : o.remap.reorder);
-  if (modes.empty()) throw InputError("command line", 0, "--modes: give at least one mode");
-  // Validate every mode and reorder name before any run.
-  for (const auto& m : modes)
-    for (const auto& r : reorders)
-      md::read_md_params(*std::make_unique<io::Deck>(make_deck(o, m, r)));
-
-  std::vector<Row> rows;
-  std::vector<std::string> notes;
-  std::map<std::pair<std::string, std::string>, std::size_t> at;  // (reorder, mode) -> row
-  for (const auto& r : reorders)
-    for (const auto& m : modes) {
-      if (m == "padding") {
-        std::string why;
-        try {
-          md::create_engine(md::read_md_params(*std::make_unique<io::Deck>(make_deck(o, m, r))));
-        } catch (const Error& e) {
-          why = e.what();
-        }
-        if (why.empty()) throw Error("padding was expected to refuse the MD force kernel");
-        run_padding(o, r, why, rows, notes);
-        continue;
-      }
-      Row row;
-      row.mode = m;
-      row.reorder = r;
-      at[{r, m}] = rows.size();
-      rows.push_back(row);
-    }
-  // Interleaved rounds: A B C A B C ...
-  for (int round = 0; round < o.rounds; ++round)
-    for (auto& [key, k] : at) {
-      Row& row = rows[k];
-      if (!o.quiet) {
-        fmt::print("# round {}/{}: {} / reorder {}\n", round + 1, o.rounds, row.mode, row.reorder);
-        std::fflush(stdout);
-      }
-      run_mode(o, row, round + 1 == o.rounds);
-    }
-  for (auto& r : rows) summarise(r);
-
+void print_table(const std::vector<compare::Row>& rows) {
   fmt::print(
       "{:<22} {:<9} {:<12} {:>13} {:>11} {:>11} {:>11} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} "
       "{:>8} {:>9}  {}\n",
@@ -388,10 +179,14 @@ int run_compare(const CompareOptions& o) {
         r.med.predicted_ms > 0 ? num(r.med.predicted_ms, "{:.1f}") : std::string("-"),
         r.note.substr(0, r.note.find('\n')));
   }
-  // auto against the best fixed mode of the same reorder, on whole-run time.
+}
+
+// auto against the best fixed mode of the same reorder, on whole-run time.
+void print_auto_against_best(const std::vector<compare::Row>& rows,
+                             const std::vector<std::string>& reorders) {
   for (const auto& ro : reorders) {
-    const Row* best = nullptr;
-    const Row* au = nullptr;
+    const compare::Row* best = nullptr;
+    const compare::Row* au = nullptr;
     for (const auto& r : rows) {
       if (r.reorder != ro || !r.ok || r.demo) continue;
       if (r.mode == "auto")
@@ -404,6 +199,35 @@ int run_compare(const CompareOptions& o) {
                  au->strategy, au->med.run_ms, best->mode, best->med.run_ms,
                  100.0 * (au->med.run_ms / best->med.run_ms - 1.0));
   }
+}
+
+}  // namespace
+
+int run_compare(const CompareOptions& o) {
+  io::check_distinct({{"the deck", o.deck, false, ""},
+                      {"--csv", o.csv, true, ""},
+                      {"--plot", o.plot, true, ""},
+                      {"--plot", o.plot.empty() ? "" : o.plot + ".dat", true, ""}});
+  const auto csv = open_output("--csv", o.csv);
+  const auto plot = open_output("--plot", o.plot);
+  compare::Plan plan;
+  plan.modes = split(o.modes);
+  plan.reorders = split(o.remap.reorder.empty() ? "none" : o.remap.reorder);
+  if (plan.modes.empty()) throw InputError("command line", 0, "--modes: give at least one mode");
+  plan.steps = o.steps;
+  plan.rounds = o.rounds;
+  plan.repeats = o.repeats;
+  plan.deck = [&] { return user_deck(o); };
+  plan.before_run = [&](int round, const compare::Row& row) {
+    if (o.quiet) return;
+    fmt::print("# round {}/{}: {} / reorder {}\n", round, o.rounds, row.mode, row.reorder);
+    std::fflush(stdout);
+  };
+  compare::Results res = compare::run(plan);
+  const std::vector<compare::Row>& rows = res.rows;
+  std::vector<std::string>& notes = res.notes;
+  print_table(rows);
+  print_auto_against_best(rows, plan.reorders);
   for (const auto& r : rows)
     if (r.mode == "auto" && !r.note.empty())
       notes.push_back(fmt::format("[{}] {}", r.reorder, r.note));

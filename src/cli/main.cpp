@@ -17,6 +17,8 @@
 #include "cli/cg_command.hpp"
 #include "cli/common.hpp"
 #include "cli/compare_command.hpp"
+#include "cli/device_choice.hpp"
+#include "cli/info_command.hpp"
 #include "cli/md_command.hpp"
 #include "cli/sp_command.hpp"
 #include "comm/runtime.hpp"
@@ -115,9 +117,14 @@ int main(int argc, char** argv) {
   mdremap::cli::add_cg_command(app, cg_opts);
   mdremap::cli::SpOptions sp_opts;
   mdremap::cli::add_sp_command(app, sp_opts);
-  std::string info_summary;
-  auto* info = app.add_subcommand("info", "Print backends, devices and build options");
-  info->add_option("--summary", info_summary, "Write the same information as JSON");
+  mdremap::cli::InfoOptions info_opts;
+  mdremap::cli::add_info_command(app, info_opts);
+  std::string device_spec;
+  for (auto* sub : app.get_subcommands({}))
+    sub->add_option("--device", device_spec,
+                    "GPU to run on: an id from `mdremap info` (default: KOKKOS_DEVICE_ID, or "
+                    "under mpirun the node-local rank); a comma list gives node-local rank r "
+                    "entry r of the list");
 
   // HDF5 prints its error stack to stderr by default; every HDF5 failure becomes one line of
   // ours instead (issue 11, finding 6).
@@ -137,19 +144,21 @@ int main(int argc, char** argv) {
   } catch (const mdremap::Error& e) {
     return report(e.what(), 2);
   }
+  auto settings = Kokkos::InitializationSettings().set_disable_warnings(true);
+  if (!device_spec.empty()) {
+    try {
+      settings.set_device_id(
+          mdremap::cli::choose_device(device_spec, mdremap::cli::local_rank_from_environment()));
+    } catch (const mdremap::Error& e) {
+      return report(e.what(), 2);
+    }
+  }
 
   // Thread binding for OpenMP unless the user chose one (also silences Kokkos' warning).
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
-  Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
+  Kokkos::ScopeGuard kokkos(settings);
   try {
-    if (app.got_subcommand("info") && !info_summary.empty()) {
-      try {
-        mdremap::io::check_writable(info_summary);
-      } catch (const mdremap::Error& e) {
-        throw mdremap::InputError("--summary", 0, e.what());
-      }
-    }
     if (mdremap::comm::size() > 1 && !app.got_subcommand("md") && !app.got_subcommand("info"))
       throw mdremap::comm::CollectiveError(
           fmt::format("only `mdremap md` runs on several MPI ranks; start `mdremap {}` without "
@@ -160,41 +169,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("compare")) return mdremap::cli::run_compare(compare_opts);
     if (app.got_subcommand("cg")) return mdremap::cli::run_cg(cg_opts);
     if (app.got_subcommand("sp")) return mdremap::cli::run_sp(sp_opts);
-    if (app.got_subcommand("info")) {
-      auto j = mdremap::cli::build_info();
-      fmt::print("mdremap {}\n", j["version"].get<std::string>());
-      fmt::print("  backend        {} (Kokkos {} with: {})\n", j["backend"].get<std::string>(),
-                 j["kokkos_version"].get<std::string>(), j["kokkos_backends"].get<std::string>());
-      fmt::print("  exec space     {} (concurrency {})\n", j["execution_space"].get<std::string>(),
-                 j["concurrency"].get<int>());
-      if (j.contains("device")) {
-        const auto& d = j["device"];
-        fmt::print("  device         {} (sm {}, {} SMs, L2 {} MB, {} GB)\n",
-                   d["name"].get<std::string>(), d["compute_capability"].get<std::string>(),
-                   d["multiprocessors"].get<int>(), d["l2_bytes"].get<long>() / 1000000,
-                   d["memory_bytes"].get<long>() / 1000000000);
-      }
-      fmt::print("  HDF5           {}\n", j["hdf5_version"].get<std::string>());
-      fmt::print("  VTK output     {}\n", j["vtk"].get<bool>() ? "yes" : "no (built without VTK)");
-      fmt::print("  compiler       {} ({})\n", j["compiler"].get<std::string>(),
-                 j["build_type"].get<std::string>());
-      const auto& mpi = j["mpi"];
-      if (!mpi["built"].get<bool>())
-        fmt::print("  MPI            no (built without MPI: MDREMAP_MPI=OFF or no MPI found)\n");
-      else
-        fmt::print("  MPI            {}; {}; GPU-aware: {} ({}); {}\n",
-                   mpi["library"].get<std::string>(),
-                   mpi["active"].get<bool>()
-                       ? fmt::format("{} rank(s) in this run", mpi["ranks"].get<int>())
-                       : std::string("not started (run under mpirun for ranks)"),
-                   mpi["gpu_aware"].get<bool>() ? "yes" : "no",
-                   mpi["gpu_aware_note"].get<std::string>(), mpi["outputs"].get<std::string>());
-      fmt::print("  host loops     {}\n", j["host_simd"].get<std::string>() == "avx512"
-                                              ? "AVX-512 (full-list force and list build)"
-                                              : "portable (no AVX-512 at compile time)");
-      if (!info_summary.empty()) mdremap::cli::write_summary(info_summary, j);
-      return 0;
-    }
+    if (app.got_subcommand("info")) return mdremap::cli::run_info(info_opts);
   } catch (const mdremap::comm::CollectiveError& e) {
     return report(e.what(), e.exit_code());
   } catch (const mdremap::InputError& e) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "mdremap/fenced_ms.hpp"
 #include "mdremap/median.hpp"
 #include "mdremap/remap/gather_reduce.hpp"
 #include "mdremap/remap/registry.hpp"
@@ -11,15 +12,6 @@
 namespace mdremap::compare {
 
 namespace {
-
-template <class F>
-double fenced_ms(F&& f) {
-  Kokkos::fence();
-  Kokkos::Timer t;
-  f();
-  Kokkos::fence();
-  return 1e3 * t.seconds();
-}
 
 template <class C>
 struct PosX {

@@ -396,22 +396,88 @@ void Deck::apply_override(const std::string& assignment, const std::string& orig
     parts.push_back(p);
   }
   if (parts.empty() || key.back() == '.') throw InputError(where, 0, "malformed key '" + key + "'");
-  // yaml-cpp nodes are handles: walk down by reassignment of a copy chain.
+  // yaml-cpp nodes are handles: walk down by reassignment of a copy chain. A list element is
+  // reached by its index (`types[1]`, from 0 as in the deck's messages) or, inside a list of
+  // maps, by its `name` (`types.B`); `prefix` is the path in index form, as messages print it.
   std::vector<YAML::Node> chain{doc_};
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    YAML::Node next = chain.back()[parts[i]];
+  std::string prefix;
+  const auto descend = [&](const std::string& name, bool last) {
+    prefix = prefix.empty() ? name : prefix + "." + name;
+    if (last) return;
+    YAML::Node next = chain.back()[name];
     if (!next.IsDefined() || next.IsNull()) {
-      chain.back()[parts[i]] = YAML::Node(YAML::NodeType::Map);
-      next = chain.back()[parts[i]];
-    } else if (!next.IsMap()) {
-      throw InputError(where, 0, "'" + parts[i] + "' is not a section");
+      chain.back()[name] = YAML::Node(YAML::NodeType::Map);
+      next = chain.back()[name];
+    } else if (!next.IsMap() && !next.IsSequence()) {
+      throw InputError(where, 0, "'" + prefix + "' is not a section");
     }
     chain.push_back(next);
+  };
+  const auto element = [&](std::size_t i, bool last) {
+    YAML::Node list = chain.back();
+    if (i >= list.size())
+      throw InputError(
+          where, 0,
+          fmt::format("'{}' has {} entries: no index {} (from 0)", prefix, list.size(), i));
+    prefix += fmt::format("[{}]", i);
+    if (!last) {
+      if (!list[i].IsMap()) throw InputError(where, 0, "'" + prefix + "' is not a section");
+      chain.push_back(list[i]);
+    }
+  };
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const bool last = k + 1 == parts.size();
+    std::string part = parts[k];
+    std::vector<std::size_t> indices;
+    const auto open = part.find('[');
+    if (open != std::string::npos) {
+      std::string rest = part.substr(open);
+      part = part.substr(0, open);
+      while (!rest.empty()) {
+        const auto close = rest.find(']');
+        const std::string digits = close == std::string::npos ? "" : rest.substr(1, close - 1);
+        if (rest[0] != '[' || digits.empty() || digits.size() > 9 ||
+            digits.find_first_not_of("0123456789") != std::string::npos)
+          throw InputError(where, 0, "malformed key '" + key + "' (a list index is [N], N >= 0)");
+        indices.push_back(std::stoul(digits));
+        rest = rest.substr(close + 1);
+      }
+      if (part.empty()) throw InputError(where, 0, "malformed key '" + key + "'");
+    }
+    if (chain.back().IsSequence()) {
+      // Inside a list reached without an index: the element whose `name` is `part`.
+      YAML::Node list = chain.back();
+      std::string names;
+      std::size_t found = list.size();
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const YAML::Node n = list[i].IsMap() ? list[i]["name"] : YAML::Node();
+        const std::string nm = n.IsScalar() ? n.Scalar() : std::string();
+        if (nm == part && found == list.size()) found = i;
+        names += (names.empty() ? "" : ", ") + (nm.empty() ? fmt::format("[{}]", i) : nm);
+      }
+      if (found == list.size())
+        throw InputError(where, 0,
+                         fmt::format("'{}' has no entry named '{}' (entries: {})", prefix, part,
+                                     names.empty() ? "none" : names));
+      element(found, last && indices.empty());
+      if (!indices.empty()) throw InputError(where, 0, "malformed key '" + key + "'");
+      continue;
+    }
+    descend(part, last && indices.empty());
+    for (std::size_t j = 0; j < indices.size(); ++j) {
+      if (!chain.back().IsSequence()) throw InputError(where, 0, "'" + prefix + "' is not a list");
+      element(indices[j], last && j + 1 == indices.size());
+    }
   }
-  chain.back()[parts.back()] = value;
-  std::string prefix;
-  for (const auto& p : parts) {
-    prefix = prefix.empty() ? p : prefix + "." + p;
+  // The value lands where the walk ended: a map key, or a list element.
+  const std::string& tail = parts.back();
+  if (tail.find('[') != std::string::npos || chain.back().IsSequence()) {
+    // Replace the addressed element: its parent list is chain.back().
+    const auto open = prefix.find_last_of('[');
+    const std::size_t i = std::stoul(prefix.substr(open + 1));
+    chain.back()[i] = value;
+  } else {
+    chain.back()[tail] = value;
   }
   src_->overridden[prefix] = where;
 }

@@ -10,13 +10,15 @@
 #include "comm/domain_exchange.hpp"
 #include "comm/runtime.hpp"
 #include "integrators/integrator.hpp"
+#include "md/engine_choices.hpp"
+#include "md/engine_kernels.hpp"
 #include "md/force.hpp"
 #include "md/gather_frame.hpp"
 #include "md/pair/lj.hpp"
 #include "md/phase_clock.hpp"
 #include "md/reorder.hpp"
-#include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
 #include "mdremap/error.hpp"
+#include "mdremap/fenced_ms.hpp"
 #include "neighbor/cluster_builder.hpp"
 #include "neighbor/neighbor_list.hpp"
 #include "neighbor/periodic.hpp"
@@ -29,218 +31,30 @@ namespace mdremap::md {
 namespace {
 
 constexpr bool kHostBackend = std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>;
-#ifdef MDREMAP_HOST_AVX512
-constexpr bool kHostAvx512 = true;
-#else
-constexpr bool kHostAvx512 = false;
-#endif
-
-template <class S>
-void permute_atoms(AtomArrays<S>& a, Kokkos::View<const std::int64_t*> perm) {
-  AtomArrays<S> b;
-  b.allocate(a.n);
-  auto ax = a.x, bx = b.x;
-  auto av = a.v, bv = b.v;
-  auto at = a.type, bt = b.type;
-  auto ai = a.id, bi = b.id;
-  // No forces: every sort or reorder comes before a list build and the forces computed after it
-  // (set-up, restart points, list builds).
-  Kokkos::parallel_for(
-      "Sort::permute", Kokkos::RangePolicy<ExecSpace>(0, a.n), KOKKOS_LAMBDA(const std::int64_t k) {
-        const std::int64_t i = perm(k);
-        bx(k) = ax(i);
-        for (int d = 0; d < 3; ++d) bv(k, d) = av(i, d);
-        bt(k) = at(i);
-        bi(k) = ai(i);
-      });
-  a = b;
-}
-
-// Snapshot packing on the device: xyz interleaved in double, so each array is one copy out.
-template <class S>
-void pack_positions(Kokkos::View<double*> out, Kokkos::View<const Vec4<S>*> x) {
-  Kokkos::parallel_for(
-      "Snapshot::pack_x", Kokkos::RangePolicy<ExecSpace>(0, x.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        out(3 * i) = x(i).x;
-        out(3 * i + 1) = x(i).y;
-        out(3 * i + 2) = x(i).z;
-      });
-}
-template <class S>
-void pack_vectors(Kokkos::View<double*> out, Kokkos::View<const S* [3]> a) {
-  Kokkos::parallel_for(
-      "Snapshot::pack_vec", Kokkos::RangePolicy<ExecSpace>(0, a.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        for (int d = 0; d < 3; ++d) out(3 * i + d) = a(i, d);
-      });
-}
-
-// Each slot's image counts (kept by atom id) interleaved, for snapshots in slot order.
-void pack_images(Kokkos::View<int*> out, Kokkos::View<const int* [3]> image,
-                 Kokkos::View<const std::int64_t*> id, std::int64_t n) {
-  Kokkos::parallel_for(
-      "Snapshot::pack_image", Kokkos::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        for (int d = 0; d < 3; ++d) out(3 * i + d) = image(id(i), d);
-      });
-}
-
-// The largest squared displacement since the last list build (minimum image), or +inf when any
-// position or velocity is not finite (issue 11, finding 3). A free function: CUDA's extended
-// lambdas cannot live in a private member function.
-template <class C, class S>
-double max_displacement_sq_or_inf(Kokkos::View<const Vec4<C>*> x, Kokkos::View<const Vec4<C>*> hold,
-                                  Kokkos::View<const S* [3]> v, const Box<C> box, std::int64_t n) {
-  double m = 0;
-  Kokkos::parallel_reduce(
-      "Neighbor::displacement_check", Kokkos::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, double& mx) {
-        const Vec4<C> p = x(i), q = hold(i);
-        const bool finite = Kokkos::isfinite(p.x) && Kokkos::isfinite(p.y) &&
-                            Kokkos::isfinite(p.z) && Kokkos::isfinite(v(i, 0)) &&
-                            Kokkos::isfinite(v(i, 1)) && Kokkos::isfinite(v(i, 2));
-        double r2 = Kokkos::Experimental::infinity_v<double>;
-        if (finite) {
-          C dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-          box.minimum_image(dx, dy, dz);
-          r2 = double(dx) * dx + double(dy) * dy + double(dz) * dz;
-        }
-        if (r2 > mx) mx = r2;
-      },
-      Kokkos::Max<double>(m));
-  return m;
-}
-
-// The atom id of every entry of the force kernel's positions: local atoms, then periodic images
-// (their owner's id): the key of neighbor.row_order = id.
-Kokkos::View<std::int64_t*> image_ids(Kokkos::View<const std::int64_t*> id,
-                                      const neighbor::GhostAtoms& g) {
-  Kokkos::View<std::int64_t*> key(Kokkos::view_alloc("row_key", Kokkos::WithoutInitializing),
-                                  g.nlocal + g.nghost);
-  const std::int64_t n = g.nlocal;
-  auto owner = g.owner;
-  Kokkos::parallel_for(
-      "Neighbor::image_ids", Kokkos::RangePolicy<ExecSpace>(0, n + g.nghost),
-      KOKKOS_LAMBDA(const std::int64_t k) { key(k) = k < n ? id(k) : id(owner(k - n)); });
-  return key;
-}
-
-std::int64_t id_sum(Kokkos::View<const std::int64_t*> id, std::int64_t n) {
-  std::int64_t sum = 0;
-  Kokkos::parallel_reduce(
-      "Comm::id_sum", Kokkos::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) { acc += id(i); }, sum);
-  return sum;
-}
 
 template <class S, class C>
 class Simulation final : public MdEngine {
  public:
   Simulation(const MdParams& p, const HostSystem& s, std::int64_t first_step)
       : p_(p), step_(first_step), natoms_(s.n()) {
+    const EngineChoices c = choose_engine(p);
     box_s_ = Box<S>::make(s.lo, s.len);
     box_c_ = Box<C>::make(s.lo, s.len);
     box_d_ = Box<double>::make(s.lo, s.len);
-    const double rlist = p.pairs.max_cutoff() + p.skin;
-    // A decomposed run (issue 15): this rank keeps the atoms of its sub-box; every rank built
-    // the same whole system, so nothing is sent to start.
-    std::vector<std::int64_t> mine;
-    if (p.exchange_ghosts) {
-      domain_ = std::make_unique<comm::DomainExchange<S, C>>(p.grid, comm::rank(), box_d_, rlist,
-                                                             p.transfer);
-      domain_->keep_ids(p_.row_order == neighbor::RowOrder::Id);
-      for (std::int64_t i = 0; i < natoms_; ++i) {
-        double w[3];
-        for (int d = 0; d < 3; ++d) {
-          const double r = s.x[3 * i + d] - s.lo[d];
-          w[d] = s.lo[d] + (r - s.len[d] * std::floor(r / s.len[d]));
-        }
-        if (domain_->owns(w[0], w[1], w[2])) mine.push_back(i);
-      }
-    }
-    const std::int64_t n = domain_ ? static_cast<std::int64_t>(mine.size()) : natoms_;
-    for (const std::int64_t id : s.id) id_sum_ += id;
-    atoms_.allocate(n);
-    auto hx = Kokkos::create_mirror_view(atoms_.x);
-    auto hv = vectors_host<S>("velocities_host", n);
-    auto ht = Kokkos::create_mirror_view(atoms_.type);
-    auto hi = Kokkos::create_mirror_view(atoms_.id);
-    for (std::int64_t k = 0; k < n; ++k) {
-      const std::int64_t i = domain_ ? mine[k] : k;
-      hx(k) = Vec4<S>{S(s.x[3 * i]), S(s.x[3 * i + 1]), S(s.x[3 * i + 2]), S(s.type[i])};
-      for (int d = 0; d < 3; ++d) hv(k, d) = S(s.v[3 * i + d]);
-      ht(k) = s.type[i];
-      hi(k) = s.id[i];
-    }
-    Kokkos::deep_copy(atoms_.x, hx);
-    vectors_from_host<S>(atoms_.v, hv);  // padded components (vectors_layout)
-    Kokkos::deep_copy(atoms_.type, ht);
-    Kokkos::deep_copy(atoms_.id, hi);
-    // Image counts by atom id, moved as the wraps move the atoms. Decomposed: each rank counts
-    // its own wraps (rank 0 starts with the system's), a snapshot sums them.
-    image_ = Kokkos::View<int* [3]>("image", natoms_);
-    if (!s.image.empty() && comm::rank() == 0) {
-      auto him = Kokkos::create_mirror_view(image_);
-      for (std::int64_t i = 0; i < natoms_; ++i)
-        for (int d = 0; d < 3; ++d) him(s.id[i], d) = s.image[3 * i + d];
-      Kokkos::deep_copy(image_, him);
-    }
-
-    // A GPU warp reads row j of 32 atoms at once (full list, column-major, no write conflicts).
-    // A CPU thread walks one atom's row (row-major): with AVX-512 a full row, 8 neighbours per
-    // step (src/md/lj_avx512.hpp; faster than the scalar half list, docs/benchmarks.md); without
-    // it, the half list (scalar, Newton's third law).
-    // Exchanged ghosts: full lists (a half list would need their forces sent back).
-    half_ = !domain_ && (p.list == neighbor::ListKind::Half ||
-                         (p.list == neighbor::ListKind::Auto && kHostBackend && !kHostAvx512));
-    // Atom order: list-cell order on the GPU (a warp's atoms share a cell: the list build's
-    // stores coalesce, and the rebuild measured faster than in Hilbert order); Hilbert order on
-    // the CPU, which measured no gain from cell order.
-    if (p_.sort == neighbor::AtomSort::Auto)
-      p_.sort = kHostBackend ? neighbor::AtomSort::Hilbert : neighbor::AtomSort::Cells;
-    column_major_ = p.layout == neighbor::ListLayout::Column ||
-                    (p.layout == neighbor::ListLayout::Auto && !kHostBackend);
-    // Full-cutoff cells measured faster than half-cutoff ones on the CPU and equal on the GPU
-    // (docs/benchmarks.md): fewer, longer cell loops.
-    const double bin = p.bin_size > 0 ? p.bin_size : rlist;
-    builder_ = std::make_unique<neighbor::VerletListBuilder<C>>(rlist, half_, column_major_, bin);
-    // neighbor.list cluster: cluster pairs instead (the plain builder still gives the cell size
-    // of the `cells` atom order).
-    cluster_ = p.list == neighbor::ListKind::Cluster;
+    load_atoms(s, c.decomposed ? decompose(s, c.rlist) : std::vector<std::int64_t>{});
+    half_ = c.half;
+    p_.sort = c.sort;
+    column_major_ = c.column_major;
+    builder_ =
+        std::make_unique<neighbor::VerletListBuilder<C>>(c.rlist, half_, column_major_, c.bin);
+    cluster_ = c.cluster;
     if (cluster_)
-      cluster_builder_ = std::make_unique<neighbor::ClusterListBuilder<C>>(rlist, p.cluster_size);
-
-    integrators::IntegratorSettings is = integrator_settings(p, natoms_);
-    if (domain_) is.sum_over_ranks = [](double v) { return comm::sum(v); };
-    mass_ = integrators::mass_table<S>(is.type_mass);
-    dof_ = is.dof;
-    integrator_ = integrators::make_integrator<S>(is);
-
-    std::vector<std::int64_t> count(p.types.size(), 0);
-    for (auto t : s.type) ++count[t];
-    tail_correction(p.pairs, count, etail_, ptail_);
-    // The force kernel's gathers are served by the remap layer, the plain gather included
-    // (BRIEF section 5): one force engine whatever remap.mode says.
-    PairSetup ps;
-    ps.style = p.potential;
-    ps.coeffs = p.pairs;
-    ps.shift = p.shift;
-    ps.half = half_;
-    ps.cluster = cluster_;
-    ps.cluster_newton = p.cluster_newton;
-    ps.remap = remap_options(p);
-    ps.mode = p.remap;
-    ps.auto_path = p.gather_path == GatherPathSetting::Auto;
-    ps.auto_lanes = p.lanes == 0;
-    force_ = make_pair_force<C, S>(ps);
-    // parallel.overlap: the per-step ghost update on a stream of its own beside the forces of
-    // the atoms that need no ghosts (issue 17); only a strategy that reads the positions in
-    // place can run the forces in two parts (the deck reader refuses `on` with another).
+      cluster_builder_ = std::make_unique<neighbor::ClusterListBuilder<C>>(c.rlist, p.cluster_size);
+    make_integrator(s);
+    force_ = make_pair_force<C, S>(c.pair);
     if (domain_) {
-      overlap_ =
-          force_->runs_parts() && (p.overlap == "on" || (p.overlap == "auto" && !kHostBackend));
-      if (p.overlap == "on" && !overlap_)
+      overlap_ = c.overlap_wanted && force_->runs_parts();
+      if (c.overlap_required && !overlap_)
         throw Error("parallel.overlap=on: the force engine (remap " + force_->name() +
                     ") runs all of its atoms at once");
       domain_->overlap(overlap_);
@@ -532,11 +346,69 @@ class Simulation final : public MdEngine {
   // not waited for.
   template <class F>
   static double fenced_ms(F&& f) {
-    Kokkos::Timer t;
-    f();
-    ExecSpace().fence("mdremap::phase");
-    return 1e3 * t.seconds();
+    return mdremap::fenced_ms(ExecSpace(), "mdremap::phase", std::forward<F>(f));
   }
+  // A decomposed run (issue 15): the exchange, and the atoms of this rank's sub-box (every rank
+  // built the same whole system, so nothing is sent to start).
+  std::vector<std::int64_t> decompose(const HostSystem& s, double rlist) {
+    domain_ = std::make_unique<comm::DomainExchange<S, C>>(p_.grid, comm::rank(), box_d_, rlist,
+                                                           p_.transfer);
+    domain_->keep_ids(p_.row_order == neighbor::RowOrder::Id);
+    std::vector<std::int64_t> mine;
+    for (std::int64_t i = 0; i < natoms_; ++i) {
+      double w[3];
+      for (int d = 0; d < 3; ++d) {
+        const double r = s.x[3 * i + d] - s.lo[d];
+        w[d] = s.lo[d] + (r - s.len[d] * std::floor(r / s.len[d]));
+      }
+      if (domain_->owns(w[0], w[1], w[2])) mine.push_back(i);
+    }
+    return mine;
+  }
+
+  // The atoms onto the device: all of them, or those of this rank (`mine`, decomposed).
+  void load_atoms(const HostSystem& s, const std::vector<std::int64_t>& mine) {
+    const std::int64_t n = domain_ ? static_cast<std::int64_t>(mine.size()) : natoms_;
+    for (const std::int64_t id : s.id) id_sum_ += id;
+    atoms_.allocate(n);
+    auto hx = Kokkos::create_mirror_view(atoms_.x);
+    auto hv = vectors_host<S>("velocities_host", n);
+    auto ht = Kokkos::create_mirror_view(atoms_.type);
+    auto hi = Kokkos::create_mirror_view(atoms_.id);
+    for (std::int64_t k = 0; k < n; ++k) {
+      const std::int64_t i = domain_ ? mine[k] : k;
+      hx(k) = Vec4<S>{S(s.x[3 * i]), S(s.x[3 * i + 1]), S(s.x[3 * i + 2]), S(s.type[i])};
+      for (int d = 0; d < 3; ++d) hv(k, d) = S(s.v[3 * i + d]);
+      ht(k) = s.type[i];
+      hi(k) = s.id[i];
+    }
+    Kokkos::deep_copy(atoms_.x, hx);
+    vectors_from_host<S>(atoms_.v, hv);  // padded components (vectors_layout)
+    Kokkos::deep_copy(atoms_.type, ht);
+    Kokkos::deep_copy(atoms_.id, hi);
+    // Image counts by atom id, moved as the wraps move the atoms. Decomposed: each rank counts
+    // its own wraps (rank 0 starts with the system's), a snapshot sums them.
+    image_ = Kokkos::View<int* [3]>("image", natoms_);
+    if (!s.image.empty() && comm::rank() == 0) {
+      auto him = Kokkos::create_mirror_view(image_);
+      for (std::int64_t i = 0; i < natoms_; ++i)
+        for (int d = 0; d < 3; ++d) him(s.id[i], d) = s.image[3 * i + d];
+      Kokkos::deep_copy(image_, him);
+    }
+  }
+
+  // The integrator, masses and degrees of freedom, and the pair potential's tail correction.
+  void make_integrator(const HostSystem& s) {
+    integrators::IntegratorSettings is = integrator_settings(p_, natoms_);
+    if (domain_) is.sum_over_ranks = [](double v) { return comm::sum(v); };
+    mass_ = integrators::mass_table<S>(is.type_mass);
+    dof_ = is.dof;
+    integrator_ = integrators::make_integrator<S>(is);
+    std::vector<std::int64_t> count(p_.types.size(), 0);
+    for (auto t : s.type) ++count[t];
+    tail_correction(p_.pairs, count, etail_, ptail_);
+  }
+
   // A step phase's time into acc (seconds): on a GPU by events, without waiting (phase_clock.hpp).
   template <class F>
   void timed(double& acc, F&& f) {
@@ -950,7 +822,7 @@ class Simulation final : public MdEngine {
   bool restored_ = false;               // made from a checkpoint (restore())
   std::vector<double> restore_f_;       // its forces, loaded at the end of setup()
   mutable Kokkos::View<double*> pack_;  // snapshot staging on the device
-  Kokkos::View<int* [3]> image_;        // periodic image counts by atom id (see the constructor)
+  Kokkos::View<int* [3]> image_;        // periodic image counts by atom id (see load_atoms)
   mutable Kokkos::View<int*> image_pack_;
 };
 

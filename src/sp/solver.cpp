@@ -65,22 +65,19 @@ Formula residual(const Formula& f, const std::vector<std::int8_t>& value,
   return r;
 }
 
-}  // namespace
-
-SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
-  Kokkos::Timer total;
-  SolveResult res;
-  SolveStats& st = res.stats;
-
-  Kokkos::Timer t;
+// auto's run horizon where the deck gives none, a prior: rounds until half the variables are
+// fixed, ~40 sweeps each.
+SurveyParams with_horizon(const SolveParams& p) {
   SurveyParams sparams = p.survey;
   if (sparams.remap.expected_sweeps <= 0) {
-    // auto's run horizon, a prior: rounds until half the variables are fixed, ~40 sweeps each.
     const double rounds = std::ceil(std::log(0.5) / std::log1p(-std::min(p.fraction, 0.5)));
     sparams.remap.expected_sweeps = static_cast<std::int64_t>(40 * std::max(1.0, rounds));
   }
-  SurveyPropagation sp(f, sparams);
-  st.graph_s = t.seconds();
+  return sparams;
+}
+
+// report.transactions: calc_pi_values' transaction model on the input graph.
+void model_transactions(SurveyPropagation& sp, const SolveParams& p, SolveStats& st) {
   const std::int64_t refs = sp.calc_pi_references();
   st.references = refs;
   if (p.transactions == "on" || (p.transactions == "auto" && refs <= 250000000)) {
@@ -96,73 +93,73 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
                         ? "report.transactions is off"
                         : "skipped: more than 2.5e8 references (report.transactions=on forces it)";
   }
+}
 
-  t.reset();
-  const SimplifyResult s0 = sp.simplify();
-  add(st, s0);
-  auto finish_remap = [&] {
-    const RemapStats rs = sp.remap_stats();
-    st.remap_strategy = rs.strategy;
-    st.reorder = rs.reorder;
-    st.remap = rs.report;
-    st.plans = rs.plans;
-    st.compactions = rs.compactions;
-    st.compact_ms = rs.compact_ms;
-    st.reorder_ms = rs.reorder_ms;
-  };
-  if (s0.conflict) {
-    finish_remap();
-    res.outcome = Outcome::Unsat;
-    res.reason =
-        "unit propagation on the input formula reaches a conflict (" + s0.conflict_where + ")";
-    st.stop = "conflict on the input";
-    st.sp_s = t.seconds();
-    st.solve_s = total.seconds() - st.model_s;
-    return res;
+void record_remap(const SurveyPropagation& sp, SolveStats& st) {
+  const RemapStats rs = sp.remap_stats();
+  st.remap_strategy = rs.strategy;
+  st.reorder = rs.reorder;
+  st.remap = rs.report;
+  st.plans = rs.plans;
+  st.compactions = rs.compactions;
+  st.compact_ms = rs.compact_ms;
+  st.reorder_ms = rs.reorder_ms;
+}
+
+// One round's SP sweeps until the surveys stop moving; a round that does not converge is
+// retried with more damping (SolveParams::retries). False, with the stop reason, when it never
+// converges.
+bool converge(SurveyPropagation& sp, const SolveParams& p, SolveStats& st, int& round_it) {
+  int it = 0;
+  round_it = 0;
+  IterationResult ir;
+  bool converged = false;
+  for (;;) {
+    while (it < p.max_iterations) {
+      ir = sp.iterate();
+      ++it;
+      st.calc_pi_ms += ir.calc_pi_ms;
+      st.update_ms += ir.update_ms;
+      if (ir.moving == 0) {
+        converged = true;
+        break;
+      }
+    }
+    round_it += it;
+    if (converged || st.retries >= p.retries) break;
+    ++st.retries;
+    sp.set_damping(0.5 * (1.0 + sp.damping()));
+    it = 0;
   }
+  st.sp_iterations += round_it;
+  st.round_iterations.push_back(round_it);
+  if (!converged)
+    st.stop = fmt::format(
+        "SP did not converge in round {}: {} surveys still moved by more than {} after {} "
+        "sweeps (damping {:.3g})",
+        st.decimation_rounds + 1, ir.moving, p.survey.epsilon, it, sp.damping());
+  return converged;
+}
 
-  std::int64_t unsat = s0.unsat_clauses;
-  sp.compact_if_sparse(s0.live_edges);
-  bool contradiction = false;
+// SP-guided decimation from `unsat` unsatisfied clauses: rounds of sweeps, then the most biased
+// share of the free variables fixed and the formula simplified, until every clause is
+// satisfied, the surveys turn paramagnetic, a round does not converge, or a contradiction.
+// Returns the clauses left unsatisfied; `contradiction` when decimation reached one.
+std::int64_t decimate(SurveyPropagation& sp, const SolveParams& p, std::int64_t unsat,
+                      SolveStats& st, SolveObserver* obs, bool& contradiction) {
+  contradiction = false;
   for (;;) {
     if (unsat == 0) {
       st.stop = "all clauses satisfied";
-      break;
+      return unsat;
     }
     if (p.max_rounds > 0 && st.decimation_rounds >= p.max_rounds) {
       st.stop = fmt::format("max_rounds ({}) reached", p.max_rounds);
-      break;
+      return unsat;
     }
     Kokkos::Timer round_timer;
-    int it = 0, round_it = 0;
-    IterationResult ir;
-    bool converged = false;
-    for (;;) {
-      while (it < p.max_iterations) {
-        ir = sp.iterate();
-        ++it;
-        st.calc_pi_ms += ir.calc_pi_ms;
-        st.update_ms += ir.update_ms;
-        if (ir.moving == 0) {
-          converged = true;
-          break;
-        }
-      }
-      round_it += it;
-      if (converged || st.retries >= p.retries) break;
-      ++st.retries;
-      sp.set_damping(0.5 * (1.0 + sp.damping()));
-      it = 0;
-    }
-    st.sp_iterations += round_it;
-    st.round_iterations.push_back(round_it);
-    if (!converged) {
-      st.stop = fmt::format(
-          "SP did not converge in round {}: {} surveys still moved by more than {} after {} "
-          "sweeps (damping {:.3g})",
-          st.decimation_rounds + 1, ir.moving, p.survey.epsilon, it, sp.damping());
-      break;
-    }
+    int round_it = 0;
+    if (!converge(sp, p, st, round_it)) return unsat;
     const BiasResult b = sp.biases();
     st.bias_ms += b.ms;
     st.sp_contradictions += b.contradictions;
@@ -170,7 +167,7 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
     if (b.mean_max_w < p.paramagnet) {
       st.stop = fmt::format("paramagnetic state (<max(W+,W-)> = {:.3g} < {})", b.mean_max_w,
                             p.paramagnet);
-      break;
+      return unsat;
     }
     Kokkos::Timer dt;
     const std::int64_t want =
@@ -197,18 +194,19 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
       contradiction = true;
       st.stop = fmt::format("contradiction after decimation round {}: {}", st.decimation_rounds,
                             s.conflict_where);
-      break;
+      return unsat;
     }
     unsat = s.unsat_clauses;
     sp.compact_if_sparse(s.live_edges);
   }
-  st.sp_s = t.seconds();
-  finish_remap();
-  st.final_damping = sp.damping();
+}
 
-  // WalkSAT on what is left: the unsatisfied clauses over the free variables; after a
-  // contradiction the decimated values cannot all stand, so on the whole input from them.
-  std::vector<std::int8_t> value = sp.values();
+// WalkSAT on what is left: the unsatisfied clauses over the free variables; after a
+// contradiction the decimated values cannot all stand, so on the whole input from them.
+WalksatResult finish_with_walksat(const Formula& f, const SurveyPropagation& sp,
+                                  const SolveParams& p, bool contradiction, std::int64_t unsat,
+                                  std::vector<std::int8_t>& value, SolveStats& st,
+                                  SolveObserver* obs) {
   WalksatResult wr;
   wr.solved = true;
   auto progress = [&](std::int64_t flips, std::int64_t left) {
@@ -238,12 +236,16 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
       x = -1;
       ++st.unconstrained;
     }
+  return wr;
+}
 
-  t.reset();
+// The assignment checked against every input clause: SAT only if it satisfies them all.
+void verdict(const Formula& f, const WalksatResult& wr, SolveResult& res) {
+  SolveStats& st = res.stats;
+  Kokkos::Timer t;
   std::int64_t first = -1;
-  const std::int64_t bad = count_unsatisfied(f, value, &first);
+  const std::int64_t bad = count_unsatisfied(f, res.assignment, &first);
   st.verify_s = t.seconds();
-  st.solve_s = total.seconds() - st.model_s;
   if (wr.solved && bad > 0)
     throw Error(fmt::format(
         "internal error: the final assignment leaves {} input clauses unsatisfied (first: clause "
@@ -257,7 +259,45 @@ SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
     res.reason = fmt::format("{}; WalkSAT left {} of {} clauses unsatisfied after {} flips",
                              st.stop, wr.unsat, st.residual_clauses, wr.flips);
   }
-  res.assignment = std::move(value);
+}
+
+}  // namespace
+
+SolveResult solve(const Formula& f, const SolveParams& p, SolveObserver* obs) {
+  Kokkos::Timer total;
+  SolveResult res;
+  SolveStats& st = res.stats;
+
+  Kokkos::Timer t;
+  SurveyPropagation sp(f, with_horizon(p));
+  st.graph_s = t.seconds();
+  model_transactions(sp, p, st);
+
+  t.reset();
+  const SimplifyResult s0 = sp.simplify();
+  add(st, s0);
+  if (s0.conflict) {
+    record_remap(sp, st);
+    res.outcome = Outcome::Unsat;
+    res.reason =
+        "unit propagation on the input formula reaches a conflict (" + s0.conflict_where + ")";
+    st.stop = "conflict on the input";
+    st.sp_s = t.seconds();
+    st.solve_s = total.seconds() - st.model_s;
+    return res;
+  }
+  sp.compact_if_sparse(s0.live_edges);
+  bool contradiction = false;
+  const std::int64_t unsat = decimate(sp, p, s0.unsat_clauses, st, obs, contradiction);
+  st.sp_s = t.seconds();
+  record_remap(sp, st);
+  st.final_damping = sp.damping();
+
+  res.assignment = sp.values();
+  const WalksatResult wr =
+      finish_with_walksat(f, sp, p, contradiction, unsat, res.assignment, st, obs);
+  verdict(f, wr, res);
+  st.solve_s = total.seconds() - st.model_s;
   return res;
 }
 

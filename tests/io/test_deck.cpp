@@ -167,3 +167,31 @@ TEST(Deck, BoxBelowTwiceTheListCutoffIsRejected) {
   const std::string msg = error_of("system:\n  lattice:\n    cells: [3, 3, 3]\n");
   EXPECT_NE(msg.find("cutoff larger than half the box"), std::string::npos) << msg;
 }
+
+// `--set` reaches a list element by index (from 0, as messages print it) or by its name.
+TEST(Deck, OverridesReachListItemsByIndexOrName) {
+  const std::string types =
+      "system:\n  types:\n    - {name: A, mass: 1.0}\n    - {name: B, mass: 1.0}\n";
+  const auto mass_of_b = [&](const std::string& set) {
+    auto d = io::Deck::from_string(types, "deck.yaml");
+    d.apply_override(set);
+    return md::read_md_params(d).types.at(1).mass;
+  };
+  EXPECT_EQ(mass_of_b("system.types[1].mass=2.5"), 2.5);
+  EXPECT_EQ(mass_of_b("system.types.B.mass=3.5"), 3.5);
+  EXPECT_EQ(mass_of_b("system.types[1]={name: B, mass: 4.5}"), 4.5);
+  EXPECT_EQ(mass_of_b("system.types.A.mass=7"), 1.0);  // A, not B
+  // Errors name the flag and what is there, never the deck's line.
+  EXPECT_EQ(error_of(types, {"system.types[2].mass=2"}),
+            "--set system.types[2].mass: 'system.types' has 2 entries: no index 2 (from 0)");
+  EXPECT_EQ(error_of(types, {"system.types.C.mass=2"}),
+            "--set system.types.C.mass: 'system.types' has no entry named 'C' (entries: A, B)");
+  EXPECT_EQ(error_of(types, {"system.types[1].mass=-1"}),
+            "--set system.types[1].mass: must be positive, got -1");
+  EXPECT_NE(error_of(types, {"system.types[1].bogus=1"})
+                .find("--set system.types[1].bogus: unknown key 'system.types[1].bogus'"),
+            std::string::npos);
+  EXPECT_NE(error_of(types, {"system.types[x].mass=2"}).find("a list index is [N]"),
+            std::string::npos);
+  EXPECT_EQ(error_of(types, {"run[0]=3"}), "--set run[0]: 'run' is not a list");
+}

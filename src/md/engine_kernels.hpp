@@ -1,0 +1,113 @@
+#pragma once
+// The MD engine's own device loops over the atoms (md/simulation.cpp): the permutation of a
+// sort or reorder, the snapshot packing, the displacement check, the list rows' id keys and the
+// id sum of a migration check. Free functions: CUDA's extended lambdas cannot live in a private
+// member function.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "mdremap/atoms.hpp"
+#include "mdremap/types.hpp"
+#include "neighbor/ghosts.hpp"
+
+namespace mdremap::md {
+
+template <class S>
+void permute_atoms(AtomArrays<S>& a, Kokkos::View<const std::int64_t*> perm) {
+  AtomArrays<S> b;
+  b.allocate(a.n);
+  auto ax = a.x, bx = b.x;
+  auto av = a.v, bv = b.v;
+  auto at = a.type, bt = b.type;
+  auto ai = a.id, bi = b.id;
+  // No forces: every sort or reorder comes before a list build and the forces computed after it
+  // (set-up, restart points, list builds).
+  Kokkos::parallel_for(
+      "Sort::permute", Kokkos::RangePolicy<ExecSpace>(0, a.n), KOKKOS_LAMBDA(const std::int64_t k) {
+        const std::int64_t i = perm(k);
+        bx(k) = ax(i);
+        for (int d = 0; d < 3; ++d) bv(k, d) = av(i, d);
+        bt(k) = at(i);
+        bi(k) = ai(i);
+      });
+  a = b;
+}
+
+// Snapshot packing on the device: xyz interleaved in double, so each array is one copy out.
+template <class S>
+void pack_positions(Kokkos::View<double*> out, Kokkos::View<const Vec4<S>*> x) {
+  Kokkos::parallel_for(
+      "Snapshot::pack_x", Kokkos::RangePolicy<ExecSpace>(0, x.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        out(3 * i) = x(i).x;
+        out(3 * i + 1) = x(i).y;
+        out(3 * i + 2) = x(i).z;
+      });
+}
+template <class S>
+void pack_vectors(Kokkos::View<double*> out, Kokkos::View<const S* [3]> a) {
+  Kokkos::parallel_for(
+      "Snapshot::pack_vec", Kokkos::RangePolicy<ExecSpace>(0, a.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        for (int d = 0; d < 3; ++d) out(3 * i + d) = a(i, d);
+      });
+}
+
+// Each slot's image counts (kept by atom id) interleaved, for snapshots in slot order.
+inline void pack_images(Kokkos::View<int*> out, Kokkos::View<const int* [3]> image,
+                        Kokkos::View<const std::int64_t*> id, std::int64_t n) {
+  Kokkos::parallel_for(
+      "Snapshot::pack_image", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        for (int d = 0; d < 3; ++d) out(3 * i + d) = image(id(i), d);
+      });
+}
+
+// The largest squared displacement since the last list build (minimum image), or +inf when any
+// position or velocity is not finite (issue 11, finding 3).
+template <class C, class S>
+double max_displacement_sq_or_inf(Kokkos::View<const Vec4<C>*> x, Kokkos::View<const Vec4<C>*> hold,
+                                  Kokkos::View<const S* [3]> v, const Box<C> box, std::int64_t n) {
+  double m = 0;
+  Kokkos::parallel_reduce(
+      "Neighbor::displacement_check", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, double& mx) {
+        const Vec4<C> p = x(i), q = hold(i);
+        const bool finite = Kokkos::isfinite(p.x) && Kokkos::isfinite(p.y) &&
+                            Kokkos::isfinite(p.z) && Kokkos::isfinite(v(i, 0)) &&
+                            Kokkos::isfinite(v(i, 1)) && Kokkos::isfinite(v(i, 2));
+        double r2 = Kokkos::Experimental::infinity_v<double>;
+        if (finite) {
+          C dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+          box.minimum_image(dx, dy, dz);
+          r2 = double(dx) * dx + double(dy) * dy + double(dz) * dz;
+        }
+        if (r2 > mx) mx = r2;
+      },
+      Kokkos::Max<double>(m));
+  return m;
+}
+
+// The atom id of every entry of the force kernel's positions: local atoms, then periodic images
+// (their owner's id): the key of neighbor.row_order = id.
+inline Kokkos::View<std::int64_t*> image_ids(Kokkos::View<const std::int64_t*> id,
+                                             const neighbor::GhostAtoms& g) {
+  Kokkos::View<std::int64_t*> key(Kokkos::view_alloc("row_key", Kokkos::WithoutInitializing),
+                                  g.nlocal + g.nghost);
+  const std::int64_t n = g.nlocal;
+  auto owner = g.owner;
+  Kokkos::parallel_for(
+      "Neighbor::image_ids", Kokkos::RangePolicy<ExecSpace>(0, n + g.nghost),
+      KOKKOS_LAMBDA(const std::int64_t k) { key(k) = k < n ? id(k) : id(owner(k - n)); });
+  return key;
+}
+
+inline std::int64_t id_sum(Kokkos::View<const std::int64_t*> id, std::int64_t n) {
+  std::int64_t sum = 0;
+  Kokkos::parallel_reduce(
+      "Comm::id_sum", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& acc) { acc += id(i); }, sum);
+  return sum;
+}
+
+}  // namespace mdremap::md

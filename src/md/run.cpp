@@ -1,0 +1,115 @@
+#include "md/run.hpp"
+
+#include "comm/runtime.hpp"
+#include "io/checkpoint.hpp"
+#include "io/paths.hpp"
+#include "io/staged_file.hpp"
+#include "io/thermo_csv.hpp"
+#include "mdremap/error.hpp"
+
+namespace mdremap::md {
+
+namespace {
+
+// output.thermo_csv: every thermo sample a row.
+class ThermoRows : public RunObserver {
+ public:
+  explicit ThermoRows(io::ThermoCsv* csv) : csv_(csv) {}
+  void thermo(const ThermoSample& t) override {
+    if (csv_) csv_->write(t);
+  }
+
+ private:
+  io::ThermoCsv* csv_;
+};
+
+}  // namespace
+
+Run::Run(const std::function<io::Deck()>& make_deck, const RunRequest& request) {
+  comm::on_every_rank([&] {
+    deck_ = make_deck();
+    p_ = read_md_params(deck_);
+    check_paths(request);
+  });
+  if (!request.restart.path.empty()) open_restart(request.restart.path);
+  lock_outputs(request);
+  engine_ =
+      checkpoint_ ? restart_engine(p_, *checkpoint_, request.restart.path) : create_engine(p_);
+  OutputInfo info = request.info;
+  info.deck_yaml = deck_.resolved_yaml();
+  output_ = std::make_unique<RunOutput>(p_, *engine_, info, engine_->step() + p_.steps);
+}
+
+Run::~Run() = default;
+
+// Every output path is checked before any work, so a typo fails now, not after the run; no
+// output may overwrite an input or another output of this run.
+void Run::check_paths(const RunRequest& request) const {
+  check_output_paths(p_);
+  for (const auto& u : request.extra_outputs) {
+    if (u.path.empty()) continue;
+    try {
+      io::check_writable(u.path);
+    } catch (const Error& e) {
+      throw InputError(u.role, 0, e.what());
+    }
+  }
+  std::vector<io::PathUse> paths{{"the deck", request.deck, false, ""},
+                                 request.restart,
+                                 {"system.file", p_.system_file, false, ""}};
+  for (const auto& u : output_path_uses(p_)) paths.push_back(u);
+  for (const auto& u : request.extra_outputs) paths.push_back(u);
+  io::check_distinct(paths);
+}
+
+void Run::open_restart(const std::string& path) {
+  // a killed checkpoint write leaves one; every rank then reads the checkpoint
+  comm::on_root([&] { io::remove_stale_partial(path); });
+  checkpoint_ = comm::on_every_rank([&] {
+    auto c = std::make_unique<io::Checkpoint>(io::read_checkpoint(path));
+    check_restart(p_, *c, path);
+    return c;
+  });
+}
+
+// Outputs are locked now, before the run: one another run is writing is refused (exit 2).
+void Run::lock_outputs(const RunRequest& request) {
+  extra_.resize(request.extra_outputs.size());
+  comm::on_root([&] {
+    for (std::size_t i = 0; i < extra_.size(); ++i) {
+      const io::PathUse& u = request.extra_outputs[i];
+      if (u.path.empty()) continue;
+      try {
+        extra_[i] = std::make_unique<io::StagedFile>(u.path);
+      } catch (const io::OutputBusy& e) {
+        throw InputError(u.role, 0, e.what());
+      }
+    }
+    if (!p_.thermo_csv.empty()) {
+      try {
+        csv_ = std::make_unique<io::ThermoCsv>(p_.thermo_csv);
+      } catch (const io::OutputBusy& e) {
+        throw InputError("output.thermo_csv", 0, e.what());
+      }
+    }
+  });
+}
+
+RunResult Run::execute(RunConsole& console) {
+  checkpoint_.reset();
+  ThermoRows rows(csv_.get());
+  ObserverList obs{&rows, &console, output_.get()};
+  RunResult r;
+  r.initial = engine_->setup();
+  rows.thermo(r.initial);
+  console.thermo(r.initial);
+  output_->start(r.initial);
+  r.stats = engine_->run(p_.steps, &obs);
+  console.steps_done();
+  output_->finish();
+  if (csv_) csv_->close();
+  r.remap = engine_->remap_stats(false);
+  return r;
+}
+
+}  // namespace mdremap::md
