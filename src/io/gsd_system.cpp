@@ -76,8 +76,14 @@ ParticleFile read_gsd_frame(std::istream& in, const std::string& name, std::int6
   if (names.empty()) r.fail("particles/types is empty");
   for (const auto& s : names) f.types.push_back({s, 0.0, 0});
 
+  // The schema lets positions default to the origin; a run cannot start from N atoms on one
+  // point, and the chunk's size (bounded by the file's) bounds the allocations below.
   f.x = values("particles/position", n, 3);
-  if (f.x.empty()) f.x.assign(3 * n, 0.0);
+  if (f.x.empty())
+    r.fail(
+        fmt::format("frame {} has no particles/position (nor frame 0): {} particles all at the "
+                    "origin",
+                    k, n));
   f.v = values("particles/velocity", n, 3);
   std::vector<double> image = values("particles/image", n, 3);
   for (double m : image) f.image.push_back(static_cast<std::int32_t>(m));

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <unistd.h>
+
 #include "io/hdf5_util.hpp"
 #include "io/particle_file.hpp"
 
@@ -78,6 +80,18 @@ std::vector<T> sample(hid_t root, const std::string& path, std::int64_t index,
     total *= per[k];
   }
   if (index >= 0) start[0] = static_cast<hsize_t>(index), count[0] = 1;
+  // A dataset may declare any size at no cost on disk: one never written (all fill values) is
+  // refused, and so is a sample larger than this machine's memory, before it is allocated.
+  H5D_space_status_t status = H5D_SPACE_STATUS_ERROR;
+  if (total > 0 &&
+      (H5Dget_space_status(set.get(), &status) < 0 || status == H5D_SPACE_STATUS_NOT_ALLOCATED))
+    throw Bad(fmt::format("{}: its values were never written", path));
+  const double bytes = static_cast<double>(total) * sizeof(T);
+  const double host = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                      static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  if (host > 0 && bytes > host)
+    throw Bad(fmt::format("{}: a sample of {} values needs {:.3g} GB; this machine has {:.3g} GB",
+                          path, total, bytes / 1e9, host / 1e9));
   std::vector<T> out(total);
   h5::Handle file_space(H5Dget_space(set.get()), H5Sclose);
   if (!d.empty())

@@ -1,6 +1,7 @@
 // system.file readers (io/particle_file.hpp) on hand-written files: what each format holds is
 // read back exactly, and a bad file is refused with its line (or dataset) and the problem.
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "io/gsd_writer.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/particle_file.hpp"
+#include "io/staged_file.hpp"
 #include "io_test_util.hpp"
 #include "mdremap/error.hpp"
 
@@ -303,6 +305,27 @@ TEST(Gsd, CorruptFilesAreRefused) {
             std::string::npos);
 }
 
+// particles/N with no position chunk (the fuzzer's out-of-memory: N = 2^32 - 1 was allocated
+// before anything bounded it) is refused by name.
+TEST(Gsd, FrameWithoutPositionsIsRefused) {
+  TempDir dir;
+  const std::string path = dir.file("n.gsd");
+  {
+    StagedFile out(path);
+    gsd::Writer w(out, "test", "hoomd", 1 << 16 | 4, {"configuration/box", "particles/N"});
+    const float box[6] = {3, 3, 3, 0, 0, 0};
+    const std::uint32_t n = 0xffffffffu;
+    w.chunk("configuration/box", gsd::kFloat, 6, 1, box);
+    w.chunk("particles/N", gsd::kUInt32, 1, 1, &n);
+    w.end_frame();
+    out.commit();
+  }
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_EQ(error_of([&] { read_gsd_frame(in, "n.gsd", 0); }),
+            "n.gsd: frame 0 has no particles/position (nor frame 0): 4294967295 particles all at "
+            "the origin");
+}
+
 // This program's H5MD frame read back: positions, velocities, species names, ids, images.
 TEST(H5mdFrame, OwnFileReadsBackAtTheFrameAskedFor) {
   TempDir dir;
@@ -357,6 +380,42 @@ TEST(H5mdFrame, OwnFileReadsBackAtTheFrameAskedFor) {
               read_particle_file(dir.file("none.h5"), "auto", 0);
             }).find("system file not found"),
             std::string::npos);
+}
+
+// A dataset that declares a billion atoms and holds no values (a few hundred bytes on disk) is
+// refused before anything is allocated for it.
+TEST(H5mdFrame, DeclaredButUnwrittenDatasetIsRefused) {
+  TempDir dir;
+  const std::string path = dir.file("u.h5");
+  H5mdOptions o;
+  o.n_atoms = 1;
+  o.type_names = {"A"};
+  o.type_mass = {1.0};
+  Frame fr;
+  for (int d = 0; d < 3; ++d) fr.box_len[d] = 3;
+  fr.x = {1, 1, 1};
+  fr.type = {0};
+  fr.id = {0};
+  {
+    H5mdWriter w(path, o);
+    w.write_frame(fr);
+    w.close();
+  }
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    ASSERT_GE(H5Ldelete(file, "particles/all/position/value", H5P_DEFAULT), 0);
+    const hsize_t dims[3] = {1, 1000000000, 3};
+    const hid_t space = H5Screate_simple(3, dims, nullptr);
+    const hid_t set = H5Dcreate2(file, "particles/all/position/value", H5T_NATIVE_DOUBLE, space,
+                                 H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_GE(set, 0);
+    H5Dclose(set);
+    H5Sclose(space);
+    H5Fclose(file);
+  }
+  EXPECT_EQ(error_of([&] { read_particle_file(path, "auto", 0); }),
+            path + ": particles/all/position/value: its values were never written");
 }
 
 }  // namespace
