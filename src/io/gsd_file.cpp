@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -57,36 +58,60 @@ void pack(const Entry& e, unsigned char* p) {
   p[31] = e.flags;
 }
 
+// The values as T; false where a floating-point value has no T (an integer chunk asked for
+// as floats in the file: not finite, not whole, or out of T's range).
 template <class T>
-void convert(const unsigned char* raw, std::uint8_t type, std::size_t count, std::vector<T>& out) {
+bool convert(const unsigned char* raw, std::uint8_t type, std::size_t count, std::vector<T>& out) {
   out.resize(count);
+  bool ok = true;
   auto each = [&](auto tag) {
     using S = decltype(tag);
-    for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<T>(load<S>(raw + i * sizeof(S)));
+    for (std::size_t i = 0; i < count; ++i) {
+      const S v = load<S>(raw + i * sizeof(S));
+      if constexpr (std::is_integral_v<T> && std::is_floating_point_v<S>) {
+        // 2^63 is exact in double; every whole value below it fits in int64.
+        if (!(v == std::trunc(v) && v >= -0x1p63 && v < 0x1p63)) {
+          ok = false;
+          continue;
+        }
+      }
+      out[i] = static_cast<T>(v);
+    }
   };
   switch (type) {
     case kUInt8:
     case kCharacter:
-      return each(std::uint8_t{});
+      each(std::uint8_t{});
+      break;
     case kUInt16:
-      return each(std::uint16_t{});
+      each(std::uint16_t{});
+      break;
     case kUInt32:
-      return each(std::uint32_t{});
+      each(std::uint32_t{});
+      break;
     case kUInt64:
-      return each(std::uint64_t{});
+      each(std::uint64_t{});
+      break;
     case kInt8:
-      return each(std::int8_t{});
+      each(std::int8_t{});
+      break;
     case kInt16:
-      return each(std::int16_t{});
+      each(std::int16_t{});
+      break;
     case kInt32:
-      return each(std::int32_t{});
+      each(std::int32_t{});
+      break;
     case kInt64:
-      return each(std::int64_t{});
+      each(std::int64_t{});
+      break;
     case kFloat:
-      return each(float{});
+      each(float{});
+      break;
     case kDouble:
-      return each(double{});
+      each(double{});
+      break;
   }
+  return ok;
 }
 
 }  // namespace
@@ -203,7 +228,8 @@ std::vector<T> Reader::read(const Entry& e, const std::string& what) {
   std::vector<unsigned char> raw(count * size_of(e.type));
   if (!raw.empty()) bytes(static_cast<std::uint64_t>(e.location), raw.size(), raw.data(), what);
   std::vector<T> out;
-  convert(raw.data(), e.type, count, out);
+  if (!convert(raw.data(), e.type, count, out))
+    fail("chunk '" + what + "' holds a value that is not a whole number in range");
   return out;
 }
 

@@ -11,6 +11,10 @@
 
 namespace mdremap::io {
 
+namespace {
+constexpr std::int64_t kMaxImage = std::int64_t{1} << 30;  // box lengths an atom may have crossed
+}  // namespace
+
 ParticleFile read_gsd_frame(std::istream& in, const std::string& name, std::int64_t frame) {
   gsd::Reader r(in, name);
   if (r.schema() != "hoomd")
@@ -85,8 +89,19 @@ ParticleFile read_gsd_frame(std::istream& in, const std::string& name, std::int6
                     "origin",
                     k, n));
   f.v = values("particles/velocity", n, 3);
-  std::vector<double> image = values("particles/image", n, 3);
-  for (double m : image) f.image.push_back(static_cast<std::int32_t>(m));
+  if (const gsd::Entry* e = entry("particles/image")) {
+    if (e->n != n || e->m != 3)
+      r.fail(fmt::format("chunk particles/image is {} x {}, expected {} x 3", e->n, e->m, n));
+    const auto image = r.read<std::int64_t>(*e, "particles/image");
+    for (std::size_t i = 0; i < image.size(); ++i) {
+      if (image[i] < -kMaxImage || image[i] > kMaxImage)
+        throw InputError(name, 0,
+                         fmt::format("frame {} particles/image row {}: image count {} (at most "
+                                     "2^30 box lengths)",
+                                     k, i / 3, image[i]));
+      f.image.push_back(static_cast<std::int32_t>(image[i]));
+    }
+  }
   std::vector<double> typeid_ = values("particles/typeid", n, 1);
   f.type.assign(n, 0);
   for (std::uint64_t i = 0; i < typeid_.size(); ++i) {

@@ -261,9 +261,14 @@ ParticleFile read_h5md_frame(const std::string& path, std::int64_t frame) {
       return out;
     };
     f.v = per_atom("velocity", 3, double{});
-    for (auto im : per_atom("image", 3, std::int64_t{}))
-      f.image.push_back(
-          static_cast<std::int32_t>(std::clamp<std::int64_t>(im, -(1 << 30), 1 << 30)));
+    const auto image = per_atom("image", 3, std::int64_t{});
+    for (std::size_t i = 0; i < image.size(); ++i) {
+      constexpr std::int64_t kMaxImage = std::int64_t{1} << 30;  // box lengths crossed
+      if (image[i] < -kMaxImage || image[i] > kMaxImage)
+        throw Bad(fmt::format("{}/image row {}: image count {} (at most 2^30 box lengths)", group,
+                              i / 3, image[i]));
+      f.image.push_back(static_cast<std::int32_t>(image[i]));
+    }
     f.id = per_atom("id", 1, std::int64_t{});
     if (f.id.empty())
       for (hsize_t i = 0; i < n; ++i) f.id.push_back(static_cast<std::int64_t>(i) + 1);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -305,25 +306,47 @@ TEST(Gsd, CorruptFilesAreRefused) {
             std::string::npos);
 }
 
-// particles/N with no position chunk (the fuzzer's out-of-memory: N = 2^32 - 1 was allocated
-// before anything bounded it) is refused by name.
-TEST(Gsd, FrameWithoutPositionsIsRefused) {
+// Hand-made GSD frames the fuzzer found ways into, refused by name: particles/N with no position
+// chunk (N = 2^32 - 1 was allocated before anything bounded it), a count stored as a float
+// no integer holds, image counts beyond any run.
+TEST(Gsd, FramesTheFuzzerFoundAreRefused) {
   TempDir dir;
-  const std::string path = dir.file("n.gsd");
-  {
-    StagedFile out(path);
-    gsd::Writer w(out, "test", "hoomd", 1 << 16 | 4, {"configuration/box", "particles/N"});
-    const float box[6] = {3, 3, 3, 0, 0, 0};
-    const std::uint32_t n = 0xffffffffu;
-    w.chunk("configuration/box", gsd::kFloat, 6, 1, box);
-    w.chunk("particles/N", gsd::kUInt32, 1, 1, &n);
-    w.end_frame();
-    out.commit();
-  }
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_EQ(error_of([&] { read_gsd_frame(in, "n.gsd", 0); }),
-            "n.gsd: frame 0 has no particles/position (nor frame 0): 4294967295 particles all at "
+  // One frame of a box, particles/N as `n_type` and two particles (position and image when
+  // `with_atoms`); the reader's error.
+  auto frame = [&](std::uint8_t n_type, const void* n, bool with_atoms, std::int64_t image) {
+    const std::string path = dir.file("f.gsd");
+    {
+      StagedFile out(path);
+      gsd::Writer w(out, "test", "hoomd", 1 << 16 | 4,
+                    {"configuration/box", "particles/N", "particles/position", "particles/image"});
+      const float box[6] = {3, 3, 3, 0, 0, 0};
+      const float pos[6] = {0, 0, 0, 1, 1, 1};
+      const std::int64_t im[6] = {0, 0, 0, 0, image, 0};
+      w.chunk("configuration/box", gsd::kFloat, 6, 1, box);
+      w.chunk("particles/N", n_type, 1, 1, n);
+      if (with_atoms) {
+        w.chunk("particles/position", gsd::kFloat, 2, 3, pos);
+        w.chunk("particles/image", gsd::kInt64, 2, 3, im);
+      }
+      w.end_frame();
+      out.commit();
+    }
+    std::ifstream in(path, std::ios::binary);
+    return error_of([&] { read_gsd_frame(in, "f.gsd", 0); });
+  };
+  const std::uint32_t huge = 0xffffffffu, two = 2;
+  EXPECT_EQ(frame(gsd::kUInt32, &huge, false, 0),
+            "f.gsd: frame 0 has no particles/position (nor frame 0): 4294967295 particles all at "
             "the origin");
+  const double float_counts[] = {6.7665e22, 2.5, std::nan("")};
+  for (const double c : float_counts)
+    EXPECT_EQ(frame(gsd::kDouble, &c, true, 0),
+              "f.gsd: chunk 'particles/N' holds a value that is not a whole number in range")
+        << c;
+  EXPECT_EQ(frame(gsd::kUInt32, &two, true, std::int64_t{1} << 40),
+            "f.gsd: frame 0 particles/image row 1: image count 1099511627776 (at most 2^30 box "
+            "lengths)");
+  EXPECT_EQ(frame(gsd::kUInt32, &two, true, -7), "");
 }
 
 // This program's H5MD frame read back: positions, velocities, species names, ids, images.
