@@ -190,6 +190,8 @@ Reader::Reader(std::istream& in, std::string name) : in_(in), name_(std::move(na
     if (e.id >= list.size())
       fail(fmt::format("index entry {} names chunk {} of {}", k, e.id, list.size()));
     if (e.location < 0) fail(fmt::format("index entry {} has a negative location", k));
+    if (e.m == 0 && e.n != 0)
+      fail(fmt::format("chunk '{}' has {} rows of no values", list[e.id], e.n));
     if (e.m != 0 && e.n > size_ / e.m)
       fail(fmt::format("chunk '{}' is larger than the file", list[e.id]));
     inside(static_cast<std::uint64_t>(e.location), e.n * e.m, unit,
