@@ -34,13 +34,15 @@ ParticleFile read_gsd_frame(std::istream& in, const std::string& name, std::int6
     const gsd::Entry* e = r.find(fk, chunk);
     return e != nullptr ? e : r.find(0, chunk);
   };
-  // A chunk of `rows` x `cols` values, or empty where neither frame holds it.
-  auto values = [&](const std::string& chunk, std::uint64_t rows, std::uint32_t cols) {
+  // A chunk of `rows` x `cols` values as T (the tag's type: double, or std::int64_t for integer
+  // data, which a float chunk must then hold as whole numbers), or empty where no frame has it.
+  auto values = [&](const std::string& chunk, std::uint64_t rows, std::uint32_t cols, auto tag) {
+    using T = decltype(tag);
     const gsd::Entry* e = entry(chunk);
-    if (e == nullptr) return std::vector<double>{};
+    if (e == nullptr) return std::vector<T>{};
     if (e->n != rows || e->m != cols)
       r.fail(fmt::format("chunk {} is {} x {}, expected {} x {}", chunk, e->n, e->m, rows, cols));
-    return r.read<double>(*e, chunk);
+    return r.read<T>(*e, chunk);
   };
 
   if (const gsd::Entry* e = entry("configuration/dimensions")) {
@@ -54,7 +56,7 @@ ParticleFile read_gsd_frame(std::istream& in, const std::string& name, std::int6
     if (s.size() != 1 || s[0] < 0) r.fail("configuration/step is not one step");
     f.step = s[0];
   }
-  std::vector<double> box = values("configuration/box", 6, 1);
+  std::vector<double> box = values("configuration/box", 6, 1, double{});
   if (box.empty()) box = {1, 1, 1, 0, 0, 0};  // the schema's default
   for (int t = 3; t < 6; ++t)
     if (box[t] != 0.0)
@@ -82,30 +84,26 @@ ParticleFile read_gsd_frame(std::istream& in, const std::string& name, std::int6
 
   // The schema lets positions default to the origin; a run cannot start from N atoms on one
   // point, and the chunk's size (bounded by the file's) bounds the allocations below.
-  f.x = values("particles/position", n, 3);
+  f.x = values("particles/position", n, 3, double{});
   if (f.x.empty())
     r.fail(
         fmt::format("frame {} has no particles/position (nor frame 0): {} particles all at the "
                     "origin",
                     k, n));
-  f.v = values("particles/velocity", n, 3);
-  if (const gsd::Entry* e = entry("particles/image")) {
-    if (e->n != n || e->m != 3)
-      r.fail(fmt::format("chunk particles/image is {} x {}, expected {} x 3", e->n, e->m, n));
-    const auto image = r.read<std::int64_t>(*e, "particles/image");
-    for (std::size_t i = 0; i < image.size(); ++i) {
-      if (image[i] < -kMaxImage || image[i] > kMaxImage)
-        throw InputError(name, 0,
-                         fmt::format("frame {} particles/image row {}: image count {} (at most "
-                                     "2^30 box lengths)",
-                                     k, i / 3, image[i]));
-      f.image.push_back(static_cast<std::int32_t>(image[i]));
-    }
+  f.v = values("particles/velocity", n, 3, double{});
+  const auto image = values("particles/image", n, 3, std::int64_t{});
+  for (std::size_t i = 0; i < image.size(); ++i) {
+    if (image[i] < -kMaxImage || image[i] > kMaxImage)
+      throw InputError(name, 0,
+                       fmt::format("frame {} particles/image row {}: image count {} (at most "
+                                   "2^30 box lengths)",
+                                   k, i / 3, image[i]));
+    f.image.push_back(static_cast<std::int32_t>(image[i]));
   }
-  std::vector<double> typeid_ = values("particles/typeid", n, 1);
+  const auto typeid_ = values("particles/typeid", n, 1, std::int64_t{});
   f.type.assign(n, 0);
   for (std::uint64_t i = 0; i < typeid_.size(); ++i) {
-    if (typeid_[i] < 0 || typeid_[i] >= static_cast<double>(names.size()))
+    if (typeid_[i] < 0 || typeid_[i] >= static_cast<std::int64_t>(names.size()))
       throw InputError(name, 0,
                        fmt::format("frame {} particles/typeid row {}: type id {} outside the {} "
                                    "particles/types",
@@ -113,7 +111,7 @@ ParticleFile read_gsd_frame(std::istream& in, const std::string& name, std::int6
     f.type[i] = static_cast<std::int32_t>(typeid_[i]);
   }
   // Masses are per particle in the schema and per type here: they must agree within a type.
-  const std::vector<double> mass = values("particles/mass", n, 1);
+  const std::vector<double> mass = values("particles/mass", n, 1, double{});
   for (std::uint64_t i = 0; i < mass.size(); ++i) {
     ParticleType& t = f.types[f.type[i]];
     if (!(mass[i] > 0))

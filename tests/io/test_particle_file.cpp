@@ -347,6 +347,26 @@ TEST(Gsd, FramesTheFuzzerFoundAreRefused) {
             "f.gsd: frame 0 particles/image row 1: image count 1099511627776 (at most 2^30 box "
             "lengths)");
   EXPECT_EQ(frame(gsd::kUInt32, &two, true, -7), "");
+  // A type id stored as a float must be a whole number too (NaN passed the range check).
+  {
+    const std::string path = dir.file("t.gsd");
+    {
+      StagedFile out(path);
+      gsd::Writer w(out, "test", "hoomd", 1 << 16 | 4,
+                    {"configuration/box", "particles/N", "particles/position", "particles/typeid"});
+      const float box[6] = {3, 3, 3, 0, 0, 0}, pos[3] = {0, 0, 0}, type[1] = {std::nanf("")};
+      const std::uint32_t one = 1;
+      w.chunk("configuration/box", gsd::kFloat, 6, 1, box);
+      w.chunk("particles/N", gsd::kUInt32, 1, 1, &one);
+      w.chunk("particles/position", gsd::kFloat, 1, 3, pos);
+      w.chunk("particles/typeid", gsd::kFloat, 1, 1, type);
+      w.end_frame();
+      out.commit();
+    }
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_EQ(error_of([&] { read_gsd_frame(in, "t.gsd", 0); }),
+              "t.gsd: chunk 'particles/typeid' holds a value that is not a whole number in range");
+  }
 }
 
 // This program's H5MD frame read back: positions, velocities, species names, ids, images.
