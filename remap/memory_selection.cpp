@@ -506,9 +506,8 @@ GatherPathDecision decide_gather_path(const ArrayChoice& a, const MemoryBackend&
       // without the texture unit's addressing, for any element size and with no binding.
       d.honoured = true;
       if (backend.texture_objects && (elem_bytes == 16 || elem_bytes == 32)) {
-        // The same cache through both of the L1's data pipes: on Hopper scattered 16- and
-        // 32-byte reads by LDG alone are bound by the load/store pipe while the texture pipe
-        // idles (docs/benchmarks.md, session 34).
+        // The same cache through both of the L1's data pipes: scattered 16- and 32-byte reads by
+        // LDG alone can be bound by the load/store pipe while the texture pipe idles.
         d.path = GatherPath::Split;
         d.explanation = head +
                         "gather path split: the read-only (texture) cache through both of the "

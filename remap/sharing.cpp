@@ -155,9 +155,8 @@ SharingPlan make_sharing_plan_serial(const IrregularPattern& p, const SharingOpt
   return plan;
 }
 
-// The same plan in two parallel passes over independent blocks (issue 10 item 5): pass 1 finds
-// each block's sub-blocks and sets, a prefix sum places them, pass 2 writes packed_src and the
-// local indices.
+// The same plan in two parallel passes over independent blocks: pass 1 finds each block's
+// sub-blocks and sets, a prefix sum places them, pass 2 writes packed_src and the local indices.
 SharingPlan make_sharing_plan(const IrregularPattern& p, const SharingOptions& opt) {
   validate_pattern(p);
   const std::int64_t cap = capacity_of(opt);

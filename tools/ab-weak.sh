@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Interleaved comparison of mdremap builds on the weak-scaling bench (issue 17's A/B runs):
+# Interleaved comparison of mdremap builds on the weak-scaling bench:
 #
 #   tools/ab-weak.sh OUTDIR NAME=BINARY [NAME=BINARY ...]
 #

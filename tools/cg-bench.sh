@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CG on the GPU (issue 12, "must show"), one scripted run on the device machine:
+# CG on the GPU against cuSPARSE and CuPy, one scripted run on the device machine:
 #
 #   tools/cg-bench.sh MDREMAP_BINARY [OUTDIR]      (tools/gpu-run.sh device cg calls it)
 #
@@ -7,7 +7,7 @@
 # natural and randomly permuted, and the large case (16.8M rows, permuted): `mdremap cg` with every
 # SpMV variant, and CuPy's cupyx.scipy.sparse.linalg.cg on exactly the same system (written as
 # .npy by the first run, kept in /tmp on the device: files over 16 MiB do not come back). Writes
-# OUTDIR/cg.txt (the table and the ratios issue 12 asks for), OUTDIR/cg.csv and
+# OUTDIR/cg.txt (the table and the ratios to the targets), OUTDIR/cg.csv and
 # OUTDIR/cg-summaries.tgz.
 #
 # Variants (CG_VARIANTS): gather (csr-thread through the remap layer's gather), csr-warp, sell

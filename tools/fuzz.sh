@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes every reader registered in tests/fuzz/CMakeLists.txt (issue 11) for SECONDS each: builds
-# the `fuzz` preset (clang-14: libFuzzer + AddressSanitizer + UndefinedBehaviorSanitizer), runs
-# each harness over its corpus kept in the repository (tests/fuzz/corpus/NAME) and its seed
-# inputs, and reports executions and findings (crashes, sanitizer reports, timeouts, OOMs).
-# Exit 1 if any harness found something; the reproducers are under build/fuzz/findings/NAME/.
+# Fuzzes every reader registered in tests/fuzz/CMakeLists.txt for SECONDS each: builds the `fuzz`
+# preset (clang-14: libFuzzer + AddressSanitizer + UndefinedBehaviorSanitizer), runs each harness
+# over its corpus kept in the repository (tests/fuzz/corpus/NAME) and its seed inputs, and reports
+# executions and findings (crashes, sanitizer reports, timeouts, OOMs). Exit 1 if any harness found
+# something; the reproducers are under build/fuzz/findings/NAME/.
 #
 #   tools/fuzz.sh [--merge] [SECONDS] [NAME ...]    # defaults: 60 s, every harness
 #

@@ -49,7 +49,7 @@ bundle() {
   mkdir -p .bundle/lib .bundle/bin
   local bins=(build/cuda/src/mdremap)
   [[ -x build/cuda/mdremap-nompi ]] && bins+=(build/cuda/mdremap-nompi)
-  # The binary before this session's changes, built separately (see before-after).
+  # The binary of BEFORE_COMMIT, built separately (see before-after).
   [[ -x build/cuda-before/src/mdremap ]] && cp build/cuda-before/src/mdremap build/cuda/mdremap-before &&
     bins+=(build/cuda/mdremap-before)
   # Earlier builds to compare with (tools/ab-bench.sh), copied there by hand: build/cuda-ab/mdremap-*.
@@ -211,7 +211,7 @@ PY
     run_case "large-single-half" inputs/lj_large.yaml --precision single --set neighbor.list=half
   fi
   if [[ ,$what, == *,before-after,* && -n $old ]]; then
-    # Issue 10 item 2: gather through the strategy, no speed loss. Interleaved: before, after, ...
+    # The gather through the strategy must lose no speed. Interleaved: before, after, ...
     for prec in double mixed single; do
       local fb=() fa=()
       for r in $(seq 1 "$runs"); do
@@ -226,8 +226,8 @@ PY
     done
   fi
   if [[ ,$what, == *,sharing-plan,* ]]; then
-    # Issue 10 item 5: sharing's plan per rebuild = its rebuild time minus the gather's (the plan
-    # runs inside the timed rebuild), 100 steps = 6 list builds; before and after where bundled.
+    # Sharing's plan per rebuild = its rebuild time minus the gather's (the plan runs inside the
+    # timed rebuild), 100 steps = 6 list builds; before and after where bundled.
     local b
     for deck in lj_1m lj_large; do
       for b in "$bin" ${old:+"$old"}; do
@@ -248,8 +248,8 @@ PY
     done
   fi
   if [[ ,$what, == *,sass,* ]] && command -v cuobjdump >/dev/null; then
-    # Issue 10 item 7: does the readonly path emit read-only loads (LDG.E...CONSTANT) in the force
-    # kernels, double (32-byte records) and single? Counts per kernel, raw SASS of the two kept.
+    # Does the readonly path emit read-only loads (LDG.E...CONSTANT) in the force kernels, double
+    # (32-byte records) and single? Counts per kernel, raw SASS of the two kept.
     cuobjdump -sass "$bin" >"$OUT/sass-all.txt" 2>&1 || true
     python3 - "$OUT/sass-all.txt" "$OUT/sass-readonly.txt" <<'PY' | tee -a "$OUT/bench.txt"
 import re, subprocess, sys
@@ -271,7 +271,7 @@ for f in funcs[1:]:
 PY
     rm -f "$OUT/sass-all.txt"
   fi
-  if [[ ,$what, == *,remap,* ]]; then  # issue 10: the remap strategies side by side, float
+  if [[ ,$what, == *,remap,* ]]; then  # the remap strategies side by side, float
     local cmp=("$bin" compare --precision single --steps "${REMAP_STEPS:-100}" --rounds "${REMAP_ROUNDS:-3}" --repeats 5 --quiet)
     local all=gather,dup,sharing,auto
     : >"$OUT/remap.txt"
@@ -281,7 +281,7 @@ PY
     "${cmp[@]}" "$repo/inputs/lj_large.yaml" --modes $all --shuffle --csv "$OUT/remap-4m-shuffled.csv" | tee -a "$OUT/remap.txt"
     (cd "$OUT" && tar czf remap.tgz remap-*.csv && rm -f remap-*.csv)
   fi
-  if [[ ,$what, == *,remap-short,* ]]; then  # issue 10: what auto picks for a 100-step run
+  if [[ ,$what, == *,remap-short,* ]]; then  # what auto picks for a 100-step run
     : >"$OUT/remap-short.txt"
     for deck in lj_1m lj_large; do
       for order in sorted shuffled; do
@@ -307,9 +307,9 @@ PY
     (cd "$OUT" && tar czf ncu.tgz ncu-*.csv && rm -f ncu-*.csv)
   fi
   if [[ ,$what, == *,output,* ]]; then
-    # Issue 4: one H5MD frame per 100 steps must slow a 1M-atom run by less than 10%. The
-    # trajectory (about 35 MB a frame) goes to /tmp: files over 16 MiB do not come back from
-    # the device, and only the timings matter here.
+    # One H5MD frame per 100 steps must slow a 1M-atom run by less than 10%. The trajectory (about
+    # 35 MB a frame) goes to /tmp: files over 16 MiB do not come back from the device, and only the
+    # timings matter here.
     local traj=/tmp/mdremap-output-bench.h5md
     run_case output-none inputs/lj_1m.yaml --steps 1000
     run_case output-h5md inputs/lj_1m.yaml --steps 1000 --set output.h5md.file="$traj" \

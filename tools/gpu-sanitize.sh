@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# compute-sanitizer over the GPU test binaries of the device bundle (issue 11): memcheck (out of
-# bounds and misaligned accesses, leaks of device memory) and racecheck (shared-memory hazards:
-# the sharing strategy's team scratch, the list builder's warp-per-cell stores).
+# compute-sanitizer over the GPU test binaries of the device bundle: memcheck (out of bounds and
+# misaligned accesses, leaks of device memory) and racecheck (shared-memory hazards: the sharing
+# strategy's team scratch, the list builder's warp-per-cell stores).
 #
 #   tools/gpu-run.sh bundle                      # here: build and bundle the cuda preset
 #   tools/gpu-sanitize.sh                        # on the GPU machine, carrying .carry/bundle.tar.xz

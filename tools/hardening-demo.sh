@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 11's findings, replayed: for each numbered finding, the hostile input a user tried, the
-# command, what mdremap printed and its exit code, and the state of the files afterwards.
+# The hardening review's findings, replayed: for each numbered finding, the hostile input a user
+# tried, the command, what mdremap printed and its exit code, and the state of the files afterwards.
 #
 #   tools/hardening-demo.sh [BINARY]     # default build/openmp/src/mdremap
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The bench deck at several sizes, plain and cluster-pair lists, double and single, against
-# ExaMiniMD in the same rounds (issue 16's table). On the GPU machine, after tools/unbundle.sh:
+# ExaMiniMD in the same rounds. On the GPU machine, after tools/unbundle.sh:
 #
 #   tools/md-peers.sh OUTDIR MDREMAP [NAME=BINARY ...]
 #
@@ -14,7 +14,7 @@
 # atom-steps/s to md-peers.csv, mdremap's summaries to md-peers-summaries.tgz.
 #
 # SIZES: fcc cells per edge (20 = 32,000 atoms, 40 = 256,000, 80 = 2,048,000, 100 = 4,000,000,
-# 160 = 16,384,000); steps per size are chosen so each run's loop lasts 0.2-1 s on an H100.
+# 160 = 16,384,000); steps per size are chosen so each run's loop lasts about a second or less.
 # LISTS (default "full cluster"; cluster-newton: the cluster list with each pair once; full16: the
 # full list read through the gather's 16-bit index, remap.index_bits=16; full-lN: the full list
 # with each atom on N lanes, remap.lanes=N, where "full" takes remap.lanes' default; full-ro,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Strong scaling over MPI ranks on this machine's CPU (issue 15): a 256,000-atom LJ deck (the
-# bench deck at 40^3 fcc cells) on 1, 2 and 4 ranks, mdremap (build/openmp, MDREMAP_MPI on) and
-# Debian's LAMMPS (lmp) on the same system in the same rounds, one thread per rank, interleaved.
+# Strong scaling over MPI ranks on this machine's CPU: a 256,000-atom LJ deck (the bench deck at
+# 40^3 fcc cells) on 1, 2 and 4 ranks, mdremap (build/openmp, MDREMAP_MPI on) and Debian's LAMMPS
+# (lmp) on the same system in the same rounds, one thread per rank, interleaved.
 #
 #   tools/mpi-cpu-scaling.sh [rounds] [ranks]    # default 3 rounds, ranks "1 2 4"
 #   STEPS=10 tools/mpi-cpu-scaling.sh 1 "1 2"    # a short pass (checks the script, not a timing)

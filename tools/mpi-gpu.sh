@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15 on one GPU (the device machine, carrying .carry with a `BUNDLE_MPI=1 tools/gpu-run.sh
+# MPI on one GPU (the device machine, carrying .carry with a `BUNDLE_MPI=1 tools/gpu-run.sh
 # bundle`): the MPI build against the same source built without MPI, and 2 ranks sharing the GPU.
 #
 #   bash tools/mpi-gpu.sh            # results: $OUT/mpi.md (tables) and $OUT/mpi.tgz (everything)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Issue 17 on a machine of several GPUs (nvidia-h100-x2 and larger kinds; the device call
-# carries .carry with a `BUNDLE_MPI=1 tools/gpu-run.sh bundle`): one rank per GPU (Kokkos maps
-# a rank to the GPU of its node-local rank).
+# Multi-GPU runs on a machine of several GPUs (the device call carries .carry with a `BUNDLE_MPI=1
+# tools/gpu-run.sh bundle`): one rank per GPU (Kokkos maps a rank to the GPU of its node-local
+# rank).
 #
 #   bash tools/multigpu.sh        # results: $OUT/multigpu.md (tables) and $OUT/multigpu.tgz
 #

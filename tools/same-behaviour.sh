@@ -7,7 +7,9 @@
 #
 # A case line is `name|arguments` (OUT in the arguments: the case's output prefix). Cases whose
 # choices depend on timing (auto) or whose sums are reduced in a varying order (throttle's
-# queue on host threads) are compared by exit code and first error line only. Run from the
+# queue on host threads) are compared by exit code and first error line only; cases named
+# *atomic* (forces summed by atomics on a GPU, in an order that varies run to run) have their
+# thermo compared to a relative 1e-12. Run from the
 # repository root (decks are named relative to it). Exit 0: no difference.
 set -uo pipefail
 old=$(realpath "$1") new=$(realpath "$2") out=$(realpath -m "$3")
@@ -43,7 +45,17 @@ while IFS='|' read -r name args; do
   msg=""
   cmp -s "$o.rc" "$n.rc" || msg+=" exit $(cat "$o.rc") -> $(cat "$n.rc");"
   [[ "$(head -n1 "$o.stderr")" == "$(head -n1 "$n.stderr")" ]] || msg+=" first stderr line;"
-  if ((!loose)); then
+  if [[ $name == *atomic* && -f $o.csv ]]; then
+    python3 - "$o.csv" "$n.csv" <<'PY' || msg+=" thermo csv beyond 1e-12;"
+import csv, math, sys
+a, b = (list(csv.reader(open(f))) for f in sys.argv[1:])
+ok = len(a) == len(b) and all(len(x) == len(y) for x, y in zip(a, b))
+for x, y in zip(a[1:], b[1:]):
+    for u, v in zip(x, y):
+        ok = ok and math.isclose(float(u), float(v), rel_tol=1e-12, abs_tol=1e-300)
+sys.exit(0 if ok else 1)
+PY
+  elif ((!loose)); then
     [[ -f $o.csv ]] && { cmp -s "$o.csv" "$n.csv" || msg+=" thermo csv;"; }
     [[ -f $o.json ]] && { diff <(norm "$o.json") <(norm "$n.json" 2>&1) >"$n.jsondiff" || msg+=" summary ($n.jsondiff);"; }
   fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sharing's plan time per neighbour-list rebuild (issue 10 item 5), for a before/after on a GPU:
+# Sharing's plan time per neighbour-list rebuild, for a before/after on a GPU:
 #
 #   tools/sharing-plan-bench.sh MDREMAP_BINARY [OUTDIR]     # e.g. .bundle/bin/mdremap
 #   DECKS="inputs/lj_1m.yaml" STEPS=40 tools/sharing-plan-bench.sh build/openmp/src/mdremap

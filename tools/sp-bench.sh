@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The SP benchmark of issue 13 (BRIEF section 7, seed 000 Tables 5 and 8), in two halves:
+# The SP benchmark (BRIEF section 7, seed 000 Tables 5 and 8), in two halves:
 #
 #   tools/sp-bench.sh bundle                       # here: tools/gpu-run.sh bundle + CaDiCaL
 #   tools/sp-bench.sh device [INSTANCES] [MODES]   # on the GPU machine (carrying .carry)
@@ -72,7 +72,7 @@ for f in sorted(glob.glob(os.path.join(d, "*_cadical.txt"))):
     out = {"10": "SATISFIABLE", "20": "UNSATISFIABLE", "124": f"timeout ({limit} s)"}.get(rc, f"exit {rc}")
     print(f"| {inst} | CaDiCaL 1.5.3 (CPU) | 1 | {out} | | | | | {secs} | {secs} | | | |")
 
-# Medians per instance and mode, and the ratios the issue asks for (seed 000 Tables 5 and 8).
+# Medians per instance and mode, and the ratios against seed 000 Tables 5 and 8.
 def med(js, f):
     return statistics.median(f(j) for j in js)
 print("\n| instance | mode | runs | all SAT | median calc_pi ms | median SP s | median solve s | solve / best |")

@@ -3,10 +3,9 @@
 // slots, a compaction's output index, offsets from counts), in three passes over tiles of kTile
 // entries: each tile's sums (a team reduction), the tiles' offsets (one team's scan over them),
 // each entry's prefix (a team scan inside its tile, coalesced). Kokkos' range scan over the
-// entries themselves showed 0.1-0.4 ms over 4M entries on an H100 under the kernel timer (the
-// migration's split with a 40-byte value, the ghosts' offsets; Kokkos issue #6838 reports its scan
-// slow against Thrust's); with this the list build is 0.05-0.18 ms shorter on one and on four
-// GPUs (docs/benchmarks.md, session 24).
+// entries themselves was slower on the GPU (the migration's split with a 40-byte value, the ghosts'
+// offsets; Kokkos issue #6838 reports its scan slow against Thrust's); this shortens the list build
+// (docs/benchmarks.md).
 //
 // A tile's counters travel packed in one 64-bit word: counter f in bits [f W, (f + 1) W),
 // W = 64 / F, so the increments of an entry are one word and a tile's sums add without carries
@@ -94,8 +93,7 @@ class TileScan {
         });
     // The tiles' offsets in one team: each thread sums a run of consecutive tiles, the team scans
     // those sums (one team_scan per counter), each thread writes its tiles' offsets; entry
-    // `tiles` gets the totals. (Kokkos' range scan over the ~2,000 tiles of 4M entries showed
-    // 0.03-0.2 ms under the kernel timer on an H100, docs/benchmarks.md, session 24.)
+    // `tiles` gets the totals. (Kokkos' range scan over the tiles was slower, docs/benchmarks.md.)
     Kokkos::parallel_for(
         label + "_offsets", Policy(Space(), 1, team_size()), KOKKOS_LAMBDA(const Member& m) {
           const std::int64_t per = (tiles + 1 + m.team_size() - 1) / m.team_size();

@@ -36,25 +36,22 @@ class AutoSpmv final : public CgSpmv {
     layer_->set_fused_dots(o.fused_dots);
     // The layer's auto runs nothing until the decision: its gather is measured here through a
     // gather of its own.
-    // The kernel most often fastest first (sell: measured on an H100, docs/benchmarks.md
-    // sessions 18-22; csr-warp instead on a scattered matrix whose x is past the L2, below),
-    // then the others by the cost of their set-up: csr-warp and the gather read the matrix's own
-    // arrays, cuSPARSE's set-up is 0.3-0.7 ms of host calls on a stand-in.
+    // The kernel most often fastest first (sell, docs/benchmarks.md; csr-warp instead on a
+    // scattered matrix whose x is past the L2, below), then the others by the cost of their set-up:
+    // csr-warp and the gather read the matrix's own arrays, cuSPARSE's set-up is host calls.
     for (const std::string& k : auto_candidate_kernels()) {
       cands_.emplace_back();
       cands_.back().name = candidate_of(k);
     }
     // A scattered matrix whose x is past the L2, its reorder's cost measured: csr-warp first
-    // (set up in microseconds). There every kernel's iterations are bound by the gathers (the
-    // large permuted grid: sell 3.70 ms, csr-warp 3.78), and the reorder pays before the decision
-    // point, so sell's set-up on the old order (6.6-8.9 ms there, session 27 call 5) would be
-    // spent for nothing.
+    // (set up in microseconds). There every kernel's iterations are bound by the gathers, so they
+    // run alike, and the reorder pays before the decision point, so sell's set-up on the old order
+    // would be spent for nothing.
     if (o.reorder.enabled && cost_measured() && !x_in_l2())
       std::stable_partition(cands_.begin(), cands_.end(),
                             [](const Cand& c) { return c.name == "csr-warp"; });
     // The first kernel set up here, with auto, as a variant naming it is set up: before the
-    // solve's vectors are made, its set-up counted as the set-up's. (The 0.3-0.9 us by which
-    // auto's iterations on offshore exceed sell's alone stayed when it was: session 29 call 6.)
+    // solve's vectors are made, its set-up counted as the set-up's.
     for (auto& c : cands_)
       if (set_up(c)) break;
     if (o.decide_after == 0) {  // before the solve, over max_iterations, on a ones vector
@@ -213,8 +210,8 @@ class AutoSpmv final : public CgSpmv {
   // start of each of its 1 + profile_steps iterations; the iteration's time is the span to the
   // next mark), else the best so far, untimed (its first call closes the last measured span).
   // One kernel after the other, as a solve runs one: measured in turn (round robin) the CSR
-  // kernels' timed iterations found the arrays they share in the L2 and sell's did not, and
-  // auto chose a CSR kernel over sell in 21 of 32 stand-in solves (session 22, call 8).
+  // kernels' timed iterations found the arrays they share in the L2 and sell's did not, which
+  // biased the choice towards the CSR kernels.
   CgSpmv* measured_call() {
     harvest(false);
     if (Cand* c = next()) {
@@ -244,9 +241,8 @@ class AutoSpmv final : public CgSpmv {
   // Sets a kernel up, timed between marks in the stream as its iterations are: the span from
   // the device's reaching the work launched before it to its reaching the set-up's own work
   // (read by harvest()) is what the set-up cost the solve, the host's part included where the
-  // device ran dry waiting for it. Not fenced: a fence on each side let the device run dry while
-  // the host set up csr-warp in 2 microseconds, 0.05 ms of a 126-iteration solve (offshore,
-  // session 29), where the iteration in flight hides the host's part.
+  // device ran dry waiting for it. Not fenced: a fence on each side lets the device run dry while
+  // the host sets up, where the iteration in flight hides the host's part.
   bool set_up(Cand& c) {
     if (c.op) return true;
     if (!c.failed.empty()) return false;
@@ -289,7 +285,7 @@ class AutoSpmv final : public CgSpmv {
   // iterations above the best's). Its cost: its set-up, the warm-up's figure for it
   // (SpmvOptions::setup_hint_ms; the same kernel's set-up on the small matrices, a lower bound;
   // 0 where there is none), and its iterations, what the last kernel measured cost beyond the
-  // best (call 11 on offshore: the gather measured after csr-warp had spent the budget, +0.15 ms).
+  // best (else a kernel could start measuring after an earlier one had spent the budget).
   Cand* next() {
     const bool started =
         std::any_of(cands_.begin(), cands_.end(), [](const Cand& c) { return c.runs > 0; });
@@ -325,8 +321,8 @@ class AutoSpmv final : public CgSpmv {
     const double budget = share * b->exec_ms() * static_cast<double>(left);
     // Spent: what was read, and the iterations launched but not read yet (the lagged loop reads a
     // span once the device has passed it), each as its kernel's read ones cost. Counting only
-    // what was read let the gather start on offshore permuted with csr-warp's last iterations
-    // unread, and the measuring end 40% past its budget (0.23 against 0.165 ms; session 27).
+    // what was read let the next kernel start with the last one's iterations unread, and the
+    // measuring end past its budget.
     double spent = explored_ms(b);
     for (const auto& k : cands_)
       if (&k != b && k.failed.empty() && k.runs > k.seen) spent += (k.runs - k.seen) * excess(k, b);
@@ -336,8 +332,8 @@ class AutoSpmv final : public CgSpmv {
     // (all steps() of them at kClearLoser x b's time: one that is slower is stopped after its
     // first timed iteration, but costs more each), and as much as the last kernel measured cost
     // where that is more (all of its iterations at what its read ones cost, its first, colder one
-    // included). The last kernel's figure alone let the gather start on offshore permuted after
-    // csr-warp (0.06 ms) and cost 0.2-0.27 ms, past the budget (session 29 call 1).
+    // included). The last kernel's figure alone let a slow kernel start after a fast one and take
+    // the measuring past the budget.
     const double bound = steps() * (kClearLoser - 1.0) * b->exec_ms();
     double iterations = bound;
     for (const auto& k : cands_)
@@ -361,9 +357,7 @@ class AutoSpmv final : public CgSpmv {
   }
   // What measuring has cost beyond running `b` throughout: the other kernels' set-ups (measured
   // or not) and every measured iteration read so far above b's time; not the first kernel's
-  // set-up and first SpMV, which are the solve's own (any kernel pays them: on a stand-in the
-  // span from the solve's first, blocking SpMV to its first lagged iteration was 0.35-0.42 ms,
-  // session 23 call 2).
+  // set-up and first SpMV, which are the solve's own (any kernel pays them).
   double explored_ms(const Cand* b) const {
     double excess = 0;
     for (const auto& c : cands_) {
@@ -456,8 +450,8 @@ class AutoSpmv final : public CgSpmv {
         "in the stream; the layer's auto was made in {:.3f} ms before the solve)\n    ",
         measured.empty() ? std::string("none") : measured, excess, layer_ms_);
     // Not fenced: the layer's own profiling fences around what it times, and its screening is
-    // host work the iteration in flight hides in part (a fence on each side let the device run
-    // dry: 0.07 ms at the decision of a 126-iteration solve, offshore, session 29).
+    // host work the iteration in flight hides in part (a fence on each side lets the device run
+    // dry).
     Kokkos::Timer t;
     layer_->decide_over(executions, note);
     const double decide_ms = ms_since(t);
@@ -466,7 +460,7 @@ class AutoSpmv final : public CgSpmv {
     for (auto& c : cands_)
       if (!out.empty() && c.name == out) current_ = c.op;
     // The kernels not chosen are kept until auto goes, or reorders (their memory for P A P^T):
-    // a release waits for the device (0.13-0.38 ms of a stand-in's solve, session 22 call 7).
+    // a release waits for the device.
     kernel_lines_ += fmt::format(
         "the layer's decision (its screening, probes and any profiling) took {:.3f} ms\n    ",
         decide_ms);
@@ -474,12 +468,11 @@ class AutoSpmv final : public CgSpmv {
   }
 
   // One exploration budget for the kernels and the layer's strategies. A kernel skipped for the
-  // budget is not profiled by the layer either (the gather is both: the layer profiled it on
-  // offshore, 0.8-1.2 ms of fenced SpMVs of a ones vector and their vectors' allocation, at the
-  // decision of a 7 ms solve, where the kernels' measuring had judged it past the budget; session
-  // 29 call 2). And the layer explores nothing where what is left of the budget over the
-  // iterations expected to remain cannot cover 1 + profile_steps SpMVs at the best kernel's time,
-  // the least a strategy's profiling costs (each an SpMV beside the solve's).
+  // budget is not profiled by the layer either (the gather is both: else the layer would profile
+  // it, fenced SpMVs of a ones vector and their vectors' allocation, where the kernels' measuring
+  // had judged it past the budget). And the layer explores nothing where what is left of the budget
+  // over the iterations expected to remain cannot cover 1 + profile_steps SpMVs at the best
+  // kernel's time, the least a strategy's profiling costs (each an SpMV beside the solve's).
   void close_layer_exploration(remap::AutoStrategy<double>* a, const Cand* b,
                                std::int64_t executions, double spent) {
     for (const auto& c : cands_)
@@ -506,10 +499,9 @@ class AutoSpmv final : public CgSpmv {
   // measured iteration above the floor of the bytes any order moves); it runs where that
   // exceeds its predicted cost (the warm-up's measured reorder, fixed + per matrix entry, and
   // the chosen kernel's set-up again). The iterations left: remaining_iterations' central
-  // estimate (spmv.hpp: CG's residual slows down, so the rate's extrapolation alone is short, 94
-  // against 944 on parabolic_fem after 30 iterations), re-estimated after every later iteration,
-  // so a solve that turns out long is reordered then. Its cost not measured (no warm-up): it
-  // runs at the decision.
+  // estimate (spmv.hpp: CG's residual slows down, so the rate's extrapolation alone falls far
+  // short), re-estimated after every later iteration, so a solve that turns out long is reordered
+  // then. Its cost not measured (no warm-up): it runs at the decision.
   void plan_reorder(std::int64_t executions, const Cand* best_kernel) {
     remap::AutoStrategy<double>* a = layer_->auto_strategy();
     remap::RemapStrategy<double>* strategy = current_ == layer_.get() ? a->chosen() : nullptr;
@@ -567,12 +559,10 @@ class AutoSpmv final : public CgSpmv {
   // Before the decision point, once a kernel is measured: the solve is expected to run at least
   // to the decision point, and from kBracketFrom residuals on as long as remaining_iterations'
   // central estimate where that is more; where those iterations could lose more than the reorder
-  // costs (a matrix whose x is far past the L2: the large permuted grid's SpMV runs 5.5x its
-  // floor; a long solve in the L2: parabolic_fem and ecology2 permuted), it runs now, and a fresh
-  // auto on P A P^T measures the kernels and decides there (its own decision point unchanged).
-  // Deciding at the decision point instead would lose the iterations to it (30 x 0.016 ms on
-  // parabolic_fem: 1% of its solve). A solve that then ends sooner than estimated has paid the
-  // reorder for less than it cost.
+  // costs (a matrix whose x is far past the L2, its SpMV far above its floor; a long solve in the
+  // L2), it runs now, and a fresh auto on P A P^T measures the kernels and decides there (its own
+  // decision point unchanged). Deciding at the decision point instead would lose the iterations to
+  // it. A solve that then ends sooner than estimated has paid the reorder for less than it cost.
   bool consider_early(std::int64_t it) {
     const Cand* b = best();
     if (!b || !cost_measured()) return false;
@@ -611,9 +601,9 @@ class AutoSpmv final : public CgSpmv {
   // against the same scattered), of the iteration less what is not its SpMV there (the update's
   // vectors and the dots' own rows, their bytes at the copy bandwidth, per row: DRAM time only,
   // not the iteration's launches, so on a small matrix the saving is overstated; taking the share
-  // of the whole iteration overstated it by 1.1-1.9x on the permuted stand-ins, session 26 call 9);
-  // past it, the whole iteration above the floor of the bytes any order moves (the scattered reads
-  // come from memory, 32 bytes a sector). Without the warm-up's share: the bound for both.
+  // of the whole iteration overstated it more); past it, the whole iteration above the floor of the
+  // bytes any order moves (the scattered reads come from memory, 32 bytes a sector). Without the
+  // warm-up's share: the bound for both.
   struct Saving {
     double ms = 0;        // per iteration
     double exec_ms = 0;   // the kernel's measured iteration

@@ -28,8 +28,7 @@ RemapSpmv::RemapSpmv(const DeviceCsr& a, const std::string& mode, remap::RemapOp
   if (auto_ && decide_after_ == 0) decide();
   // One remap timed on a zero vector. The gather remaps nothing, nor does an auto still
   // deciding (it runs nothing before its decision): no vector is made for them (its allocation
-  // and release, a device synchronisation, cost a fifth of a millisecond in auto's exploration
-  // on an H100; docs/benchmarks.md, session 18).
+  // and release, a device synchronisation, would count in auto's exploration).
   if (std::string(s_->key()) != remap::GatherStrategy<double>::kName &&
       !(auto_ && !auto_->decided())) {
     Kokkos::View<double*> x0("cg::x0", a.cols);
@@ -76,9 +75,8 @@ Sums2 RemapSpmv::apply_dots(Kokkos::View<const double*> u, Kokkos::View<const do
     return s;
   }
   // Kokkos runs a range reduction as a few blocks per multiprocessor looping over the rows, at
-  // a fraction of the bandwidth the plain SpMV's thread per row reaches (docs/benchmarks.md,
-  // session 17: 2.51 against 1.14 ms at 16.8M rows); the dots after it read w, u, r once more
-  // and still win (spmv.fused_dots false, the default).
+  // a fraction of the bandwidth the plain SpMV's thread per row reaches; the dots after it read w,
+  // u, r once more and still win (spmv.fused_dots false, the default).
   remap::execute(*s_, SpmvBody<CgRow>{{w, u, r}}, false, s);
   return cg_dots(w, u, r);
 }

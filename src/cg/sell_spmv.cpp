@@ -40,8 +40,8 @@ using remap::Sums2;
 // A slice per thread of a team whose vector lanes are the slice's 32 slots (a warp on CUDA): the
 // set-up's per-slice reductions run across the lanes instead of as 32 sequential loads. Eight
 // slices (warps) a team on a GPU: with one a team, a multiprocessor holds at most 32 teams, half
-// its warps, and these kernels wait on their loads (sell_diagonals and sell_slices each took
-// 0.06-0.08 ms on the offshore stand-in's 8k slices, session 29); one on a host backend.
+// its warps, and these kernels wait on their loads (sell_diagonals, sell_slices); one on a host
+// backend.
 int slices_per_team() {
   using Space = Kokkos::DefaultExecutionSpace::memory_space;
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible ? 1 : 8;
@@ -151,15 +151,14 @@ struct SellRows {
     } else {
       // Walked by pointers (the slice column's stride apart): fewer registers a thread than the
       // 64-bit index arithmetic, so that the fused kernel's grid-stride loop keeps eight blocks
-      // of 256 a multiprocessor (session 23, call 7: 40 registers, six blocks, 72% occupancy).
+      // of 256 a multiprocessor.
       const double* v = val.data() + first + i;
       const std::uint16_t* o = off16.data() + first + i;
       const int* bs = base.data() + first / kSellSlice;  // the slice's first column base
       // The diagonal columns first (k < ndiag): base + the slot's row, no offset stored (the
-      // plan keeps every such column inside the matrix); then the offset columns. Two loops
-      // (48 registers in the fused kernel): one loop choosing per column between the row and a
-      // loaded offset (40) ran slower, the offsets-only slices 20% slower in the CG iteration
-      // (session 26, call 3).
+      // plan keeps every such column inside the matrix); then the offset columns. Two loops, though
+      // they take more registers: one loop choosing per column between the row and a loaded offset
+      // ran slower in the CG iteration, the offsets-only slices included (docs/benchmarks.md).
       int k = 0;
       if (const int d = ndiag(s); d > 0) {
         const int r = static_cast<int>(row(t));
@@ -187,10 +186,8 @@ struct SellApply {
 // Against the SpMV and then a reduction over w, u and r, this saves reading w and r again
 // (16-24 B a row) and a launch. Run by SlotReduction (one slot a thread). kDiagonalInRows
 // (SellMatrix::diagonal_in_rows): u's own entry is the x the row's diagonal gathered, not a load
-// of its own; the same value. On the large natural case the kernel ran 542 against 580 us (Nsight
-// Compute, docs/benchmarks.md session 23 call 17), though at 40 registers a thread against 32;
-// with diagonal columns 488 us in the one-loop form (session 26, call 2; the two loops kept
-// ran the iteration 3% faster still, call 3).
+// of its own; the same value, one load fewer a row, which outweighs the registers it costs
+// (docs/benchmarks.md).
 template <bool kDiagonalInRows>
 struct SellApplyDots {
   SellRows m;
@@ -400,7 +397,7 @@ struct SliceOffsets {
   // Slot t's columns (its first kSellMaxDiagonals; a planned slice's rows hold no more) into
   // registers, every load issued before any is used: the loops below walked a row one load at a
   // time, each waiting for its entry before the next (a chain of 16-32 loads a slice, which more
-  // warps a multiprocessor did not shorten: session 30, call 1). Returns how many.
+  // warps a multiprocessor did not shorten). Returns how many.
   KOKKOS_INLINE_FUNCTION int row_columns(const std::int64_t t, int (&c)[kSellMaxDiagonals]) const {
     const int n = static_cast<int>(Kokkos::min<std::int64_t>(length(t), kSellMaxDiagonals));
     const std::int64_t j0 = n > 0 ? rp(row(t)) : 0;
@@ -489,10 +486,9 @@ struct SliceOffsets {
   }
   // The plan's first half, on the thread's vector lanes: the lane of the slice's first longest
   // row, and its candidates, placed into cand (the slice's scratch) by the lanes (each lane
-  // sorting its own copy in local memory made this kernel and sell_slices 0.13 and 0.27 ms of a
-  // 1.4 ms set-up on the offshore stand-in, session 28; one lane sorting them, a chain of loads,
-  // 0.06-0.08 ms each, session 29). Returns how many; the caller waits at a team barrier before
-  // the lanes read them.
+  // sorting its own copy in local memory, or one lane sorting them for all, a chain of loads, made
+  // these kernels slower). Returns how many; the caller waits at a team barrier before the lanes
+  // read them.
   template <class Member>
   KOKKOS_INLINE_FUNCTION int gather_candidates(const Member& m, const std::int64_t s, const int w,
                                                std::int64_t* cand, int& lane) const {
@@ -625,9 +621,8 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   // The set-up's phases, without fences of their own: the waits for the scans' totals and the
   // fill's counts end them. Each allocation is a cudaMalloc and a fence (Kokkos' header copy):
   // there are three or four (the slices' arrays, the sorted order where rows are sorted, the
-  // values with offsets and bases, the 32-bit columns where a slice has them), where there were
-  // six (session 29: 0.01-0.17 ms each on offshore), and five waits for the host, where there
-  // were eight.
+  // values with offsets and bases, the 32-bit columns where a slice has them), and five waits for
+  // the host.
   Kokkos::Timer lap;
   double alloc_ms = 0;
   const auto allocated = [&alloc_ms](auto&& make) {
@@ -796,7 +791,7 @@ SellMatrix build_sell(const DeviceCsr& a, int sigma, bool diagonals) {
   // matrix read from a file has it, the reader refuses one without, a generated one has it, a
   // matrix handed in otherwise may not, and then u's own entry is loaded), and (slot 0 of each
   // slice) the wide slices, the slices with diagonal columns and their entries, in the same pass
-  // (kernels and waits of their own were 0.04 and 0.03 ms of the set-up).
+  // (kernels and waits of their own would lengthen the set-up).
   std::int64_t dropped = 0, missing = 0, wide_count = 0, diag_count = 0, diag_entries = 0;
   Kokkos::parallel_reduce(
       "CG::sell_fill", Range(0, slices * kSellSlice),

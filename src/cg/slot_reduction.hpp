@@ -7,15 +7,11 @@
 // thread looping over the slots t, t + the grid's threads, ...: a block sums its threads by warp
 // shuffles, writes its partial, and the last blocks to finish (tickets counted atomically after a
 // memory fence) sum the partials in a fixed order, in two levels (slot_reduce): one kernel, the
-// same result every run (for a given grid: the device's). One resident grid against a block per
-// 256 slots, CG iteration on an H100 (docs/benchmarks.md, session 23, call 6, medians of 3):
-// ecology2 0.0620 / 0.0680 ms, parabolic_fem 0.0439 / 0.0474, the large case 0.9723 / 0.9800;
-// apache2 0.0602 / 0.0577 (within its rounds' spread); two or four resident grids between the two.
-// Kokkos' team-policy
-// reduction of the same functor ran the large case's iteration 1.46x slower than the SpMV and a
-// separate reduction (docs/benchmarks.md, session 22), the layer's gather of CSR rows in
-// its range-policy reduction ran at 41% of DRAM bandwidth (session 17). Elsewhere Kokkos' range
-// reduction.
+// same result every run (for a given grid: the device's). One resident grid ran the CG iteration
+// faster than a block per 256 slots on most matrices, two or four resident grids between the two
+// (docs/benchmarks.md). Kokkos' team-policy reduction of the same functor ran slower than the SpMV
+// and a separate reduction, and the layer's gather of CSR rows in its range-policy reduction
+// reached a fraction of DRAM bandwidth. Elsewhere Kokkos' range reduction.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -76,11 +72,10 @@ __device__ inline remap::Sums2 sum_partials(const remap::Sums2* partial, unsigne
 // Two levels of "last block sums": the blocks in groups of kBlock, the last block of a group to
 // finish sums the group's partials (one load a thread), the last group to finish sums the
 // groups'. Each finisher waits about one L2 round trip, not a loop over every block's partial
-// (at 16.8M rows, 65,536 partials: one last block looping over them, 1 or 4 loads in flight a
-// thread, ran the large case's iteration 1.01x and 1.10x the unfused one on an H100; these two
-// levels 1.01x; partials per warp instead of per block, without the block's barrier, 1.19x:
-// docs/benchmarks.md, session 22). tickets[g] counts group g's blocks, tickets[groups] the
-// groups; each is reset by its finisher for the next launch in the stream.
+// (one last block looping over tens of thousands of partials was no faster, and slower with four
+// loads in flight a thread; partials per warp instead of per block, without the block's barrier,
+// were slower). tickets[g] counts group g's blocks, tickets[groups] the groups; each is reset by
+// its finisher for the next launch in the stream.
 template <class F>
 __global__ void __launch_bounds__(kBlock)
     slot_reduce(const F f, const std::int64_t n, remap::Sums2* partial, remap::Sums2* group_sum,

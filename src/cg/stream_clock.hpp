@@ -7,11 +7,10 @@
 // host launches an iteration while the device runs the one before, and the time between the
 // marks made at the start of two successive SpMVs is what an iteration of that kernel costs
 // there, the host's launches included where they are slower than the device (cuSPARSE's SpMV
-// call on a stand-in of 40-microsecond iterations). A fenced timer would make the host wait for
-// every iteration instead, and time a loop the solve does not run (session 22: a host wait per
-// measured iteration, and three timed iterations that ranked kernels differing by 10-30% in
-// the wrong order in about a third of the solves). On a GPU a mark is a CUDA event recorded in
-// the stream; on the host a fence and the wall clock.
+// call on a small matrix). A fenced timer would make the host wait for every iteration instead, and
+// time a loop the solve does not run: three such timed iterations often ranked the kernels in the
+// wrong order. On a GPU a mark is a CUDA event recorded in the stream; on the host a fence and the
+// wall clock.
 #include <Kokkos_Core.hpp>
 #include <optional>
 #include <vector>

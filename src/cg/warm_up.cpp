@@ -188,11 +188,11 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder, bool sc
         // And what an order is worth where x stays in the L2 (the larger grid's x is 8 MB):
         // sell's SpMV on the grid renumbered by a pseudo-random permutation (as matrix.permute
         // does; a multiplicative or bit-reversed renumbering of a stencil leaves a slice's k-th
-        // neighbours at constant offsets, and measured 0-4%) against the same after labelprop
-        // reorders it, so the share of an SpMV's time a reorder wins back there (auto_spmv.cpp;
-        // past the L2 the bytes' floor says it instead). Not against the grid's own order: there
-        // sell's slices share their offsets (diagonal columns, sell_spmv.hpp) and move fewer
-        // bytes than in the order labelprop finds.
+        // neighbours at constant offsets, and shows almost no gain) against the same after
+        // labelprop reorders it, so the share of an SpMV's time a reorder wins back there
+        // (auto_spmv.cpp; past the L2 the bytes' floor says it instead). Not against the grid's own
+        // order: there sell's slices share their offsets (diagonal columns, sell_spmv.hpp) and move
+        // fewer bytes than in the order labelprop finds.
         double nat = 0, scat = 0;
         DeviceCsr scattered, ordered;
         if (go_on("the SpMV's gain from an order"))
@@ -213,9 +213,8 @@ void KernelWarmUp::run(SpmvOptions spmv, CgOptions solver, bool reorder, bool sc
         // dots' own rows, kOtherVectors a row (read or written, 8 bytes each), at the copy
         // bandwidth the remap layer's auto probes for as many bytes (AutoStrategy::copy_gb_per_s).
         // auto takes the share above of what remains of its measured iteration. (Timing whole CG
-        // iterations here instead read 0.073-0.55 ms an iteration where the solve's own on a grid
-        // of this size took 0.059: the warm-up's host waits share the host with the matrix's
-        // set-up; a copy's probe queues no host waits.)
+        // iterations here instead read up to several times the solve's own: the warm-up's host
+        // waits share the host with the matrix's set-up; a copy's probe queues no host waits.)
         if (nat > 0 && go_on("the iteration's part beside the SpMV")) {
           const int vectors = solver.jacobi ? kOtherVectorsJacobi : kOtherVectors;
           const double gb_per_s = remap::AutoStrategy<double>::copy_gb_per_s(

@@ -3,13 +3,13 @@
 // main thread builds the real matrix (`spmv.warm_up`, CUDA builds).
 //
 // The CUDA runtime loads a kernel's module at its first launch (lazy loading, the default since
-// CUDA 12.2), and cuSPARSE's first SpMV loads its own; measured on an H100 these first launches
-// cost milliseconds each (docs/benchmarks.md, session 18), as much as tens of CG iterations of a
-// stand-in. A user pays them once per process wherever they fall: here they fall while the host
-// generates or reads the matrix, which takes far longer, so they are hidden rather than moved.
-// `auto`'s exploration (auto_spmv.hpp) launches every candidate kernel, so it warms them all.
-// Kokkos allows kernels to be launched on one execution space instance from several host threads
-// (Kokkos 4.2+, TestExecSpaceThreadSafety); the main thread does no device work until it joins.
+// CUDA 12.2), and cuSPARSE's first SpMV loads its own; these first launches cost as much as tens of
+// CG iterations of a small matrix. A user pays them once per process wherever they fall: here they
+// fall while the host generates or reads the matrix, which takes far longer, so they are hidden
+// rather than moved. `auto`'s exploration (auto_spmv.hpp) launches every candidate kernel, so it
+// warms them all. Kokkos allows kernels to be launched on one execution space instance from several
+// host threads (Kokkos 4.2+, TestExecSpaceThreadSafety); the main thread does no device work until
+// it joins.
 #include <atomic>
 #include <map>
 #include <string>
@@ -24,8 +24,8 @@ class KernelWarmUp {
  public:
   // Starts the thread when `enabled` and the build runs on a GPU; else does nothing. `reorder`:
   // the device reordering's kernels too (remap.reorder labelprop, cg/device_reorder.hpp);
-  // `scatter_check`: remap.reorder auto's measure of the order (scattered_fraction: 0.6 ms at its
-  // first launch, session 23 call 1).
+  // `scatter_check`: remap.reorder auto's measure of the order (scattered_fraction, whose first
+  // launch is slow).
   KernelWarmUp(bool enabled, const SpmvOptions& spmv, const CgOptions& solver, bool reorder = false,
                bool scatter_check = false);
   ~KernelWarmUp();

@@ -92,10 +92,10 @@ nlohmann::json build_info() {
   j["vtk"] = MDREMAP_HAS_VTK != 0;
   j["compiler"] = __VERSION__;
   j["build_type"] = MDREMAP_BUILD_TYPE;
-  // MPI (issue 15): built in or not, this process's ranks, whether the exchange hands device
-  // memory to MPI (GPU-aware) or stages it through the host. A decomposed run's H5MD file is
-  // written by every rank together where HDF5 is the MPI flavour; checkpoints are gathered
-  // onto rank 0, which writes them (and the H5MD file without parallel HDF5).
+  // MPI: built in or not, this process's ranks, whether the exchange hands device memory to MPI
+  // (GPU-aware) or stages it through the host. A decomposed run's H5MD file is written by every
+  // rank together where HDF5 is the MPI flavour; checkpoints are gathered onto rank 0, which writes
+  // them (and the H5MD file without parallel HDF5).
   const auto mpi = comm::mpi_info();
   const bool parallel_h5 = io::H5mdWriter::collective_available();
   j["mpi"] = {{"built", mpi.built},

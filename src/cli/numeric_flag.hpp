@@ -1,7 +1,7 @@
 #pragma once
 // Numeric command-line flags go through the deck's checked number parser (io/number.hpp): CLI11
 // alone clamps out-of-range integers silently to INT64_MAX and prints multi-line messages with
-// its own exit codes (issue 11, finding 6). The validator runs before CLI11 converts the text.
+// its own exit codes. The validator runs before CLI11 converts the text.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>

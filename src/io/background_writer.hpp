@@ -1,8 +1,7 @@
 #pragma once
 // Output off the step loop: write jobs run in submission order on one background thread, so a
-// GPU run only pays for copying a frame off the device (issue 4 bounds the output overhead of a
-// 1M-atom GPU run: docs/benchmarks.md). At most `depth` jobs wait; submit()
-// blocks beyond that, so a slow disk slows the run instead of filling memory. HDF5 is not built
+// GPU run only pays for copying a frame off the device. At most `depth` jobs wait; submit() blocks
+// beyond that, so a slow disk slows the run instead of filling memory. HDF5 is not built
 // thread-safe: a file written here must not be touched by another thread until finish().
 #include <condition_variable>
 #include <cstddef>

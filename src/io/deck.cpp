@@ -135,7 +135,7 @@ T DeckSection::get(const std::string& key, const T& fallback) {
   YAML::Node n = child(key);
   T value = fallback;
   // A key written with no value (`dt:` or `--set integrator.dt=`) is a mistake, not a request
-  // for the default (issue 11, finding 5).
+  // for the default.
   if (n.IsDefined() && n.IsNull())
     fail(key, "has no value (leave the key out for its default; '' is an empty string)");
   if (n.IsDefined()) {
@@ -245,8 +245,8 @@ void DeckSection::finish() const {
 namespace {
 
 // yaml-cpp keeps every pair of a map with repeated keys and answers lookups with the first one:
-// a repeated key or section would silently lose. Refused where it stands (issue 11, finding 5).
-// `budget` bounds the nodes visited: YAML aliases can make a small text a huge tree.
+// a repeated key or section would silently lose. Refused where it stands. `budget` bounds the nodes
+// visited: YAML aliases can make a small text a huge tree.
 void check_keys(const YAML::Node& n, const std::string& file, const std::string& path, int depth,
                 long& budget) {
   // A --set value has no lines of its own: its errors name the flag only.

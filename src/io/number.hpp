@@ -1,8 +1,8 @@
 #pragma once
 // The one checked text-to-number conversion behind every deck key, every `--set` and every
-// numeric command-line flag (issue 11, finding 4): the whole text must be the number, integers
-// must fit their type (no silent clamping, no wrap of a negative into an unsigned), and real
-// numbers must be finite (YAML's .nan and .inf, "nan", "inf" and overflowing literals are refused).
+// numeric command-line flag: the whole text must be the number, integers must fit their type (no
+// silent clamping, no wrap of a negative into an unsigned), and real numbers must be finite (YAML's
+// .nan and .inf, "nan", "inf" and overflowing literals are refused).
 #include <string>
 
 namespace mdremap::io {

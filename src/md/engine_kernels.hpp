@@ -64,7 +64,7 @@ inline void pack_images(Kokkos::View<int*> out, Kokkos::View<const int* [3]> ima
 }
 
 // The largest squared displacement since the last list build (minimum image), or +inf when any
-// position or velocity is not finite (issue 11, finding 3).
+// position or velocity is not finite.
 template <class C, class S>
 double max_displacement_sq_or_inf(Kokkos::View<const Vec4<C>*> x, Kokkos::View<const Vec4<C>*> hold,
                                   Kokkos::View<const S* [3]> v, const Box<C> box, std::int64_t n) {

@@ -47,7 +47,7 @@ void* PhaseClock::event() {
 int PhaseClock::begin(double* acc, double* also) {
   // Only between phases: settling inside an open one read its stop event before it was
   // recorded (an error, or a stale time from the event's last use: a negative phase) and
-  // dropped the entry its end() was about to write (issue 17's 1,000-step MPI runs hit it).
+  // dropped the entry its end() was about to write.
   if (open_ == 0 && pending_.size() >= kMaxPending) settle();
   Pending p;
   p.start = event();

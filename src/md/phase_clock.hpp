@@ -2,14 +2,14 @@
 // The step's phase timers (force, neighbour, integrate, ...) without host round-trips.
 //
 // On the host a phase is timed as before: the work, a fence, the wall clock. On a GPU a fence per
-// phase would make every step wait for each of its kernels in turn, and at 32,000 atoms the
-// kernels are shorter than the launch and the wait (issue 16, point 3: small systems must not be
-// launch-bound). There the clock records a CUDA event on the default instance's stream before
-// and after the phase, the host goes on launching, and the events' elapsed times are added when
-// the host waits anyway (settle(): at the end of a run, or when the pool of pending events is
-// full). A phase then counts the device's timeline between its events, including any idle gap
-// while the host had not yet launched its next kernel, so the phases still add up to the loop.
-// Phases may nest (the rebuild inside the neighbour phase): each keeps its own pair of events.
+// phase would make every step wait for each of its kernels in turn, and in a small system the
+// kernels are shorter than the launch and the wait: the timing would make the run launch-bound.
+// There the clock records a CUDA event on the default instance's stream before and after the phase,
+// the host goes on launching, and the events' elapsed times are added when the host waits anyway
+// (settle(): at the end of a run, or when the pool of pending events is full). A phase then counts
+// the device's timeline between its events, including any idle gap while the host had not yet
+// launched its next kernel, so the phases still add up to the loop. Phases may nest (the rebuild
+// inside the neighbour phase): each keeps its own pair of events.
 #include <Kokkos_Core.hpp>
 #include <vector>
 

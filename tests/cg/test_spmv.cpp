@@ -1,7 +1,7 @@
-// CG's SpMV kernels against the serial reference (BRIEF section 6, issue 12 item 5): random
-// matrices with empty rows, one very long row, a 1x1 matrix, rows longer than a warp, a
-// rectangular one; every kernel (csr-thread, csr-warp at several lane counts, sell, cuSPARSE
-// where built), plain and with the CG iteration's fused dot products.
+// CG's SpMV kernels against the serial reference (BRIEF section 6): random matrices with empty
+// rows, one very long row, a 1x1 matrix, rows longer than a warp, a rectangular one; every kernel
+// (csr-thread, csr-warp at several lane counts, sell, cuSPARSE where built), plain and with the CG
+// iteration's fused dot products.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>

@@ -146,7 +146,7 @@ expect_input_error restart-missing "nope\.h5: checkpoint file not found" -- md "
 expect_input_error restart-atoms "ck\.h5: checkpoint holds 864 atoms, the deck describes 1372" -- md "$work/ok.yaml" --restart "$work/ck.h5" --set system.lattice.cells=[7,7,7]
 expect_input_error restart-precision "ck\.h5: checkpoint was written in precision double, the run asks for single" -- md "$work/ok.yaml" --restart "$work/ck.h5" --precision single
 
-# ---- Issue 11: no lost data, no NaN runs that exit 0, every input checked -------------------
+# ---- No lost data, no NaN runs that exit 0, every input checked ----------------------------
 py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 have_h5py=0
@@ -175,10 +175,10 @@ expect_run_error() {
   fi
 }
 
-# Finding 1: a second run given the same H5MD path is refused (exit 2) and the first run's file
-# stays whole; it appears under its name only when complete. The first run must still be running
-# when the second starts: 20,000 steps (seconds, not the tenths a short run takes on a fast host,
-# where the check raced and failed) with 41 frames.
+# A second run given the same H5MD path is refused (exit 2) and the first run's file stays whole; it
+# appears under its name only when complete. The first run must still be running when the second
+# starts: 20,000 steps (seconds, not the tenths a short run takes on a fast host, where the check
+# raced and failed) with 41 frames.
 long=(--steps 20000 --set run.thermo=0 --set output.h5md.every=500)
 "$bin" md "$work/ok.yaml" -q "${long[@]}" --set output.h5md.file="$work/shared.h5" >"$work/run1.out" 2>&1 &
 run1=$!
@@ -209,7 +209,7 @@ wait
 check f1-pipe-summary grep -q '"atoms": 864' "$work/summary.got"
 check f1-pipe-csv test "$(wc -l <"$work/csv.got")" -eq 4
 
-# Finding 2: outputs never overwrite inputs or each other (resolved paths, links), exit 2.
+# Outputs never overwrite inputs or each other (resolved paths, links), exit 2.
 cp "$work/ok.yaml" "$work/deck-copy.yaml"
 cp "$work/ok.yaml" "$work/deck-orig.yaml"
 expect_input_error f2-csv-over-deck "output\.thermo_csv: .*deck-copy\.yaml' is the same file as the deck" -- md "$work/deck-copy.yaml" --thermo-csv "$work/deck-copy.yaml"
@@ -228,9 +228,9 @@ expect_input_error f2-summary-is-partial-of-h5md "--summary: .*t2\.h5\.partial' 
 expect_input_error f2-compare-csv-over-deck "--csv: .*deck-copy\.yaml' is the same file as the deck" -- compare "$work/deck-copy.yaml" --csv "$work/deck-copy.yaml"
 check f2-deck-untouched-3 cmp -s "$work/deck-copy.yaml" "$work/deck-orig.yaml"
 
-# Finding 3: a blow-up stops with the step named and exit 1; the H5MD file is not completed; the
-# last good checkpoint is kept and is readable; a checkpoint is never written from a NaN state.
-# (dt 0.03: this deck heats up and loses atoms near step 200; checkpoints every 50 steps.)
+# A blow-up stops with the step named and exit 1; the H5MD file is not completed; the last good
+# checkpoint is kept and is readable; a checkpoint is never written from a NaN state. (dt 0.03: this
+# deck heats up and loses atoms near step 200; checkpoints every 50 steps.)
 blow=(--steps 400 --set run.thermo=20 --set integrator.dt=0.03 --set restart.file="$work/blow.h5"
   --set restart.every=50 --set output.h5md.file="$work/blow.h5md" --thermo-csv "$work/blow.csv")
 expect_run_error f3-blowup-stops "^mdremap: error: step [0-9]+: .*(non-finite|lost atoms).*blew up" -- md "$work/ok.yaml" "${blow[@]}"
@@ -243,7 +243,7 @@ check f3-no-nan-in-csv-partial test "$(grep -ci nan "$work/blow.csv.partial")" -
 expect_input_error f3-last-checkpoint-readable "blow\.h5: checkpoint was written in precision double, the run asks for single" -- md "$work/ok.yaml" --restart "$work/blow.h5" --precision single
 expect_run_error f3-absurd-temperature "^mdremap: error: step [0-9]+: .*blew up" -- md "$work/ok.yaml" -q --set velocity.temperature=1e9
 
-# Finding 4: non-finite and out-of-range numbers in any key, deck or --set, are refused (exit 2).
+# Non-finite and out-of-range numbers in any key, deck or --set, are refused (exit 2).
 for kv in neighbor.bin_size=.nan velocity.temperature=.nan neighbor.skin=.nan potential.cutoff=.inf \
   integrator.dt=-.inf 'system.types=[{name: A, fraction: .nan}]' \
   'system.types=[{name: A, epsilon: .inf}]' 'system.lattice.density=1e999' remap.dup_fraction=.NaN; do
@@ -261,7 +261,7 @@ printf 'system:\n  random: {atoms: 1000, density: 0.8, min_distance: 1.2}\n' >"$
 expect_input_error f4-random-min-distance-nan "^mdremap: error: --set system\.random\.min_distance: '\.nan' is not a finite number" -- md "$work/jam.yaml" --set system.random.min_distance=.nan
 expect_input_error f4-jammed-random-gas "jam\.yaml:2: 'system\.random\.min_distance': 1\.2 is too large" -- md "$work/jam.yaml"
 
-# Finding 5: YAML edge cases.
+# YAML edge cases.
 : >"$work/empty.yaml"
 printf '# only a comment\n' >"$work/comment.yaml"
 printf 'run:\n  steps: 5\nrun:\n  steps: 7\n' >"$work/dupsec.yaml"
@@ -278,7 +278,7 @@ expect_input_error f5-empty-set "--set run\.steps: empty value" -- md "$work/ok.
 expect_input_error f5-key-without-value "novalue\.yaml:2: 'run\.steps': has no value" -- md "$work/novalue.yaml"
 expect_input_error f5-duplicate-key-in-set "--set system: 'system\.a' is given twice" -- md "$work/ok.yaml" --set 'system={a: 1, a: 2}'
 
-# Finding 6: every command-line problem exits 2 with the prefix and the flag named.
+# Every command-line problem exits 2 with the prefix and the flag named.
 expect_input_error f6-negative-steps "^mdremap: error: --steps: must be at least 0, got -5$" -- md "$work/ok.yaml" --steps -5
 expect_input_error f6-huge-steps "^mdremap: error: --steps: '99999999999999999999999' is out of range" -- md "$work/ok.yaml" --steps 99999999999999999999999
 expect_input_error f6-steps-not-a-number "^mdremap: error: --steps: expected an integer, got 'abc'$" -- md "$work/ok.yaml" --steps abc
@@ -298,7 +298,7 @@ expect_input_error f6-restart-from-directory "ckdir: checkpoint path is not a re
 "$bin" --help >"$work/out" 2>&1
 check f6-help-exits-0 test $? -eq 0
 
-# Finding 7: a partial file left by a killed write is cleaned up at the next start, with a note.
+# A partial file left by a killed write is cleaned up at the next start, with a note.
 "$bin" md "$work/ok.yaml" -q --steps 10 --set restart.file="$work/k.h5" >/dev/null 2>&1
 head -c 1000 "$work/k.h5" >"$work/k.h5.partial"
 "$bin" md "$work/ok.yaml" -q --steps 10 --restart "$work/k.h5" >"$work/out" 2>"$work/err"
@@ -309,8 +309,8 @@ head -c 1000 "$work/k.h5" >"$work/k.h5.partial"
 check f7-writer-replaces-partial test $? -eq 0 -a ! -e "$work/k.h5.partial"
 check f7-writer-says-so grep -q "note: replacing '.*k\.h5\.partial', left by an earlier run" "$work/err"
 
-# Finding 8: a restart is bit-identical to the uninterrupted run whatever thermo and trajectory
-# intervals either uses (they change which steps compute energies and fuse kicks).
+# A restart is bit-identical to the uninterrupted run whatever thermo and trajectory intervals
+# either uses (they change which steps compute energies and fuse kicks).
 nve=(--set restart.every=20 --precision single)
 "$bin" md "$work/ok.yaml" -q "${nve[@]}" --steps 40 --set run.thermo=10 --set restart.file="$work/w8.h5" --thermo-csv "$work/w8.csv" >/dev/null 2>&1
 "$bin" md "$work/ok.yaml" -q "${nve[@]}" --steps 20 --set run.thermo=0 --set restart.file="$work/h8.h5" >/dev/null 2>&1

@@ -1,5 +1,5 @@
 // libFuzzer harness: arbitrary bytes as a restart checkpoint file (HDF5), through the checkpoint
-// reader (issue 11). Bad input must end in mdremap::Error naming the file.
+// reader. Bad input must end in mdremap::Error naming the file.
 #include <unistd.h>
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // libFuzzer harness: arbitrary bytes as a YAML deck, through the strict deck reader and the MD
-// parameter validation (issue 11). Bad input must end in mdremap::Error (one clear line);
-// anything else (a crash, a sanitizer report, another exception, a hang) is a finding.
+// parameter validation. Bad input must end in mdremap::Error (one clear line); anything else (a
+// crash, a sanitizer report, another exception, a hang) is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
-// libFuzzer harness: arbitrary bytes as a DIMACS CNF file through the SP reader (issue 11,
-// issue 13). Bad input must end in mdremap::Error (warnings go to the notes).
+// libFuzzer harness: arbitrary bytes as a DIMACS CNF file through the SP reader. Bad input must end
+// in mdremap::Error (warnings go to the notes).
 #include <cstddef>
 #include <cstdint>
 #include <sstream>

@@ -1,5 +1,5 @@
 // libFuzzer harness: arbitrary bytes as a Matrix Market file through the CG reader and the checks
-// a matrix given to CG passes (issue 11, issue 12). Bad input must end in mdremap::Error.
+// a matrix given to CG passes. Bad input must end in mdremap::Error.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>

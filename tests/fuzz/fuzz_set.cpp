@@ -1,5 +1,5 @@
 // libFuzzer harness: arbitrary bytes as `--set key=value` overrides (one per line) on a small
-// valid deck, then the MD parameter validation (issue 11). Bad input must end in mdremap::Error.
+// valid deck, then the MD parameter validation. Bad input must end in mdremap::Error.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>

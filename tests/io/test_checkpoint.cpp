@@ -218,8 +218,8 @@ std::uint64_t fnv1a(const void* data, std::size_t bytes) {
   return h;
 }
 
-// Issue 11, finding 3: a blown-up state is never written, and a checkpoint holding non-finite
-// values (here forged with valid checksums) is refused on reading.
+// A blown-up state is never written, and a checkpoint holding non-finite values (here forged with
+// valid checksums) is refused on reading.
 TEST(Checkpoint, NonFiniteStateIsNeitherWrittenNorRead) {
   test::TempDir dir;
   const std::string path = dir.file("restart.h5");
@@ -252,7 +252,7 @@ TEST(Checkpoint, NonFiniteStateIsNeitherWrittenNorRead) {
   EXPECT_NE(msg.find("non-finite position"), std::string::npos) << msg;
 }
 
-// Issue 11, finding 1: one writer per checkpoint at a time.
+// One writer per checkpoint at a time.
 TEST(Checkpoint, SecondWriterIsRefusedWhileTheFirstHoldsTheFile) {
   test::TempDir dir;
   const std::string path = dir.file("restart.h5");

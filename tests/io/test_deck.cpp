@@ -74,7 +74,7 @@ TEST(Deck, MixingRules) {
   EXPECT_DOUBLE_EQ(s, 1.0);
 }
 
-// Issue 11, finding 4: one checked parser for every number.
+// One checked parser for every number.
 TEST(Number, StrictFiniteAndInRange) {
   double d = 0;
   EXPECT_EQ(io::parse_number<double>("0.25", d), "");
@@ -124,7 +124,6 @@ TEST(Deck, NonFiniteValuesAreRefusedInEveryKeyWithTheirLine) {
       std::string::npos);
 }
 
-// Issue 11, finding 5.
 TEST(Deck, YamlEdgeCasesAreRefused) {
   EXPECT_NE(error_of("").find("deck.yaml: the deck is empty"), std::string::npos);
   EXPECT_NE(error_of("# nothing\n").find("the deck is empty"), std::string::npos);

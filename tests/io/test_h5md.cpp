@@ -260,8 +260,8 @@ std::string bytes_of(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// Issue 11, finding 1: the lock is taken before anything is truncated, and a finished file is
-// replaced only whole, by a writer that completes.
+// The lock is taken before anything is truncated, and a finished file is replaced only whole, by a
+// writer that completes.
 TEST(H5md, SecondWriterIsRefusedAndTheFinishedFileSurvives) {
   TempDir dir;
   const std::string path = dir.file("shared.h5");

@@ -38,7 +38,7 @@ TEST(ThermoCsv, HeaderAndRowsRoundTripExactly) {
   ThermoCsv csv(path);
   csv.write(a);
   // Flushed per row: the staging file holds the row before the writer is closed; the target
-  // appears only complete (issue 11).
+  // appears only complete.
   EXPECT_EQ(lines_of(path + ".partial").size(), 2u);
   EXPECT_FALSE(std::filesystem::exists(path));
   csv.write(b);

@@ -698,7 +698,7 @@ TEST(RemapStrategies, UnknownModeNamesTheValidOnes) {
   }
 }
 
-// ---- sharing: the device planner and the launch classes (issue 10 item 5) ----
+// ---- sharing: the device planner and the launch classes ----
 namespace {
 
 // A host pattern on the device as an app describes it: Strided (index[j*T + t]) for the

@@ -1,7 +1,7 @@
 #pragma once
 // The capacity a cache-fit part may fill (seed 002 §2: parts sized to the GPU's L2, the
-// last-level cache: 3 MB on their Titan X; 50 MB on the H100, 60 MB on the H200), queried
-// instead of fixed.
+// last-level cache), queried instead of fixed: L2 sizes differ by an order of magnitude across GPU
+// generations.
 #include <cstdint>
 #include <string>
 

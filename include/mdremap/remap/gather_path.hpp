@@ -10,10 +10,9 @@ namespace mdremap::remap {
 // Split: the read-only data cache reached through both of the L1's data pipes (CUDA builds
 // only; texture.hpp): a 32-byte element's first 16 bytes by __ldg (the load/store pipe), its
 // second by a texture fetch (the texture pipe); 16-byte elements alternately through the two.
-// On Hopper a gather of scattered 32-byte records is bound by the load/store pipe's wavefronts
-// while the texture pipe idles (docs/benchmarks.md, session 34): split gives each half the load.
-// On host backends all of them are plain loads through the CPU caches (Texture and Split are
-// refused).
+// A gather of scattered 32-byte records can be bound by the load/store pipe's wavefronts while the
+// texture pipe idles: split gives each pipe half the load. On host backends all of them are plain
+// loads through the CPU caches (Texture and Split are refused).
 enum class GatherPath { Global, ReadOnly, Texture, Split };
 
 // The deck / CLI spelling: "global", "readonly", "texture", "split".

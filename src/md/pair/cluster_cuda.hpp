@@ -7,16 +7,16 @@
 // over a plain full list, while what it reads per pair is a j-cluster index and a mask word per
 // cluster pair, shared by the M atoms of the i-cluster, instead of a 4-byte index per pair.
 // At the LJ cut-off of 2.5 sigma a mask selects about a quarter of an 8 x 8 cluster pair's atom
-// pairs (docs/benchmarks.md, session 8): the first kernel here, a warp of 8 i atoms x 4 j-clusters
-// evaluating every one of the 8 j slots with positions passed by shuffles (Páll & Hess 2013 §4.2's
-// layout, which suits GROMACS' longer cut-offs), spent four slots per useful pair and ran
-// 2.3-2.9x slower than the plain full list. The j-cluster's positions are one contiguous run of
-// M records that the i-cluster's threads read from the same cache lines (seed 001 §3.4's sharing:
-// the working set loaded once, coalesced, reused from L1). Where the builder packed the rows per
-// atom (list.packed: clusters of at most 8, fewer than 2^24 clusters) a thread reads its atom's
-// non-empty rows instead, one 32-bit word (j-cluster, row bits) each, four per load, so it never
-// visits an empty row nor reads a mask word for its neighbours' atoms. Full list: a thread's sums
-// are its atom's whole force, written once (no atomics). Included in CUDA translation units only.
+// pairs: a warp of 8 i atoms x 4 j-clusters evaluating every one of the 8 j slots with positions
+// passed by shuffles (Páll & Hess 2013 §4.2's layout, which suits GROMACS' longer cut-offs) spends
+// four slots per useful pair, and ran slower than the plain full list; hence a thread per i atom.
+// The j-cluster's positions are one contiguous run of M records that the i-cluster's threads read
+// from the same cache lines (seed 001 §3.4's sharing: the working set loaded once, coalesced,
+// reused from L1). Where the builder packed the rows per atom (list.packed: clusters of at most 8,
+// fewer than 2^24 clusters) a thread reads its atom's non-empty rows instead, one 32-bit word
+// (j-cluster, row bits) each, four per load, so it never visits an empty row nor reads a mask word
+// for its neighbours' atoms. Full list: a thread's sums are its atom's whole force, written once
+// (no atomics). Included in CUDA translation units only.
 #include <cstdint>
 
 #include "md/pair/cluster_portable.hpp"
@@ -79,8 +79,7 @@ struct CudaClusterLanes {
         // Up to two pairs of the entry per pass (the second where the row has one left): the
         // move to the next entry, which the warp runs whenever any thread needs it, is paid
         // once per two pairs, and both positions are in flight before the first is evaluated.
-        // (Two per pass: 4M atoms 1.664 -> 1.732e9 atom-steps/s in double; four per pass fell
-        // back to 1.503e9, registers and divergence: docs/benchmarks.md, session 13.)
+        // (Four per pass ran slower: registers and divergence.)
         const int j0 = __ffs(static_cast<int>(bits)) - 1;
         bits &= bits - 1u;
         const Vec4<C> p0 = xj[j0];
@@ -100,7 +99,7 @@ struct CudaClusterLanes {
       const std::uint32_t* __restrict__ const mask = a.mask.data() + row * W + (ii * M) / 32;
       const int shift = (ii * M) % 32, cnt = a.count(ic);
       // (Loading the next entry and a batch of 4 positions ahead, as the plain list's walk
-      // does, measured slower on the H100: 2.25 against 1.94 ms per step at 4M atoms, double.)
+      // does, ran slower: docs/benchmarks.md.)
       const Vec4<C>* xj = xc;
       std::uint32_t bits = 0;
       for (int k = 0;;) {

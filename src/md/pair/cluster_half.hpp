@@ -1,13 +1,13 @@
 #pragma once
-// The cluster-pair list with Newton's third law (neighbor.cluster_newton: true; issue 16's "half
-// against full"): each atom pair once, its force added to both atoms. The builder's list holds
-// every pair from both sides (cluster_list.hpp); plan_half() keeps a pair in the row of the atom
-// whose index is the smaller, a ghost standing for the atom it is an image of (so a pair across
-// the box edge is kept on one side only), and the loops below add the pair's force to the i atom
-// in registers and subtract it from the j atom's owner with an atomic add. Half the pairs are
-// evaluated and their positions read; three atomics a pair are the price (GROMACS' GPU kernels
-// pay it as well, with the j forces first reduced over a warp, which this per-thread walk has
-// no room for: its threads walk different j-clusters).
+// The cluster-pair list with Newton's third law (neighbor.cluster_newton: true): each atom pair
+// once, its force added to both atoms. The builder's list holds every pair from both sides
+// (cluster_list.hpp); plan_half() keeps a pair in the row of the atom whose index is the smaller, a
+// ghost standing for the atom it is an image of (so a pair across the box edge is kept on one side
+// only), and the loops below add the pair's force to the i atom in registers and subtract it from
+// the j atom's owner with an atomic add. Half the pairs are evaluated and their positions read;
+// three atomics a pair are the price (GROMACS' GPU kernels pay it as well, with the j forces first
+// reduced over a warp, which this per-thread walk has no room for: its threads walk different
+// j-clusters).
 #include <cstdint>
 
 #include "md/pair/cluster_portable.hpp"

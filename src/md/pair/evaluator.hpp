@@ -8,8 +8,10 @@
 //   eval<Energy, OneType>(rsq, k, e)   the same, zero beyond the cut-off;
 // and ntypes (OneType: ntypes == 1, the loop reads pair (0, 0) from the inline copy and never
 // decodes a neighbour's type). Every loop in src/md/pair/ is a template on the evaluator; a new
-// potential is one header (an evaluator and its coefficients) and one line in the registry of
-// src/md/force.cpp. Its coefficients live in a PairTable.
+// potential is its header (the evaluator, its coefficients in a PairTable, its PairEvaluatorFor
+// specialisation), its Spec in PairStyleSpecs (styles.hpp), a NAME_force.cpp that instantiates
+// its drivers (MDREMAP_PAIR_DRIVERS; listed in src/CMakeLists.txt) and its header's include in
+// force.cpp.
 #include <Kokkos_Core.hpp>
 #include <array>
 #include <string>

@@ -32,9 +32,8 @@ struct LJ : PairTable<T, 6> {
   // The cut-off is a select, not a branch: the force is evaluated for every pair of the list and
   // a pair at or past the cut-off adds 0, the same values as skipping it. On a GPU the lanes of
   // a warp rarely agree on the branch, so it cost the convergence barriers and the jumps around
-  // the arithmetic without saving the arithmetic: at 4M atoms on an H200 the single-precision
-  // force kernel issued 9% fewer instructions (0.603 -> 0.552 ms), whole step 1.06x (single),
-  // 1.02x (double), the thermo byte-identical (docs/benchmarks.md, session 36).
+  // the arithmetic without saving the arithmetic: the select issues fewer instructions, and the
+  // thermo is byte-identical.
   template <bool Energy, bool OneType = false>
   MDREMAP_PAIR_FUNCTION T eval(const T rsq, const int k, T& e) const {
     const bool inside = rsq < this->template cutsq<OneType>(k);

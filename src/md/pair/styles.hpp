@@ -1,8 +1,8 @@
 #pragma once
 // The pair styles' catalogue: each potential.style's deck name, with no Kokkos (the deck
 // validation and the fuzz harnesses read it; force.cpp's registry makes the engines of the same
-// list). PairStyleSpecs is the one list: a new potential is its Spec here, its evaluator file,
-// and its PairEvaluatorFor<Spec> beside the evaluator.
+// list). PairStyleSpecs is the one list: a new potential is its Spec here and the files
+// evaluator.hpp lists.
 #include <string>
 #include <tuple>
 #include <vector>
