@@ -9,6 +9,13 @@ namespace mdremap::neighbor {
 template <class T, class Space = ExecSpace>
 void wrap_positions(nondeduced_t<Kokkos::View<Vec4<T>*, Space>> x, const Box<T>& box);
 
+// The same, and each atom's image counts (indexed by its id) moved by the box lengths its
+// position was moved by: the unwrapped position is x + image * len.
+template <class T, class Space = ExecSpace>
+void wrap_positions(nondeduced_t<Kokkos::View<Vec4<T>*, Space>> x, const Box<T>& box,
+                    nondeduced_t<Kokkos::View<const std::int64_t*, Space>> id,
+                    nondeduced_t<Kokkos::View<int* [3], Space>> image);
+
 // Largest squared displacement between x and xhold (for the skin/2 rebuild trigger).
 template <class T, class Space = ExecSpace>
 double max_displacement_sq(nondeduced_t<Kokkos::View<const Vec4<T>*, Space>> x,

@@ -13,9 +13,10 @@ struct Frame {
   double time = 0.0;  // step * dt
   double box_lo[3] = {0, 0, 0};
   double box_len[3] = {0, 0, 0};
-  std::vector<double> x, v, f;     // 3*n each, xyz interleaved; may be empty if not requested
-  std::vector<std::int32_t> type;  // n, 0-based type index
-  std::vector<std::int64_t> id;    // n, 0-based atom id
+  std::vector<double> x, v, f;      // 3*n each, xyz interleaved; may be empty if not requested
+  std::vector<std::int32_t> type;   // n, 0-based type index
+  std::vector<std::int64_t> id;     // n, 0-based atom id
+  std::vector<std::int32_t> image;  // 3*n periodic image counts, or empty (not tracked)
   std::size_t n() const { return type.size(); }
 };
 

@@ -15,6 +15,7 @@
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
 #include "md/run.hpp"
+#include "md/system_file.hpp"
 
 namespace mdremap::cli {
 
@@ -116,6 +117,10 @@ void print_start(const MdOptions& o, const md::Run& run) {
                  "note: {} was written by the {} backend; this run continues on {} (correct, "
                  "but not bit-identical to a run that stayed on {})\n",
                  o.restart, c->backend, device_backend(), c->backend);
+  }
+  if (p.file && comm::rank() == 0) {
+    for (const auto& note : md::system_file_notes(p)) fmt::print(stderr, "note: {}\n", note);
+    if (!o.quiet) fmt::print("# {}\n", md::describe_system_file(p));
   }
   if (!o.quiet) fmt::print("# {}\n", run.engine().describe());
   if (!o.quiet && run.output().any()) fmt::print("# output: {}\n", run.output().describe());

@@ -258,6 +258,7 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
   require(fr.v.size() == 3 * n, "velocity array must hold 3 values per atom id");
   require(fr.f.empty() || fr.f.size() == 3 * n, "force array has the wrong size");
   require(fr.type.size() == n, "type array must hold one value per atom id");
+  require(fr.image.empty() || fr.image.size() == 3 * n, "image array has the wrong size");
   const std::string bad = non_finite_problem(c);
   require(bad.empty(), "refusing to write a checkpoint with " + bad);
 
@@ -292,6 +293,7 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
     write_array(root, "f", fr.f);
     write_array(root, "type", fr.type);
     write_array(root, "id", fr.id);
+    if (!fr.image.empty()) write_array(root, "image", fr.image);  // periodic image counts
     write_array(root, "thermostat_state", c.thermostat_state);
     h5::write_string_dataset(root, "deck", c.deck_yaml);
     h5::Handle deck = h5::open_dataset(root, "deck");
@@ -367,6 +369,7 @@ Checkpoint read_checkpoint(const std::string& path) {
     c.frame.f = read_array<double>(root, "f");
     c.frame.type = read_array<std::int32_t>(root, "type");
     c.frame.id = read_array<std::int64_t>(root, "id");
+    if (h5::has_link(root, "image")) c.frame.image = read_array<std::int32_t>(root, "image");
     c.thermostat_state = read_array<double>(root, "thermostat_state");
     c.deck_yaml = h5::read_string_dataset(root, "deck");
     h5::Handle deck = h5::open_dataset(root, "deck");
@@ -374,7 +377,8 @@ Checkpoint read_checkpoint(const std::string& path) {
       throw Corrupt("checksum mismatch in dataset 'deck': the checkpoint is corrupt");
 
     if (c.frame.id.size() != n || c.frame.type.size() != n || c.frame.x.size() != 3 * n ||
-        c.frame.v.size() != 3 * n || (!c.frame.f.empty() && c.frame.f.size() != 3 * n))
+        c.frame.v.size() != 3 * n || (!c.frame.f.empty() && c.frame.f.size() != 3 * n) ||
+        (!c.frame.image.empty() && c.frame.image.size() != 3 * n))
       throw Corrupt("array sizes disagree with n_atoms = " + std::to_string(n) +
                     ": the checkpoint is corrupt");
     if (h5::read_attr<std::uint64_t>(root, "header_fnv1a64") != header_checksum(c))

@@ -19,7 +19,7 @@
 namespace mdremap::io {
 
 struct Checkpoint {
-  Frame frame;            // x, v (f if not empty), type, id, box, step, time
+  Frame frame;            // x, v (f, image if not empty), type, id, box, step, time
   std::string deck_yaml;  // the full resolved deck
   std::string precision;  // "float" or "double"
   std::string backend;    // e.g. "openmp", "cuda"

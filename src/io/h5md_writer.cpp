@@ -13,7 +13,10 @@ namespace mdremap::io {
 
 namespace {
 
-const char* const kFieldNames[] = {"position", "velocity", "force", "species", "id"};
+const char* const kFieldNames[] = {"position", "velocity", "force", "species", "id", "image"};
+// Unit strings of the observables (H5MD units module, system "lj"), in kObservableNames' order.
+const char* const kObservableUnits[] = {"epsilon kB-1", "epsilon", "epsilon", "epsilon",
+                                        "epsilon sigma-3"};
 const char* const kObservableNames[] = {"temperature", "potential_energy", "kinetic_energy",
                                         "total_energy", "pressure"};
 
@@ -79,13 +82,13 @@ bool H5mdWriter::collective_available() {
 }
 
 H5mdFields H5mdFields::from_names(const std::vector<std::string>& names) {
-  H5mdFields f{false, false, false, false, false};
-  bool* flags[] = {&f.position, &f.velocity, &f.force, &f.species, &f.id};
+  H5mdFields f{false, false, false, false, false, false};
+  bool* flags[] = {&f.position, &f.velocity, &f.force, &f.species, &f.id, &f.image};
   for (const auto& name : names) {
     auto it = std::find(std::begin(kFieldNames), std::end(kFieldNames), name);
     if (it == std::end(kFieldNames))
       throw Error("unknown trajectory field '" + name +
-                  "' (valid: position, velocity, force, species, id)");
+                  "' (valid: position, velocity, force, species, id, image)");
     *flags[it - std::begin(kFieldNames)] = true;
   }
   return f;
@@ -111,15 +114,16 @@ struct H5mdWriter::Impl {
   std::unique_ptr<StagedFile> staged;  // written as path.partial, renamed over path at close
   h5::Handle file, parameters;
   Clock particle_clock, observable_clock;
-  Series edges, position, velocity, force, species, id;
+  Series edges, position, velocity, force, species, id, image;
   std::vector<Series> observables;
   std::int64_t frames = 0;
   std::int64_t samples = 0;
+  bool mass_pending = false;  // particles/all/mass, written with the first frame's types
   // Reused per frame: the permutation ordering atoms by id and the gather buffers.
   std::vector<std::size_t> order;
   std::vector<double> vec_buf;
-  std::vector<std::int32_t> species_buf;
-  std::vector<std::int64_t> id_buf;
+  std::vector<std::int32_t> species_buf, image_buf;
+  std::vector<std::int64_t> id_buf, given_ids;
 
   static h5::Handle create_extensible(hid_t group, const std::string& name, hid_t file_type,
                                       const std::vector<hsize_t>& frame_dims,
@@ -223,8 +227,10 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
   m.options = options;
   const H5mdFields& f = options.fields;
   if (options.n_atoms == 0) fail("no atoms to write");
-  if (!(f.position || f.velocity || f.force || f.species || f.id))
+  if (!(f.position || f.velocity || f.force || f.species || f.id || f.image))
     fail("no trajectory fields selected");
+  if (!options.atom_ids.empty() && options.atom_ids.size() != options.n_atoms)
+    fail("atom id table of the wrong size");
 
   if (options.collective && !collective_available())
     fail("a shared (collective) file needs HDF5's MPI flavour, which this build lacks");
@@ -267,6 +273,11 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
     h5::Handle creator = h5::create_group(h5md.get(), "creator");
     h5::write_attr_string(creator.get(), "name", options.creator_name);
     h5::write_attr_string(creator.get(), "version", options.creator_version);
+    h5::Handle modules = h5::create_group(h5md.get(), "modules");
+    h5::Handle units = h5::create_group(modules.get(), "units");
+    const std::int32_t units_version[2] = {1, 0};
+    h5::write_attr(units.get(), "version", units_version, {2});
+    h5::write_attr_string(units.get(), "system", "lj");
 
     h5::Handle particles = h5::create_group(root, "particles");
     h5::Handle all = h5::create_group(particles.get(), "all");
@@ -281,6 +292,7 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
     m.particle_clock = Impl::create_clock(edges.get());
     m.edges = Impl::make_series(edges.get(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {3, 3},
                                 kSmallSeriesChunk);
+    h5::write_attr_string(m.edges.value.get(), "unit", "sigma");
     auto per_atom = [&](const char* name, hid_t file_type, hid_t mem_type,
                         std::vector<hsize_t> frame_dims) {
       h5::Handle group = h5::create_group(all.get(), name);
@@ -290,8 +302,19 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
     if (f.position) m.position = per_atom("position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, 3});
     if (f.velocity) m.velocity = per_atom("velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, 3});
     if (f.force) m.force = per_atom("force", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, 3});
-    if (f.species) m.species = per_atom("species", H5T_STD_I32LE, H5T_NATIVE_INT32, {n});
+    if (f.species) {
+      m.species = per_atom("species", H5T_STD_I32LE, H5T_NATIVE_INT32, {n});
+      if (!options.type_names.empty()) {
+        h5::Handle species = h5::open_group(all.get(), "species");
+        h5::write_attr_strings(species.get(), "names", options.type_names);
+      }
+    }
     if (f.id) m.id = per_atom("id", H5T_STD_I64LE, H5T_NATIVE_INT64, {n});
+    if (f.image) m.image = per_atom("image", H5T_STD_I32LE, H5T_NATIVE_INT32, {n, 3});
+    if (!options.type_mass.empty()) {
+      // Time-independent: each atom's mass, from its type; written with the first frame.
+      m.mass_pending = true;
+    }
 
     // Observables: the first series owns their clock, the others hard-link to it.
     h5::Handle observables = h5::create_group(root, "observables");
@@ -305,7 +328,12 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
       }
       m.observables.push_back(
           Impl::make_series(group.get(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, kSmallSeriesChunk));
-      if (!clock_owner.valid()) clock_owner = std::move(group);
+      h5::write_attr_string(m.observables.back().value.get(), "unit",
+                            kObservableUnits[m.observables.size() - 1]);
+      if (!clock_owner.valid()) {
+        h5::write_attr_string(m.observable_clock.time.get(), "unit", "tau");
+        clock_owner = std::move(group);
+      }
     }
 
     m.parameters = h5::create_group(root, "parameters");
@@ -369,6 +397,7 @@ void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
   require(f.velocity, frame.v.size(), 3 * rows, "velocity array (Frame::v)");
   require(f.force, frame.f.size(), 3 * rows, "force array (Frame::f)");
   require(f.species, frame.type.size(), rows, "type array (Frame::type)");
+  require(f.image, frame.image.size(), 3 * rows, "image array (Frame::image)");
 
   // One process: atoms reordered by id into the buffers. A rank's block: in order already.
   if (shared) {
@@ -405,7 +434,54 @@ void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
     if (f.velocity) rows_of(m.velocity, by_id(frame.v, 3, m.vec_buf), "velocity");
     if (f.force) rows_of(m.force, by_id(frame.f, 3, m.vec_buf), "force");
     if (f.species) rows_of(m.species, by_id(frame.type, 1, m.species_buf), "species");
-    if (f.id) rows_of(m.id, by_id(frame.id, 1, m.id_buf), "id");
+    if (f.id) {
+      const auto* ids = static_cast<const std::int64_t*>(by_id(frame.id, 1, m.id_buf));
+      const auto& table = m.options.atom_ids;
+      if (!table.empty()) {
+        m.given_ids.resize(static_cast<std::size_t>(rows));
+        for (std::int64_t k = 0; k < rows; ++k) {
+          if (ids[k] < 0 || static_cast<std::size_t>(ids[k]) >= table.size())
+            fail("atom id " + std::to_string(ids[k]) + at + " outside the id table");
+          m.given_ids[k] = table[static_cast<std::size_t>(ids[k])];
+        }
+        ids = m.given_ids.data();
+      }
+      rows_of(m.id, ids, "id");
+    }
+    if (f.image) rows_of(m.image, by_id(frame.image, 3, m.image_buf), "image");
+    if (m.mass_pending) {
+      // Each atom's mass from its type: a time-independent element, written once.
+      const auto* type = static_cast<const std::int32_t*>(by_id(frame.type, 1, m.species_buf));
+      std::vector<double> mass(static_cast<std::size_t>(rows));
+      for (std::int64_t k = 0; k < rows; ++k) {
+        if (type[k] < 0 || static_cast<std::size_t>(type[k]) >= m.options.type_mass.size())
+          fail("atom type " + std::to_string(type[k]) + at + " outside the mass table");
+        mass[k] = m.options.type_mass[static_cast<std::size_t>(type[k])];
+      }
+      h5::Handle all = h5::open_group(m.file.get(), "particles/all");
+      h5::Handle space = h5::dataspace({static_cast<hsize_t>(n)});
+      h5::Handle set(h5::check(H5Dcreate2(all.get(), "mass", H5T_IEEE_F64LE, space.get(),
+                                          H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                               "cannot create dataset 'mass'"),
+                     H5Dclose);
+      h5::write_attr_string(set.get(), "unit", "m");
+      const hsize_t start = static_cast<hsize_t>(first_row), count = static_cast<hsize_t>(rows);
+      h5::Handle file_space(h5::check(H5Dget_space(set.get()), "cannot get space of mass"),
+                            H5Sclose);
+      h5::Handle mem_space = h5::dataspace({count});
+      if (count > 0) {
+        h5::check_status(
+            H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr),
+            "cannot select in mass");
+      } else {
+        h5::check_status(H5Sselect_none(file_space.get()), "cannot select in mass");
+        h5::check_status(H5Sselect_none(mem_space.get()), "cannot select in mass");
+      }
+      h5::check_status(H5Dwrite(set.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(),
+                                m.xfer, mass.data()),
+                       "cannot write mass");
+      m.mass_pending = false;
+    }
     m.flush();
   } catch (const h5::Failure& e) {
     fail(e.what() + at + " (disk full?)");
@@ -448,7 +524,8 @@ void H5mdWriter::close(bool complete) {
     }
   }
   // Every object must be closed before the file, or H5Fclose leaves the file open.
-  for (Impl::Series* s : {&m.edges, &m.position, &m.velocity, &m.force, &m.species, &m.id})
+  for (Impl::Series* s :
+       {&m.edges, &m.position, &m.velocity, &m.force, &m.species, &m.id, &m.image})
     s->value.reset();
   m.observables.clear();
   for (Impl::Clock* c : {&m.particle_clock, &m.observable_clock}) {

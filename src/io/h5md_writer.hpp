@@ -5,26 +5,37 @@
 //   h5md/                 version = int32[2] {1,1}
 //     author/             name
 //     creator/            name, version
+//     modules/units/      version = int32[2] {1,0}, system = "lj"
 //   particles/all/
 //     box/                dimension = 3, boundary = ["periodic" x3] (fixed-length strings),
 //                         mdremap_origin = double[3] (box lower corner; not in the spec)
-//       edges/            step[T] int64, time[T] double, value[T][3][3] double (diagonal)
+//       edges/            step[T] int64, time[T] double, value[T][3][3] double (diagonal;
+//                         a box that changes is written as it is at each frame)
 //     position|velocity|force/  step[T], time[T], value[T][N][3] double
-//     species/            step[T], time[T], value[T][N] int32 (0-based type)
-//     id/                 step[T], time[T], value[T][N] int64 (0-based id)
+//     image/              step[T], time[T], value[T][N][3] int32 (periodic images: the
+//                         unwrapped position is position + image * edges)
+//     species/            step[T], time[T], value[T][N] int32 (0-based type);
+//                         names = the types' names (string[types]; species k is names[k])
+//     id/                 step[T], time[T], value[T][N] int64 (the ids as given: a system
+//                         file's, 1..N for a generated system)
+//     mass                value[N] double, time-independent (each atom's type's mass)
 //   observables/temperature|potential_energy|kinetic_energy|total_energy|pressure/
 //                         step[K] int64, time[K] double, value[K] double (energies per atom)
 //   parameters/           units = "lj", dt, mdremap_complete (0 while running, 1 after close),
 //     mdremap_deck        the full resolved deck, scalar fixed-length UTF-8 string
 //
-// Atoms are written ordered by id, so row i of every value is the same atom in every frame.
-// Within particles/all (and within observables/) the step and time datasets are one dataset
-// hard-linked into each element, as the spec allows for data sampled together.
+// Atoms are written ordered by the engine's ids, so row i of every value is the same atom in
+// every frame. Within particles/all (and within observables/) the step and time datasets are
+// one dataset hard-linked into each element, as the spec allows for data sampled together.
 //
-// Units: everything is in reduced LJ units (sigma, epsilon, m, tau; LAMMPS `units lj`). No
-// H5MD `unit` attributes are written: the units module has no symbols for reduced units, and
-// MDAnalysis 2.4 raises on unit strings it does not know even with convert_units=False.
-// parameters/units = "lj" records the system instead. Readers must not convert units.
+// Units: everything is in reduced LJ units (sigma, epsilon, m, tau; LAMMPS `units lj`), the
+// H5MD units module's system "lj". Unit attributes (H5MD units module) name them on the box
+// edges (sigma), the masses (m), the observables and their times (epsilon per atom, epsilon
+// over k_B, epsilon sigma^-3, tau); the position, velocity and force values and the particle
+// times carry none, because MDAnalysis 2.4 raises on a unit string it does not know there,
+// even with convert_units=False. MDAnalysis opens the file with a topology (a GSD file:
+// output.h5md.topology or output.gsd):
+//   mda.Universe("top.gsd", "traj.h5md", convert_units=False)
 //
 // The box edges are a time-dependent 3x3 matrix (rows = edge vectors) rather than a fixed
 // 3-vector: MDAnalysis 2.4 reads only box/edges/value[frame] and treats it as three vectors.
@@ -58,8 +69,9 @@ struct H5mdFields {
   bool force = false;
   bool species = true;
   bool id = true;
+  bool image = false;
 
-  // From deck names ("position", "velocity", "force", "species", "id"); throws
+  // From deck names ("position", "velocity", "force", "species", "id", "image"); throws
   // mdremap::Error naming an unknown field and listing the valid ones.
   static H5mdFields from_names(const std::vector<std::string>& names);
 };
@@ -74,6 +86,10 @@ struct H5mdOptions {
   std::array<double, 3> box_lo{0, 0, 0};   // stored as particles/all/box attribute mdremap_origin
   std::array<double, 3> box_len{0, 0, 0};  // used for a frame whose box_len is all zero
   std::size_t n_atoms = 0;
+  std::vector<std::string> type_names;  // species/names (empty: none written)
+  std::vector<double> type_mass;        // particles/all/mass from each atom's type (empty: none)
+  // The ids written as particles/all/id, by the engine's id (empty: the engine's ids).
+  std::vector<std::int64_t> atom_ids;
   // Every rank of an MPI run opens the file and writes it together (parallel HDF5): each
   // frame holds one block of consecutive ids per rank (md::distribute_frame_by_id), and
   // write_frame names where it starts. Only where collective_available().

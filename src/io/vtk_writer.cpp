@@ -2,6 +2,7 @@
 
 #include <vtkCellArray.h>
 #include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
 #include <vtkIdTypeArray.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
@@ -179,6 +180,24 @@ void VtkTrajectoryWriter::write_frame(const Frame& frame) {
   poly->GetPointData()->AddArray(types);
   add_vector_array<vtkDoubleArray>(poly, "velocity", frame.v, n);
   add_vector_array<vtkDoubleArray>(poly, "force", frame.f, n);
+  // The frame's step, time and box as field data (one tuple each): "TimeValue" is the name
+  // VTK's readers give a data set's time.
+  vtkNew<vtkTypeInt64Array> step;
+  step->SetName("step");
+  step->InsertNextValue(frame.step);
+  poly->GetFieldData()->AddArray(step);
+  vtkNew<vtkDoubleArray> time;
+  time->SetName("TimeValue");
+  time->InsertNextValue(frame.time);
+  poly->GetFieldData()->AddArray(time);
+  for (const auto& [name, values] :
+       {std::pair{"box_lo", frame.box_lo}, std::pair{"box_len", frame.box_len}}) {
+    vtkNew<vtkDoubleArray> box;
+    box->SetName(name);
+    box->SetNumberOfComponents(3);
+    box->InsertNextTuple(values);
+    poly->GetFieldData()->AddArray(box);
+  }
 
   const std::string tmp = StagedFile::staging_name(path);  // renamed into place by finish()
   vtkNew<vtkXMLPolyDataWriter> writer;
@@ -194,7 +213,8 @@ void VtkTrajectoryWriter::write_frame(const Frame& frame) {
     throw Error("cannot write VTK frame '" + path + "' (disk full or directory removed?)");
   }
   if (split()) piece_files_.push_back(fs::path(path).filename().string());
-  entries_.emplace_back(frame.time, fs::path(frame_path(frame.step)).filename().string());
+  entries_.push_back(
+      {frame.step, frame.time, fs::path(frame_path(frame.step)).filename().string()});
   if (piece_ != 0) return;
   // The staged summary names the staged pieces, so a run that stops leaves an openable set.
   if (split())
@@ -225,7 +245,7 @@ void VtkTrajectoryWriter::finish() {
     }
   } else {
     for (const auto& entry : entries_) {
-      const std::string path = (fs::path(dir_) / entry.second).string();
+      const std::string path = (fs::path(dir_) / entry.file).string();
       rename_into_place(StagedFile::staging_name(path), path);
     }
   }
@@ -269,9 +289,10 @@ void VtkTrajectoryWriter::write_collection(const std::string& tmp,
       "<?xml version=\"1.0\"?>\n"
       "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
       "  <Collection>\n";
-  for (const auto& [time, file] : entries_)
-    xml += "    <DataSet timestep=\"" + number(time) + "\" group=\"\" part=\"0\" file=\"" +
-           xml_escape(file + frame_suffix) + "\"/>\n";
+  // timestep is the time (what ParaView reads); step the MD step of the frame.
+  for (const auto& e : entries_)
+    xml += "    <DataSet timestep=\"" + number(e.time) + "\" step=\"" + std::to_string(e.step) +
+           "\" group=\"\" part=\"0\" file=\"" + xml_escape(e.file + frame_suffix) + "\"/>\n";
   xml += "  </Collection>\n</VTKFile>\n";
   write_text(tmp, xml);
 }

@@ -1,8 +1,9 @@
 #pragma once
 // VTK trajectory for ParaView (BRIEF section 8): one XML PolyData file per frame,
 // dir/basename_<step>.vtp (points, one vertex cell per atom, point data "id" int64, "type"
-// int32, and "velocity"/"force" 3-vectors when the frame carries them), plus
-// dir/basename.pvd, a collection listing every frame with its time. Reduced LJ units.
+// int32, and "velocity"/"force" 3-vectors when the frame carries them; field data "step"
+// int64, "TimeValue", "box_lo" and "box_len" 3-vectors), plus dir/basename.pvd, a collection
+// listing every frame with its time (timestep) and step. Reduced LJ units.
 //
 // Frames are written as `<frame>.vtp.partial` and the collection as `basename.pvd.partial`
 // (locked: io/staged_file.hpp); finish() renames every frame into place, then the collection.
@@ -59,9 +60,14 @@ class VtkTrajectoryWriter {
   std::string dir_;
   std::string basename_;
   int piece_ = 0, pieces_ = 1;
-  std::unique_ptr<StagedFile> collection_;               // piece 0 only
-  std::vector<std::pair<double, std::string>> entries_;  // (time, frame file relative to dir)
-  std::vector<std::string> piece_files_;                 // this writer's pieces (split)
+  std::unique_ptr<StagedFile> collection_;  // piece 0 only
+  struct Entry {
+    std::int64_t step;
+    double time;
+    std::string file;  // relative to dir
+  };
+  std::vector<Entry> entries_;
+  std::vector<std::string> piece_files_;  // this writer's pieces (split)
   struct Summary {
     std::int64_t step;
     bool velocity, force;

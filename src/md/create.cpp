@@ -4,6 +4,7 @@
 #include "integrators/integrator.hpp"
 #include "io/checkpoint.hpp"
 #include "md/simulation.hpp"
+#include "md/system_file.hpp"
 
 namespace mdremap::md {
 
@@ -22,12 +23,13 @@ std::string checkpoint_integrator(const io::Checkpoint& c) {
 }  // namespace
 
 std::unique_ptr<MdEngine> create_engine(const MdParams& p) {
-  HostSystem sys = build_system(p);
+  HostSystem sys = p.file ? system_from_file(p) : build_system(p);
   std::vector<double> mass;
   for (const auto& t : p.types) mass.push_back(t.mass);
-  create_velocities(sys, mass, p.temperature, p.velocity_seed);
+  if (!p.file_velocities) create_velocities(sys, mass, p.temperature, p.velocity_seed);
   if (p.shuffle) shuffle_atoms(sys, p.shuffle_seed);
-  return make_engine(p, sys);
+  // A system file's frame goes on from its step (GSD and H5MD record one; else 0).
+  return make_engine(p, sys, p.file ? p.file->step : 0);
 }
 
 void check_restart(const MdParams& deck, const io::Checkpoint& c, const std::string& path) {
@@ -76,6 +78,7 @@ std::unique_ptr<MdEngine> restart_engine(const MdParams& deck, const io::Checkpo
   s.v = fr.v;
   s.type = fr.type;
   s.id = fr.id;
+  s.image = fr.image;
   for (int d = 0; d < 3; ++d) s.lo[d] = fr.box_lo[d], s.len[d] = fr.box_len[d];
   auto engine = make_engine(deck, s, c.step);
   // With exchanged ghosts the atoms go to their ranks' sub-boxes: the forces travel by atom id

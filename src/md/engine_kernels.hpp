@@ -53,6 +53,16 @@ void pack_vectors(Kokkos::View<double*> out, Kokkos::View<const S* [3]> a) {
       });
 }
 
+// Each slot's image counts (kept by atom id) interleaved, for snapshots in slot order.
+inline void pack_images(Kokkos::View<int*> out, Kokkos::View<const int* [3]> image,
+                        Kokkos::View<const std::int64_t*> id, std::int64_t n) {
+  Kokkos::parallel_for(
+      "Snapshot::pack_image", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        for (int d = 0; d < 3; ++d) out(3 * i + d) = image(id(i), d);
+      });
+}
+
 // The largest squared displacement since the last list build (minimum image), or +inf when any
 // position or velocity is not finite.
 template <class C, class S>

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
@@ -9,11 +12,13 @@
 #include "comm/runtime.hpp"
 #include "io/background_writer.hpp"
 #include "io/checkpoint.hpp"
+#include "io/gsd_writer.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/paths.hpp"
 #include "io/staged_file.hpp"
 #include "io/vtk_writer.hpp"  // the class only; it is constructed in VTK builds alone
 #include "md/gather_frame.hpp"
+#include "md/system_file.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::md {
@@ -83,6 +88,8 @@ void order_by_id(const Frame& in, Frame& out) {
 void check_output_paths(const MdParams& p) {
   if (!p.thermo_csv.empty()) check_path("output.thermo_csv", p.thermo_csv);
   if (!p.h5md_file.empty()) check_path("output.h5md.file", p.h5md_file);
+  if (!p.h5md_topology.empty()) check_path("output.h5md.topology", p.h5md_topology);
+  if (!p.gsd_file.empty()) check_path("output.gsd.file", p.gsd_file);
   if (!p.vtk_dir.empty()) check_path("output.vtk.dir", p.vtk_dir + "/" + kVtkBasename + ".pvd");
   if (!p.restart_file.empty()) {
     check_path("restart.file", p.restart_file);
@@ -95,6 +102,8 @@ std::vector<io::PathUse> output_path_uses(const MdParams& p) {
   std::vector<io::PathUse> uses;
   uses.push_back({"output.thermo_csv", p.thermo_csv, true, ""});
   uses.push_back({"output.h5md.file", p.h5md_file, true, ""});
+  uses.push_back({"output.h5md.topology", p.h5md_topology, true, ""});
+  uses.push_back({"output.gsd.file", p.gsd_file, true, ""});
   uses.push_back({"output.vtk.dir", p.vtk_dir, true, kVtkBasename});
   uses.push_back({"restart.file", p.restart_file, true, ""});
   return uses;
@@ -103,6 +112,7 @@ std::vector<io::PathUse> output_path_uses(const MdParams& p) {
 RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo& info,
                      std::int64_t last_step)
     : p_(p), engine_(engine), info_(info), last_step_(last_step) {
+  if (!p.vtk_dir.empty()) atom_ids_ = given_atom_ids(p);
   // In a run decomposed over MPI ranks rank 0 writes every file (the frames are gathered onto it,
   // md/gather_frame.hpp); the others take part in the gathers only.
   if (!p.h5md_file.empty()) {  // every rank: what the frames' gathers hold
@@ -110,6 +120,7 @@ RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo
     h5md_velocity_ = fields.velocity;
     h5md_force_ = fields.force;
   }
+  if (!p.gsd_file.empty()) gsd_velocity_ = io::GsdFields::from_names(p.gsd_fields).velocity;
   // Decomposed, with parallel HDF5: every rank opens the trajectory and writes its block of
   // atom ids into it (io/h5md_writer.hpp); else rank 0 writes the gathered frames.
   h5md_collective_ =
@@ -141,14 +152,35 @@ io::H5mdOptions RunOutput::h5md_options(const MdParams& p, const MdEngine& engin
   if (o.author.empty()) {
     const char* user = std::getenv("USER");
     if (user == nullptr || *user == '\0') user = std::getenv("LOGNAME");
+    // Without either (a batch job, a container): the account the run belongs to.
+    const passwd* pw = user == nullptr || *user == '\0' ? ::getpwuid(::getuid()) : nullptr;
+    if (pw != nullptr && pw->pw_name != nullptr && *pw->pw_name != '\0') user = pw->pw_name;
     o.author = user != nullptr && *user != '\0' ? user : "unknown";
   }
   o.creator_name = "mdremap";
   o.creator_version = info.creator_version;
   o.deck_yaml = info.deck_yaml;
   o.dt = p.dt;
-  for (int d = 0; d < 3; ++d) o.box_len[d] = p.box_len(d);
+  for (int d = 0; d < 3; ++d) o.box_len[d] = p.box_len(d), o.box_lo[d] = p.box_lo(d);
   o.n_atoms = static_cast<std::size_t>(engine.natoms());
+  for (const auto& t : p.types) {
+    o.type_names.push_back(t.name);
+    o.type_mass.push_back(t.mass);
+  }
+  o.atom_ids = given_atom_ids(p);
+  return o;
+}
+
+io::GsdOptions RunOutput::gsd_options(const MdParams& p, const MdEngine& engine,
+                                      const OutputInfo& info) {
+  io::GsdOptions o;
+  o.fields = io::GsdFields::from_names(p.gsd_fields);
+  for (const auto& t : p.types) {
+    o.type_names.push_back(t.name);
+    o.type_mass.push_back(t.mass);
+  }
+  o.n_atoms = static_cast<std::size_t>(engine.natoms());
+  o.application = "mdremap " + info.creator_version;
   return o;
 }
 
@@ -157,6 +189,18 @@ void RunOutput::open_files(const MdParams& p, const MdEngine& engine, const Outp
     const auto o = h5md_options(p, engine, info);
     h5md_ = open_output("output.h5md.file",
                         [&] { return std::make_unique<io::H5mdWriter>(p.h5md_file, o); });
+  }
+  if (!p.gsd_file.empty()) {
+    const auto o = gsd_options(p, engine, info);
+    gsd_ = open_output("output.gsd.file",
+                       [&] { return std::make_unique<io::GsdTrajectoryWriter>(p.gsd_file, o); });
+  }
+  if (!p.h5md_topology.empty()) {
+    auto o = gsd_options(p, engine, info);
+    o.fields = io::GsdFields{true, false, true};
+    topology_ = open_output("output.h5md.topology", [&] {
+      return std::make_unique<io::GsdTrajectoryWriter>(p.h5md_topology, o);
+    });
   }
 #if MDREMAP_HAS_VTK
   if (!p.vtk_dir.empty())
@@ -190,6 +234,9 @@ RunOutput::~RunOutput() {
 bool RunOutput::h5md_due(std::int64_t step) const {
   return !p_.h5md_file.empty() && step % p_.h5md_every == 0;
 }
+bool RunOutput::gsd_due(std::int64_t step) const {
+  return !p_.gsd_file.empty() && step % p_.gsd_every == 0;
+}
 bool RunOutput::vtk_due(std::int64_t step) const {
   return MDREMAP_HAS_VTK && !p_.vtk_dir.empty() && step % p_.vtk_every == 0;
 }
@@ -200,8 +247,10 @@ bool RunOutput::checkpoint_due(std::int64_t step) const {
 
 OutputRequest RunOutput::output_at(std::int64_t step) const {
   OutputRequest r;
-  r.restart_point = checkpoint_due(step);
-  r.write = r.restart_point || h5md_due(step) || vtk_due(step);
+  // An H5MD frame with velocities is a state a run may start from (system.file): its lists are
+  // rebuilt at that step, as at a checkpoint, so that run continues as this one does.
+  r.restart_point = checkpoint_due(step) || (h5md_due(step) && h5md_velocity_);
+  r.write = r.restart_point || h5md_due(step) || gsd_due(step) || vtk_due(step);
   return r;
 }
 
@@ -210,12 +259,19 @@ void RunOutput::start(const ThermoSample& t0) {
   // run has no steps (setup() rebuilt the lists there, so it is a valid restart point).
   const bool checkpoint = checkpoint_due(t0.step) && t0.step == last_step_;
   const bool h5md = !p_.h5md_file.empty(), vtk = MDREMAP_HAS_VTK && !p_.vtk_dir.empty();
-  if (h5md || vtk || checkpoint) write(t0, h5md, vtk, checkpoint);
+  const bool gsd = !p_.gsd_file.empty() || !p_.h5md_topology.empty();
+  if (h5md || gsd || vtk || checkpoint) write(t0, h5md, gsd, vtk, checkpoint);
 }
 
 void RunOutput::output(const ThermoSample& t) {
-  const bool h = h5md_due(t.step), v = vtk_due(t.step), c = checkpoint_due(t.step);
-  if (h || v || c) write(t, h, v, c);
+  const bool h = h5md_due(t.step), g = gsd_due(t.step), v = vtk_due(t.step),
+             c = checkpoint_due(t.step);
+  if (h || g || v || c) write(t, h, g, v, c);
+}
+
+void RunOutput::given_ids(Frame& fr) const {
+  for (auto& id : fr.id)
+    if (id >= 0 && static_cast<std::size_t>(id) < atom_ids_.size()) id = atom_ids_[id];
 }
 
 std::shared_ptr<Frame> RunOutput::take_frame() {
@@ -226,15 +282,16 @@ std::shared_ptr<Frame> RunOutput::take_frame() {
   return f;
 }
 
-void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoint) {
+void RunOutput::write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool checkpoint) {
   // On the loop thread: only the device-to-host copy (and the thermostat state) of this step.
   // A decomposed run's VTK frame is written as one piece per rank, from the rank's own atoms;
   // the rest is gathered onto rank 0, which writes it.
   const bool piece = vtk && vtk_pieces_;
   const bool shared_h5md = h5md && h5md_collective_;
-  const bool gathered = (h5md && !shared_h5md) || checkpoint || (vtk && !piece);
+  const bool gathered = (h5md && !shared_h5md) || gsd || checkpoint || (vtk && !piece);
   auto frame = take_frame();
-  engine_.snapshot_slots(*frame, checkpoint || vtk || (h5md && h5md_velocity_),
+  engine_.snapshot_slots(*frame,
+                         checkpoint || vtk || (h5md && h5md_velocity_) || (gsd && gsd_velocity_),
                          checkpoint || vtk || (h5md && h5md_force_),
                          /*gather=*/!(piece || shared_h5md));
   std::shared_ptr<Frame> mine;  // this rank's atoms, for its piece or its rows
@@ -259,7 +316,7 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
   }
   integrators::IntegratorState integrator;
   if (checkpoint) integrator = engine_.integrator_state();
-  if (h5md || vtk) ++frames_;
+  if (h5md || gsd || vtk) ++frames_;
   if (checkpoint) ++checkpoints_;
   auto recycle = [this](std::shared_ptr<Frame>& f) {
     if (!f) return;
@@ -270,6 +327,7 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
   if (piece)
     writer_->submit([this, mine, recycle]() mutable {
       order_by_id(*mine, vtk_frame_);
+      given_ids(vtk_frame_);
       vtk_->write_frame(vtk_frame_);
       recycle(mine);
     });
@@ -280,15 +338,18 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
     recycle(frame);
     return;
   }
-  writer_->submit([this, frame, t, h5md = h5md && !shared_h5md, vtk = vtk && !piece, checkpoint,
-                   recycle, integrator = std::move(integrator)]() mutable {
+  writer_->submit([this, frame, t, h5md = h5md && !shared_h5md, gsd, vtk = vtk && !piece,
+                   checkpoint, recycle, integrator = std::move(integrator)]() mutable {
     if (h5md) {
       h5md_->write_frame(*frame);
       h5md_->write_observables(t);  // same steps as the frames (MDAnalysis reads them so)
     }
+    if (gsd && gsd_) gsd_->write_frame(*frame);
+    if (gsd && topology_ && topology_->frames_written() == 0) topology_->write_frame(*frame);
 #if MDREMAP_HAS_VTK
     if (vtk) {
       order_by_id(*frame, vtk_frame_);
+      given_ids(vtk_frame_);
       vtk_->write_frame(vtk_frame_);
     }
 #endif
@@ -313,6 +374,8 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoin
 void RunOutput::finish() {
   writer_->finish();
   if (h5md_) h5md_->close();
+  if (gsd_) gsd_->close();
+  if (topology_) topology_->close();
 #if MDREMAP_HAS_VTK
   if (vtk_pieces_) {  // every rank's pieces in place before rank 0's summaries name them
     vtk_->finish_pieces();
@@ -334,6 +397,12 @@ std::string RunOutput::describe() const {
                                                                "(parallel HDF5)",
                                                                comm::size())
                                                  : ""));
+  }
+  if (topology_) parts.push_back(fmt::format("h5md topology {} (GSD)", p_.h5md_topology));
+  if (gsd_) {
+    std::string fields;
+    for (const auto& f : p_.gsd_fields) fields += (fields.empty() ? "" : " ") + f;
+    parts.push_back(fmt::format("gsd {} every {} steps ({})", p_.gsd_file, p_.gsd_every, fields));
   }
   if (vtk_)
     parts.push_back(fmt::format("vtk {}/{}.pvd every {} steps{}", p_.vtk_dir, kVtkBasename,

@@ -11,11 +11,13 @@
 #include "md/params.hpp"
 #include "md/simulation.hpp"
 
+#include "io/gsd_writer.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/paths.hpp"
 
 namespace mdremap::io {
 class BackgroundWriter;
+class GsdTrajectoryWriter;
 class H5mdWriter;
 class StagedFile;
 class VtkTrajectoryWriter;
@@ -24,7 +26,8 @@ class VtkTrajectoryWriter;
 namespace mdremap::md {
 
 // Throws an InputError naming the deck key of the first output path that cannot be written
-// (output.thermo_csv, output.h5md.file, output.vtk.dir, restart.file). Call before any work.
+// (output.thermo_csv, output.h5md.file, output.h5md.topology, output.gsd.file, output.vtk.dir,
+// restart.file). Call before any work.
 void check_output_paths(const MdParams& p);
 // The run's output paths by deck key, for io::check_distinct (empty paths are skipped there).
 std::vector<io::PathUse> output_path_uses(const MdParams& p);
@@ -58,7 +61,8 @@ class RunOutput : public RunObserver {
   void finish();
 
   bool any() const {
-    return !p_.h5md_file.empty() || !p_.vtk_dir.empty() || !p_.restart_file.empty();
+    return !p_.h5md_file.empty() || !p_.gsd_file.empty() || !p_.vtk_dir.empty() ||
+           !p_.restart_file.empty();
   }
   std::string describe() const;  // what is written where, one line
   std::int64_t frames() const { return frames_; }
@@ -67,23 +71,29 @@ class RunOutput : public RunObserver {
  private:
   void open_files(const MdParams& p, const MdEngine& engine, const OutputInfo& info);
   bool h5md_due(std::int64_t step) const;
+  bool gsd_due(std::int64_t step) const;
   bool vtk_due(std::int64_t step) const;
   bool checkpoint_due(std::int64_t step) const;
-  void write(const ThermoSample& t, bool h5md, bool vtk, bool checkpoint);
+  void write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool checkpoint);
   std::shared_ptr<Frame> take_frame();
+  void given_ids(Frame& fr) const;  // the engine's ids to the ids as given (VTK's point ids)
 
   MdParams p_;
   const MdEngine& engine_;
   OutputInfo info_;
   std::int64_t last_step_;
-  bool h5md_velocity_ = false, h5md_force_ = false;
+  bool h5md_velocity_ = false, h5md_force_ = false, gsd_velocity_ = false;
   bool h5md_collective_ = false;  // every rank writes its rows (parallel HDF5)
   static io::H5mdOptions h5md_options(const MdParams& p, const MdEngine& engine,
                                       const OutputInfo& info);
+  static io::GsdOptions gsd_options(const MdParams& p, const MdEngine& engine,
+                                    const OutputInfo& info);
   std::unique_ptr<io::H5mdWriter> h5md_;
+  std::unique_ptr<io::GsdTrajectoryWriter> gsd_, topology_;  // output.gsd, output.h5md.topology
   std::unique_ptr<io::VtkTrajectoryWriter> vtk_;
   std::unique_ptr<io::StagedFile> checkpoint_file_;  // restart.file, locked for the whole run
   Frame vtk_frame_;                                  // id-ordered copy for VTK (writer thread only)
+  std::vector<std::int64_t> atom_ids_;               // the ids as given, by engine id (VTK)
   bool vtk_pieces_ = false;  // decomposed: each rank writes its atoms as a piece of every frame
   std::mutex pool_mutex_;
   std::vector<std::shared_ptr<Frame>> pool_;  // frame buffers reused between writes

@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include <Kokkos_Macros.hpp>
 #include "comm/peer_window.hpp"
 #include "comm/runtime.hpp"
+#include "io/gsd_writer.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/number.hpp"
-#include <Kokkos_Macros.hpp>
+#include "md/system_file.hpp"
 #include "neighbor/cluster_list.hpp"
 
 namespace mdremap::md {
@@ -84,11 +86,17 @@ integrators::IntegratorSettings integrator_settings(const MdParams& p, std::int6
 }
 
 std::int64_t MdParams::natoms() const {
+  if (file) return static_cast<std::int64_t>(file->n());
   if (lattice == Lattice::Random) return random_atoms;
   return static_cast<std::int64_t>(basis_count(lattice)) * cells[0] * cells[1] * cells[2];
 }
 
+double MdParams::box_lo(int d) const {
+  return file ? file->lo[d] : 0.0;
+}
+
 double MdParams::box_len(int d) const {
+  if (file) return file->len[d];
   if (lattice == Lattice::Random) return std::cbrt(static_cast<double>(random_atoms) / density);
   // LAMMPS `lattice fcc rho`: the cubic cell holds basis_count atoms at reduced density rho.
   const double a = std::cbrt(basis_count(lattice) / density);
@@ -181,8 +189,14 @@ E neighbor_option(io::DeckSection& s, const std::string& key) {
 void read_system(io::DeckSection sys, MdParams& p) {
   const bool has_lattice = sys.has("lattice");
   const bool has_random = sys.has("random");
+  const bool has_file = sys.has("file");
   if (has_lattice && has_random) sys.fail("random", "give either 'lattice' or 'random', not both");
-  if (has_random) {
+  if (has_file && (has_lattice || has_random))
+    sys.fail("file", fmt::format("give one of 'lattice', 'random' or 'file', not '{}' as well",
+                                 has_lattice ? "lattice" : "random"));
+  if (has_file) {
+    read_system_file(sys, p);
+  } else if (has_random) {
     auto r = sys.section("random");
     p.lattice = Lattice::Random;
     if (!r.has("atoms")) r.fail("atoms", "is required");
@@ -224,6 +238,7 @@ void read_system(io::DeckSection sys, MdParams& p) {
   for (auto& t : types) {
     TypeSpec ts;
     ts.name = t.require<std::string>("name");
+    ts.mass_given = t.has("mass");
     ts.mass = t.get<double>("mass", 1.0);
     positive(t, "mass", ts.mass);
     ts.epsilon = t.get<double>("epsilon", 1.0);
@@ -232,19 +247,34 @@ void read_system(io::DeckSection sys, MdParams& p) {
     positive(t, "sigma", ts.sigma);
     ts.cutoff = t.get<double>("cutoff", 0.0);
     if (ts.cutoff < 0) t.fail("cutoff", "must not be negative");
-    ts.fraction = t.get<double>("fraction", types.size() == 1 ? 1.0 : 1.0 / types.size());
-    if (ts.fraction < 0) t.fail("fraction", "must not be negative");
-    total_fraction += ts.fraction;
+    // A file gives each atom its type: fractions describe generated systems only.
+    if (has_file && t.has("fraction"))
+      t.fail("fraction",
+             "applies to lattices and random gases: system.file gives every atom "
+             "its type");
+    if (!has_file) {
+      ts.fraction = t.get<double>("fraction", types.size() == 1 ? 1.0 : 1.0 / types.size());
+      if (ts.fraction < 0) t.fail("fraction", "must not be negative");
+      total_fraction += ts.fraction;
+    }
     for (const auto& other : p.types)
       if (other.name == ts.name) t.fail("name", "duplicate type name '" + ts.name + "'");
     t.finish();
     p.types.push_back(ts);
   }
-  if (p.types.empty()) p.types.push_back(TypeSpec{"A"});
+  if (has_file) {
+    map_file_types(sys, p);
+  } else if (p.types.empty()) {
+    p.types.push_back(TypeSpec{"A"});
+  }
   if (p.types.size() > 8) sys.fail("types", "at most 8 atom types are supported");
-  if (!types.empty() && std::abs(total_fraction - 1.0) > 1e-9)
+  if (!has_file && !types.empty() && std::abs(total_fraction - 1.0) > 1e-9)
     sys.fail("types", fmt::format("type fractions must add up to 1, got {}", total_fraction));
-  p.type_seed = sys.get<unsigned long long>("type_seed", p.type_seed);
+  if (has_file && sys.has("type_seed"))
+    sys.fail("type_seed",
+             "places types on generated systems: system.file gives every atom its "
+             "type");
+  if (!has_file) p.type_seed = sys.get<unsigned long long>("type_seed", p.type_seed);
   p.shuffle = sys.get<bool>("shuffle", false);
   p.shuffle_seed = sys.get<unsigned long long>("shuffle_seed", p.shuffle_seed);
   sys.finish();
@@ -395,7 +425,21 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   } catch (const Error& e) {
     h5.fail("fields", e.what());
   }
+  p.h5md_topology = h5.get<std::string>("topology", "");
+  if (!p.h5md_topology.empty() && p.h5md_file.empty())
+    h5.fail("topology", "is the topology of output.h5md.file, which is not set");
   h5.finish();
+  auto gsd = out.section("gsd");
+  p.gsd_file = gsd.get<std::string>("file", "");
+  p.gsd_every = gsd.get<int>("every", p.gsd_every);
+  if (p.gsd_every < 1) gsd.fail("every", "must be at least 1");
+  p.gsd_fields = gsd.get<std::vector<std::string>>("fields", p.gsd_fields);
+  try {
+    io::GsdFields::from_names(p.gsd_fields);
+  } catch (const Error& e) {
+    gsd.fail("fields", e.what());
+  }
+  gsd.finish();
   auto vtk = out.section("vtk");
   p.vtk_dir = vtk.get<std::string>("dir", "");
   p.vtk_every = vtk.get<int>("every", p.vtk_every);
@@ -409,6 +453,8 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   p.restart_file = restart.get<std::string>("file", "");
   p.restart_every = restart.get<long long>("every", p.restart_every);
   if (p.restart_every < 0) restart.fail("every", "must not be negative (0: only at the end)");
+  p.output_images = io::H5mdFields::from_names(p.h5md_fields).image || !p.gsd_file.empty() ||
+                    !p.h5md_topology.empty() || !p.restart_file.empty();
 
   restart.finish();
 }
@@ -427,6 +473,12 @@ MdParams read_md_params(io::Deck& deck) {
   read_potential(root.section("potential"), p);
 
   auto vel = root.section("velocity");
+  // Velocities from a system file are not drawn: a temperature to draw them at contradicts.
+  if (p.file_velocities && vel.has("temperature"))
+    vel.fail("temperature", fmt::format("the velocities come from {} (system.velocities: auto); "
+                                        "set system.velocities: draw to draw them at this "
+                                        "temperature",
+                                        p.system_file));
   p.temperature = vel.get<double>("temperature", p.temperature);
   if (p.temperature < 0) vel.fail("temperature", "must not be negative");
   p.velocity_seed = vel.get<unsigned long long>("seed", p.velocity_seed);
@@ -589,6 +641,12 @@ MdParams read_md_params(io::Deck& deck) {
                                  p.natoms(), need / 1e9, kMinHostBytesPerAtom, host_bytes / 1e9));
   for (int d = 0; d < 3; ++d) {
     const double L = p.box_len(d);
+    if (L < 2.0 * rlist && p.file)
+      throw p.file->at_box(fmt::format("box length {:.6g} along {} is smaller than "
+                                       "2*(cutoff+skin) = {:.6g}: the deck's cut-off needs a "
+                                       "larger box",
+                                       L, "xyz"[d], 2.0 * rlist),
+                           d);
     if (L < 2.0 * rlist) {
       throw InputError(deck.file(), 0,
                        fmt::format("box length {:.6g} along {} is smaller than 2*(cutoff+skin) = "

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "comm/transfer.hpp"
 #include "integrators/settings.hpp"
 #include "io/deck.hpp"
+#include "io/particle_file.hpp"
 #include "md/choices.hpp"
 #include "md/pair/styles.hpp"
 #include "mdremap/remap/remap_deck.hpp"
@@ -37,8 +39,9 @@ struct TypeSpec {
   double mass = 1.0;
   double epsilon = 1.0;
   double sigma = 1.0;
-  double cutoff = 0.0;    // 0: the potential's global cutoff
-  double fraction = 1.0;  // share of atoms given this type
+  double cutoff = 0.0;      // 0: the potential's global cutoff
+  double fraction = 1.0;    // share of atoms given this type
+  bool mass_given = false;  // the deck sets the mass (a system file's mass must then agree)
 };
 
 // Resolved per-pair LJ coefficients (after mixing and explicit pair entries).
@@ -67,6 +70,13 @@ struct MdParams {
   std::uint64_t type_seed = 1;
   bool shuffle = false;
   std::uint64_t shuffle_seed = 12345;
+  // system.file: the configuration read from a file (io/particle_file.hpp), else null; its
+  // types mapped onto system.types (file_type[k]: the deck type of the file's type k), and
+  // whether the run starts with its velocities (system.velocities).
+  std::string system_file;
+  std::shared_ptr<const io::ParticleFile> file;
+  std::vector<int> file_type;
+  bool file_velocities = false;
   // potential
   std::string potential = "lj";  // potential.style: lj | wca (pair_styles())
   double cutoff = 2.5;
@@ -108,7 +118,12 @@ struct MdParams {
   std::string h5md_file;
   int h5md_every = 100;
   std::vector<std::string> h5md_fields{"position", "species", "id"};
-  std::string vtk_dir;  // must exist; holds traj_<step>.vtp and traj.pvd
+  std::string h5md_topology;  // a one-frame GSD file MDAnalysis reads as the H5MD's topology
+  std::string gsd_file;       // HOOMD-blue's format (io/gsd_writer.hpp)
+  int gsd_every = 100;
+  std::vector<std::string> gsd_fields{"position", "velocity", "image"};
+  bool output_images = false;  // an output holds image counts (outputs and checkpoints)
+  std::string vtk_dir;         // must exist; holds traj_<step>.vtp and traj.pvd
   int vtk_every = 100;
   // restart checkpoints: every `every` steps (0: none but the last) and at the end of the run
   std::string restart_file;
@@ -129,7 +144,8 @@ struct MdParams {
   // are decided by the force engine from the first neighbour list.
   remap::RemapSettings remap = remap_app().defaults;
 
-  double box_len(int d) const;  // derived from lattice/random settings
+  double box_len(int d) const;  // derived from lattice/random settings, or the system file's
+  double box_lo(int d) const;   // the box's lower corner (0 unless a system file says)
   std::int64_t natoms() const;
 };
 

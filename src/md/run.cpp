@@ -54,7 +54,9 @@ void Run::check_paths(const RunRequest& request) const {
       throw InputError(u.role, 0, e.what());
     }
   }
-  std::vector<io::PathUse> paths{{"the deck", request.deck, false, ""}, request.restart};
+  std::vector<io::PathUse> paths{{"the deck", request.deck, false, ""},
+                                 request.restart,
+                                 {"system.file", p_.system_file, false, ""}};
   for (const auto& u : output_path_uses(p_)) paths.push_back(u);
   for (const auto& u : request.extra_outputs) paths.push_back(u);
   io::check_distinct(paths);

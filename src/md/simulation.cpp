@@ -194,7 +194,9 @@ class Simulation final : public MdEngine {
     auto hf = vectors_to_host<S>(atoms_.f);
     auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.type);
     auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.id);
+    auto him = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), image_);
     const std::int64_t n = atoms_.n;
+    fr.image.resize(3 * n);
     std::vector<std::int64_t> order(n);
     std::iota(order.begin(), order.end(), std::int64_t{0});
     std::sort(order.begin(), order.end(), [&](auto a, auto b) { return hi(a) < hi(b); });
@@ -211,6 +213,7 @@ class Simulation final : public MdEngine {
       for (int d = 0; d < 3; ++d) {
         fr.v[3 * k + d] = hv(i, d);
         if (with_forces) fr.f[3 * k + d] = hf(i, d);
+        fr.image[3 * k + d] = him(hi(i), d);
       }
       fr.type[k] = ht(i);
       fr.id[k] = hi(i);
@@ -253,7 +256,36 @@ class Simulation final : public MdEngine {
     Kokkos::deep_copy(
         Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(fr.id.data(), n),
         atoms_.id);
+    slot_images(fr);
     if (gather) gather_frame(fr);
+  }
+
+  // The image counts of the frame's slots (by their ids): on one process packed on the device;
+  // decomposed (each rank counted its own wraps) summed over the ranks, where outputs want them.
+  void slot_images(Frame& fr) const {
+    const std::int64_t n = atoms_.n;
+    if (domain_ && comm::size() > 1) {
+      fr.image.clear();
+      if (!p_.output_images) return;
+      auto him = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), image_);
+      std::vector<double> total(3 * natoms_);
+      for (std::int64_t i = 0; i < natoms_; ++i)
+        for (int d = 0; d < 3; ++d) total[3 * i + d] = him(i, d);
+      comm::sum_in_place(total.data(), static_cast<int>(total.size()));
+      fr.image.resize(3 * n);
+      for (std::int64_t k = 0; k < n; ++k)
+        for (int d = 0; d < 3; ++d)
+          fr.image[3 * k + d] = static_cast<std::int32_t>(total[3 * fr.id[k] + d]);
+      return;
+    }
+    if (image_pack_.extent(0) < static_cast<size_t>(3 * n))
+      image_pack_ =
+          Kokkos::View<int*>(Kokkos::view_alloc("image_pack", Kokkos::WithoutInitializing), 3 * n);
+    pack_images(image_pack_, image_, atoms_.id, n);
+    fr.image.resize(3 * n);
+    Kokkos::deep_copy(Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          reinterpret_cast<int*>(fr.image.data()), 3 * n),
+                      Kokkos::subview(image_pack_, std::make_pair(std::int64_t(0), 3 * n)));
   }
   void gather_frame(Frame& fr) const override {
     if (gathers()) gather_frame_by_id(fr);
@@ -354,6 +386,15 @@ class Simulation final : public MdEngine {
     vectors_from_host<S>(atoms_.v, hv);  // padded components (vectors_layout)
     Kokkos::deep_copy(atoms_.type, ht);
     Kokkos::deep_copy(atoms_.id, hi);
+    // Image counts by atom id, moved as the wraps move the atoms. Decomposed: each rank counts
+    // its own wraps (rank 0 starts with the system's), a snapshot sums them.
+    image_ = Kokkos::View<int* [3]>("image", natoms_);
+    if (!s.image.empty() && comm::rank() == 0) {
+      auto him = Kokkos::create_mirror_view(image_);
+      for (std::int64_t i = 0; i < natoms_; ++i)
+        for (int d = 0; d < 3; ++d) him(s.id[i], d) = s.image[3 * i + d];
+      Kokkos::deep_copy(image_, him);
+    }
   }
 
   // The integrator, masses and degrees of freedom, and the pair potential's tail correction.
@@ -459,7 +500,7 @@ class Simulation final : public MdEngine {
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
-    neighbor::wrap_positions<S>(atoms_.x, box_s_);
+    neighbor::wrap_positions<S>(atoms_.x, box_s_, atoms_.id, image_);
     neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
     pack_gather_positions();
     if (cluster_) {
@@ -487,7 +528,7 @@ class Simulation final : public MdEngine {
   // A decomposed run's rebuild: atoms wrapped into the box and moved to their sub-box's rank,
   // sorted if due, the ghost shell exchanged, the list built over the sub-box.
   void rebuild_decomposed() {
-    neighbor::wrap_positions<S>(atoms_.x, box_s_);
+    neighbor::wrap_positions<S>(atoms_.x, box_s_, atoms_.id, image_);
     Kokkos::Profiling::ScopedRegion region("mdremap::rebuild_decomposed");
     clock_.time(&split_.exchange_rebuild, &split_.exchange_migrate, [&] {
       Kokkos::Profiling::ScopedRegion r("mdremap::migrate");
@@ -781,6 +822,8 @@ class Simulation final : public MdEngine {
   bool restored_ = false;               // made from a checkpoint (restore())
   std::vector<double> restore_f_;       // its forces, loaded at the end of setup()
   mutable Kokkos::View<double*> pack_;  // snapshot staging on the device
+  Kokkos::View<int* [3]> image_;        // periodic image counts by atom id (see load_atoms)
+  mutable Kokkos::View<int*> image_pack_;
 };
 
 }  // namespace

@@ -167,6 +167,7 @@ void shuffle_atoms(HostSystem& s, std::uint64_t seed) {
     }
     s.type[k] = o.type[i];
     s.id[k] = o.id[i];
+    for (int d = 0; d < 3 && !s.image.empty(); ++d) s.image[3 * k + d] = o.image[3 * i + d];
   }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Building the initial system on the host: lattice or random gas, atom types, velocities.
+// Building the initial system on the host: lattice or random gas (or a system file:
+// md/system_file.hpp), atom types, velocities.
 #include <cstdint>
 #include <vector>
 
@@ -8,9 +9,10 @@
 namespace mdremap::md {
 
 struct HostSystem {
-  std::vector<double> x, v;        // 3n each
-  std::vector<std::int32_t> type;  // n
-  std::vector<std::int64_t> id;    // n
+  std::vector<double> x, v;         // 3n each
+  std::vector<std::int32_t> type;   // n
+  std::vector<std::int64_t> id;     // n, the engine's ids 0..n-1
+  std::vector<std::int32_t> image;  // 3n periodic image counts, or empty (all zero)
   double lo[3] = {0, 0, 0};
   double len[3] = {0, 0, 0};
   std::int64_t n() const { return static_cast<std::int64_t>(type.size()); }

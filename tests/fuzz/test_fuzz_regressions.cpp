@@ -16,6 +16,7 @@
 #include "cg/matrix_market.hpp"
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
+#include "io/particle_file.hpp"
 #include "md/params.hpp"
 #include "sp/cnf.hpp"
 #include "mdremap/error.hpp"
@@ -50,6 +51,21 @@ const std::map<std::string, std::function<void(const fs::path&)>> kReaders = {
      [](const fs::path& p) {
        std::istringstream in(slurp(p));
        cg::cg_matrix(cg::read_matrix_market(in, p.filename().string()));
+     }},
+    {"lammps_data",
+     [](const fs::path& p) {
+       std::istringstream in(slurp(p));
+       io::check_particle_file(io::read_lammps_data(in, p.filename().string()));
+     }},
+    {"xyz",
+     [](const fs::path& p) {
+       std::istringstream in(slurp(p));
+       io::check_particle_file(io::read_xyz(in, p.filename().string(), -1));
+     }},
+    {"gsd",
+     [](const fs::path& p) {
+       std::istringstream in(slurp(p));
+       io::check_particle_file(io::read_gsd_frame(in, p.filename().string(), -1));
      }},
     {"dimacs",
      [](const fs::path& p) {

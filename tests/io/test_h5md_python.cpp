@@ -2,12 +2,14 @@
 // MDAnalysis"). Skipped when no Python with both modules is found.
 //
 // MDAnalysis 2.4.2 (Debian 12) notes, checked by hand and (the working forms) here:
-//  - mda.Universe(file) cannot build a topology from our file: its minimal-topology path
-//    hard-codes particles/trajectory (ours is particles/all, as BRIEF section 8 asks), and
-//    passing convert_units=False there raises TypeError in H5MDReader.parse_n_atoms. Use
+//  - mda.Universe(file) alone builds no topology from an H5MD file: its minimal-topology path
+//    hard-codes particles/trajectory (ours is particles/all, as BRIEF section 8 asks) and needs
+//    units it knows, and passing convert_units=False there raises TypeError in
+//    H5MDReader.parse_n_atoms. With a topology it opens: the run writes one as a GSD file
+//    (output.h5md.topology; test_particle_file_python.cpp's MDAnalysis case), or
 //      u = mda.Universe.empty(n_atoms); u.load_new(file, format="H5MD", convert_units=False)
-//    or MDAnalysis.coordinates.H5MD.H5MDReader(file, convert_units=False).
-//  - convert_units must be False: the file is in reduced LJ units and has no unit attributes.
+//    or MDAnalysis.coordinates.H5MD.H5MDReader(file, convert_units=False), as here.
+//  - convert_units must be False: reduced LJ units are none MDAnalysis knows.
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <cmath>
 #include <fstream>
 #include <numeric>
 #include <string>
@@ -147,7 +148,7 @@ TEST(MdOutput, H5mdFromARunReadsBackWithTheHdf5Api) {
   EXPECT_NE(frame_slice(pos, 1, 3 * n), r.first.x);  // atoms moved
   const auto ids = read_all<std::int64_t>(f, "particles/all/id/value", H5T_NATIVE_INT64);
   std::vector<std::int64_t> want_ids(n);
-  std::iota(want_ids.begin(), want_ids.end(), std::int64_t{0});
+  std::iota(want_ids.begin(), want_ids.end(), std::int64_t{1});  // a lattice numbers 1..N
   EXPECT_EQ(std::vector<std::int64_t>(ids.end() - n, ids.end()), want_ids);
   const auto species = read_all<std::int32_t>(f, "particles/all/species/value", H5T_NATIVE_INT32);
   EXPECT_EQ(std::vector<std::int32_t>(species.begin(), species.begin() + n), r.first.type);
@@ -218,6 +219,89 @@ TEST(MdOutput, CheckpointHoldsTheStateInSlotOrder) {
     ASSERT_EQ(ck.frame.type[i], r.last.type[k]);
   }
   EXPECT_TRUE(slot_order);
+}
+
+// Image counts follow the wraps: x + image * L changes from one snapshot to the next by the
+// minimum-image displacement (snapshots close enough that no atom moves half a box between).
+TEST(MdOutput, ImageCountsUnwrapTheTrajectory) {
+  const Case c = make_case(
+      {"system.lattice.cells=[4, 4, 4]", "velocity.temperature=3.0", "integrator.temperature=3.0"});
+  auto engine = create_engine(c.p);
+  engine->setup();
+  Frame prev = engine->snapshot(false);
+  const std::size_t n = prev.n();
+  ASSERT_EQ(prev.image.size(), 3 * n);
+  std::int64_t crossed = 0;
+  for (int k = 0; k < 40; ++k) {
+    engine->run(5);
+    const Frame now = engine->snapshot(false);
+    for (std::size_t i = 0; i < 3 * n; ++i) {
+      const double len = now.box_len[i % 3];
+      double dx = now.x[i] - prev.x[i];
+      dx -= len * std::nearbyint(dx / len);
+      const double du = (now.x[i] + now.image[i] * len) - (prev.x[i] + prev.image[i] * len);
+      ASSERT_NEAR(du, dx, 1e-9) << "atom " << i / 3 << " axis " << i % 3 << " step " << now.step;
+    }
+    prev = now;
+  }
+  for (auto im : prev.image) crossed += im != 0;
+  EXPECT_GT(crossed, 10);  // the test saw atoms cross the box
+}
+
+// A checkpoint keeps the image counts: a restarted run has the uninterrupted run's.
+TEST(MdOutput, ImageCountsSurviveARestart) {
+  TempDir dir;
+  const std::string path = dir.file("restart.h5");
+  const std::vector<std::string> hot = {"system.lattice.cells=[4, 4, 4]",
+                                        "velocity.temperature=3.0", "integrator.temperature=3.0"};
+  std::vector<std::string> with_restart = hot;
+  with_restart.push_back("restart.file=" + path);
+  with_restart.push_back("run.steps=20");
+  const Case half = make_case(with_restart);
+  run(half);
+  std::vector<std::string> whole_sets = hot;
+  whole_sets.push_back("run.steps=40");
+  const Result whole = run(make_case(whole_sets));
+  const io::Checkpoint ck = io::read_checkpoint(path);
+  ASSERT_EQ(ck.frame.image.size(), 3 * ck.frame.n());
+  Case rest = make_case(hot);
+  auto engine = restart_engine(rest.p, ck, path);
+  engine->setup();
+  engine->run(20);
+  const Frame end = engine->snapshot(false);
+  EXPECT_EQ(end.image, whole.last.image);
+  EXPECT_EQ(end.x, whole.last.x);
+  std::int64_t crossed = 0;
+  for (auto im : end.image) crossed += im != 0;
+  EXPECT_GT(crossed, 0);
+}
+
+// The H5MD file holds what analyses need: image, per-atom mass, species names, LJ units.
+TEST(MdOutput, H5mdHoldsImagesMassesNamesAndUnits) {
+  TempDir dir;
+  const std::string path = dir.file("traj.h5");
+  const Case c = make_case({"output.h5md.file=" + path, "output.h5md.every=20",
+                            "output.h5md.fields=[position, species, id, image]",
+                            "system.types=[{name: Ar, mass: 1.0, fraction: 0.75}, "
+                            "{name: Kr, mass: 2.5, fraction: 0.25}]"});
+  const Result r = run(c);
+  const std::size_t n = r.last.n();
+  H5 file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  ASSERT_GE(file.id, 0);
+  const auto image = read_all<std::int32_t>(file.id, "particles/all/image/value", H5T_NATIVE_INT32);
+  ASSERT_EQ(image.size(), 3 * 3 * n);  // steps 0, 20, 40
+  EXPECT_EQ(std::vector<std::int32_t>(image.end() - 3 * n, image.end()), r.last.image);
+  const auto mass = read_all<double>(file.id, "particles/all/mass", H5T_NATIVE_DOUBLE);
+  ASSERT_EQ(mass.size(), n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(mass[i], r.last.type[i] == 0 ? 1.0 : 2.5);
+  EXPECT_EQ(read_string_attr(file.id, "particles/all/species", "names"),
+            (std::vector<std::string>{"Ar", "Kr"}));
+  EXPECT_EQ(read_string_attr(file.id, "h5md/modules/units", "system"),
+            std::vector<std::string>{"lj"});
+  EXPECT_EQ(read_string_attr(file.id, "particles/all/box/edges/value", "unit"),
+            std::vector<std::string>{"sigma"});
+  EXPECT_EQ(read_string_attr(file.id, "observables/pressure/value", "unit"),
+            std::vector<std::string>{"epsilon sigma-3"});
 }
 
 TEST(MdOutput, UnwritablePathsAreInputErrorsNamingTheKey) {
@@ -351,9 +435,9 @@ TEST(MdOutput, VtkFrameFromARunReadsBackWithVtkXMLPolyDataReader) {
   vtkDataArray* frc = pd->GetArray("force");
   ASSERT_TRUE(ids && types && vel && frc);
   ASSERT_EQ(vel->GetNumberOfComponents(), 3);
-  // Points in id order, equal to the engine's state at step 40.
+  // Points in id order (a lattice's ids 1..N), equal to the engine's state at step 40.
   for (vtkIdType k = 0; k < static_cast<vtkIdType>(n); ++k) {
-    ASSERT_EQ(ids->GetComponent(k, 0), static_cast<double>(k));
+    ASSERT_EQ(ids->GetComponent(k, 0), static_cast<double>(k + 1));
     ASSERT_EQ(types->GetComponent(k, 0), r.last.type[k]);
     double p[3];
     poly->GetPoint(k, p);

@@ -3,6 +3,7 @@
 #include <vtkCellArray.h>
 #include <vtkCellType.h>
 #include <vtkDataArray.h>
+#include <vtkFieldData.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
@@ -73,6 +74,18 @@ TEST(VtkWriter, FramesReadBackWithPointsVerticesAndArrays) {
   ASSERT_NE(frc, nullptr);
   EXPECT_EQ(vel->GetNumberOfComponents(), 3);
   EXPECT_EQ(frc->GetNumberOfComponents(), 3);
+  // The frame's step, time and box as field data.
+  vtkFieldData* fd = poly->GetFieldData();
+  ASSERT_NE(fd->GetArray("step"), nullptr);
+  EXPECT_EQ(fd->GetArray("step")->GetComponent(0, 0), 250.0);
+  ASSERT_NE(fd->GetArray("TimeValue"), nullptr);
+  EXPECT_EQ(fd->GetArray("TimeValue")->GetComponent(0, 0), b.time);
+  ASSERT_NE(fd->GetArray("box_lo"), nullptr);
+  ASSERT_NE(fd->GetArray("box_len"), nullptr);
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(fd->GetArray("box_lo")->GetComponent(0, d), b.box_lo[d]);
+    EXPECT_EQ(fd->GetArray("box_len")->GetComponent(0, d), b.box_len[d]);
+  }
   for (vtkIdType i = 0; i < static_cast<vtkIdType>(n); ++i) {
     double p[3];
     poly->GetPoint(i, p);
@@ -88,9 +101,10 @@ TEST(VtkWriter, FramesReadBackWithPointsVerticesAndArrays) {
   // The collection lists both frames in order with their times; no temporary files remain.
   const std::string pvd = slurp(w.collection_path());
   EXPECT_NE(pvd.find("<VTKFile type=\"Collection\""), std::string::npos) << pvd;
-  const auto first = pvd.find("<DataSet timestep=\"0\" group=\"\" part=\"0\" file=\"lj_0.vtp\"/>");
-  const auto second =
-      pvd.find("<DataSet timestep=\"1.25\" group=\"\" part=\"0\" file=\"lj_250.vtp\"/>");
+  const auto first =
+      pvd.find("<DataSet timestep=\"0\" step=\"0\" group=\"\" part=\"0\" file=\"lj_0.vtp\"/>");
+  const auto second = pvd.find(
+      "<DataSet timestep=\"1.25\" step=\"250\" group=\"\" part=\"0\" file=\"lj_250.vtp\"/>");
   EXPECT_NE(first, std::string::npos) << pvd;
   EXPECT_NE(second, std::string::npos) << pvd;
   EXPECT_LT(first, second);

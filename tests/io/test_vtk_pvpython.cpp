@@ -1,4 +1,5 @@
-// ParaView opens the .pvd collection and renders it to a PNG (ctest label "viz"). pvpython is
+// ParaView opens the .pvd collection as a time series (each time's step and box read from the
+// frame's field data) and renders it to a PNG (ctest label "viz"). pvpython is
 // optional (tools/setup.sh does not install ParaView): CMake registers this test only where it
 // finds pvpython and passes it in $MDREMAP_PVPYTHON; run by hand without one, the case skips.
 // Without a display the render runs under xvfb-run (Debian's ParaView has no EGL).
@@ -33,6 +34,18 @@ assert info.GetNumberOfPoints() == n_atoms, info.GetNumberOfPoints()
 names = reader.PointData.keys()
 for name in ("id", "type", "velocity", "force"):
     assert name in names, names
+# Each time of the series is its frame, with the frame's step and box as field data.
+from paraview import servermanager
+for k, t in enumerate(times):
+    reader.UpdatePipeline(t)
+    data = servermanager.Fetch(reader)
+    field = data.GetFieldData()
+    step = int(field.GetArray("step").GetTuple1(0))
+    assert step == 50 * k, (t, step)
+    box = field.GetArray("box_len").GetTuple3(0)
+    assert box == (5.0, 6.0, 7.0), box
+    assert field.GetArray("box_lo").GetTuple3(0) == (-0.5, -0.5, -0.5)
+    print("time", t, "step", step, "box", box)
 view = GetActiveViewOrCreate("RenderView")
 view.ViewTime = times[-1]
 display = Show(reader, view)

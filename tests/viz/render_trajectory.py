@@ -52,9 +52,22 @@ def load_collection(pvd, n_atoms):
             assert array is not None, f"{path}: no point array '{name}'"
             assert array.GetNumberOfComponents() == width, (path, name)
         ids = vtk_to_numpy(data.GetArray("id"))
-        assert (ids == np.arange(n_atoms)).all(), f"{path}: atoms not in id order"
+        assert (np.diff(ids) > 0).all(), f"{path}: atoms not in id order"
         x = vtk_to_numpy(poly.GetPoints().GetData()).astype(float)
         assert np.isfinite(x).all(), path
+        # Each frame's step, time and box as field data; the collection gives step and time.
+        field = poly.GetFieldData()
+        for name, width in (("step", 1), ("TimeValue", 1), ("box_lo", 3), ("box_len", 3)):
+            array = field.GetArray(name)
+            assert array is not None, f"{path}: no field array '{name}'"
+            assert array.GetNumberOfComponents() == width, (path, name)
+        assert int(field.GetArray("step").GetTuple1(0)) == int(ds.get("step")), path
+        assert field.GetArray("TimeValue").GetTuple1(0) == float(ds.get("timestep")), path
+        lo = np.array(field.GetArray("box_lo").GetTuple3(0))
+        length = np.array(field.GetArray("box_len").GetTuple3(0))
+        assert (length > 0).all(), path
+        # Positions are wrapped at list builds: within a skin of the box.
+        assert (x > lo - 1.0).all() and (x < lo + length + 1.0).all(), f"{path}: outside its box"
         frames.append((float(ds.get("timestep")), path, poly, x))
     times = [f[0] for f in frames]
     assert times == sorted(times) and len(set(times)) == len(times), f"times {times}"
