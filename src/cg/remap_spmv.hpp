@@ -9,7 +9,6 @@
 #include "cg/spmv.hpp"
 #include "mdremap/remap/strategy_fwd.hpp"
 
-
 namespace mdremap::cg {
 
 class RemapSpmv final : public CgSpmv {

@@ -1,5 +1,5 @@
-// libFuzzer harness: arbitrary bytes as an extended XYZ file (system.file), its last frame through its
-// reader and the checks every system file gets. Bad input must end in mdremap::Error.
+// libFuzzer harness: arbitrary bytes as an extended XYZ file (system.file), its last frame through
+// its reader and the checks every system file gets. Bad input must end in mdremap::Error.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>

@@ -18,8 +18,8 @@
 #include "io/deck.hpp"
 #include "io/particle_file.hpp"
 #include "md/params.hpp"
-#include "sp/cnf.hpp"
 #include "mdremap/error.hpp"
+#include "sp/cnf.hpp"
 
 namespace fs = std::filesystem;
 using namespace mdremap;

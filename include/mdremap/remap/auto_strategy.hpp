@@ -50,18 +50,19 @@ class AutoStrategy final : public RemapStrategy<T> {
   static constexpr const char* kHelp =
       "Fig. 6 guidelines + online profiling: the smallest predicted whole-run time (seed 001 §4)";
   static std::vector<RemapKey> keys() {
-    return {RemapKey::integer(
-                "profile_steps", "auto: timed executions per candidate (seed 001 §4)",
-                [](const RemapSettings& s) { return s.options.profile_steps; },
-                [](RemapSettings& s, long long v) { s.options.profile_steps = static_cast<int>(v); })
-                .at_least(1, "must be at least 1"),
-            RemapKey::real(
-                "explore_budget",
-                "auto: stop exploring once it has spent this share of the best predicted run (0: "
-                "no limit)",
-                [](const RemapSettings& s) { return s.options.explore_budget; },
-                [](RemapSettings& s, double v) { s.options.explore_budget = v; })
-                .within(0, 1, "must be in [0, 1] (0 = no limit)")};
+    return {
+        RemapKey::integer(
+            "profile_steps", "auto: timed executions per candidate (seed 001 §4)",
+            [](const RemapSettings& s) { return s.options.profile_steps; },
+            [](RemapSettings& s, long long v) { s.options.profile_steps = static_cast<int>(v); })
+            .at_least(1, "must be at least 1"),
+        RemapKey::real(
+            "explore_budget",
+            "auto: stop exploring once it has spent this share of the best predicted run (0: "
+            "no limit)",
+            [](const RemapSettings& s) { return s.options.explore_budget; },
+            [](RemapSettings& s, double v) { s.options.explore_budget = v; })
+            .within(0, 1, "must be in [0, 1] (0 = no limit)")};
   }
   static Applicability applies(const RemapOptions&) { return {}; }
 

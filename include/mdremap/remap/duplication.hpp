@@ -114,26 +114,28 @@ class DuplicationStrategy final : public CachedRemapStrategy<T> {
   static constexpr const char* kHelp =
       "duplication + index redirection, chunked over streams with a remap cache (seed 000)";
   static std::vector<RemapKey> keys() {
-    return {RemapKey::integer(
-                "chunks", "dup: thread-range chunks, remapped and computed one by one (seed 000 §5.1)",
-                [](const RemapSettings& s) { return s.options.chunks; },
-                [](RemapSettings& s, long long v) { s.options.chunks = static_cast<int>(v); })
-                .at_least(1, "must be at least 1")
-                .with_flag("--chunks"),
-            RemapKey::integer(
-                "streams", "dup: execution-space instances the chunks' remaps rotate over",
-                [](const RemapSettings& s) { return s.options.streams; },
-                [](RemapSettings& s, long long v) { s.options.streams = static_cast<int>(v); })
-                .within(1, 32, "must be 1..32")
-                .with_flag("--streams"),
-            RemapKey::real("dup_fraction",
-                           "dup: share of the reference rows duplicated, the rest gathered (seed "
-                           "001 §3.2)",
-                           [](const RemapSettings& s) { return s.options.dup_fraction; },
-                           [](RemapSettings& s, double v) { s.options.dup_fraction = v; })
-                .within(0, 1, "must be in (0, 1]", true)
-                .with_flag("--dup-fraction"),
-            cache_key()};
+    return {
+        RemapKey::integer(
+            "chunks", "dup: thread-range chunks, remapped and computed one by one (seed 000 §5.1)",
+            [](const RemapSettings& s) { return s.options.chunks; },
+            [](RemapSettings& s, long long v) { s.options.chunks = static_cast<int>(v); })
+            .at_least(1, "must be at least 1")
+            .with_flag("--chunks"),
+        RemapKey::integer(
+            "streams", "dup: execution-space instances the chunks' remaps rotate over",
+            [](const RemapSettings& s) { return s.options.streams; },
+            [](RemapSettings& s, long long v) { s.options.streams = static_cast<int>(v); })
+            .within(1, 32, "must be 1..32")
+            .with_flag("--streams"),
+        RemapKey::real(
+            "dup_fraction",
+            "dup: share of the reference rows duplicated, the rest gathered (seed "
+            "001 §3.2)",
+            [](const RemapSettings& s) { return s.options.dup_fraction; },
+            [](RemapSettings& s, double v) { s.options.dup_fraction = v; })
+            .within(0, 1, "must be in (0, 1]", true)
+            .with_flag("--dup-fraction"),
+        cache_key()};
   }
   static Applicability applies(const RemapOptions& o) {
     if (o.writes_through_pattern)

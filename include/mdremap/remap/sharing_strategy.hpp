@@ -146,11 +146,10 @@ class SharingStrategy final : public CachedRemapStrategy<T> {
                 [](const RemapSettings& s) { return std::string(to_string(s.plan_overlap)); },
                 [](RemapSettings& s, const std::string& v) {
                   s.plan_overlap = v == "on" ? Toggle::On : v == "off" ? Toggle::Off : Toggle::Auto;
-                  s.options.plan_overlap =
-                      s.plan_overlap == Toggle::On ||
-                      (s.plan_overlap == Toggle::Auto &&
-                       !std::is_same_v<Kokkos::DefaultExecutionSpace,
-                                       Kokkos::DefaultHostExecutionSpace>);
+                  s.options.plan_overlap = s.plan_overlap == Toggle::On ||
+                                           (s.plan_overlap == Toggle::Auto &&
+                                            !std::is_same_v<Kokkos::DefaultExecutionSpace,
+                                                            Kokkos::DefaultHostExecutionSpace>);
                 }),
             RemapKey::integer(
                 "plan_overlap_steps",

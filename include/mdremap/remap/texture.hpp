@@ -201,7 +201,7 @@ struct TextureGatherAccess {
 template <class T, PatternLayout L = PatternLayout::Strided>
 struct SplitGatherAccess : GatherAccess<T, GatherPath::ReadOnly, L> {
   using ReadOnly = GatherAccess<T, GatherPath::ReadOnly, L>;  // the index, the array
-  static constexpr bool kNumberedElements = true;  // AccessTraits: element(e, k)
+  static constexpr bool kNumberedElements = true;             // AccessTraits: element(e, k)
   TextureHandle tex = 0;
   std::int64_t shift = 0;  // TextureObject::shift()
 

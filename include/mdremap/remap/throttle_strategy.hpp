@@ -191,8 +191,7 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
     return {
         partition_bytes_key(),
         RemapKey::choice(
-            "schedule",
-            "throttle: how its cache-fit parts run (seed 002 §3)",
+            "schedule", "throttle: how its cache-fit parts run (seed 002 §3)",
             {"cf", "cf-q", "sj", "sj-q"},
             [](const RemapSettings& s) {
               return std::string(throttle_schedule_name(s.options.throttle.schedule));
@@ -216,26 +215,28 @@ class ThrottleStrategy final : public CachedRemapStrategy<T> {
               s.options.throttle.bisector_set = v != "auto";
               s.options.throttle.bisector = v == "kd" ? Bisector::kd_tiling : Bisector::coarsened;
             }),
-        RemapKey::boolean("pack",
-                          "throttle: A packed per part before each execution (Algorithm 5), "
-                          "or read in place in the parts' order",
-                          [](const RemapSettings& s) { return s.options.throttle.pack; },
-                          [](RemapSettings& s, bool v) { s.options.throttle.pack = v; }),
-        RemapKey::integer64("chunk_threads", "throttle cf-q, sj-q: threads per queue chunk",
-                            [](const RemapSettings& s) { return s.options.throttle.chunk_threads; },
-                            [](RemapSettings& s, long long v) { s.options.throttle.chunk_threads = v; })
+        RemapKey::boolean(
+            "pack",
+            "throttle: A packed per part before each execution (Algorithm 5), "
+            "or read in place in the parts' order",
+            [](const RemapSettings& s) { return s.options.throttle.pack; },
+            [](RemapSettings& s, bool v) { s.options.throttle.pack = v; }),
+        RemapKey::integer64(
+            "chunk_threads", "throttle cf-q, sj-q: threads per queue chunk",
+            [](const RemapSettings& s) { return s.options.throttle.chunk_threads; },
+            [](RemapSettings& s, long long v) { s.options.throttle.chunk_threads = v; })
             .at_least(1, "must be at least 1"),
         RemapKey::choice(
-            "queue_unit",
-            "throttle cf-q, sj-q on a GPU: what takes the queue's chunks",
+            "queue_unit", "throttle cf-q, sj-q on a GPU: what takes the queue's chunks",
             {"dispatch", "warp", "block"},
             [](const RemapSettings& s) -> std::string {
               const U u = s.options.throttle.queue_unit;
               return u == U::Warp ? "warp" : u == U::Block ? "block" : "dispatch";
             },
             [](RemapSettings& s, const std::string& v) {
-              s.options.throttle.queue_unit =
-                  v == "warp" ? U::Warp : v == "block" ? U::Block : U::Dispatch;
+              s.options.throttle.queue_unit = v == "warp"    ? U::Warp
+                                              : v == "block" ? U::Block
+                                                             : U::Dispatch;
             })};
   }
   static Applicability applies(const RemapOptions& o) {
