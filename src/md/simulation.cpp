@@ -348,7 +348,7 @@ class Simulation final : public MdEngine {
   static double fenced_ms(F&& f) {
     return mdremap::fenced_ms(ExecSpace(), "mdremap::phase", std::forward<F>(f));
   }
-  // A decomposed run (issue 15): the exchange, and the atoms of this rank's sub-box (every rank
+  // A decomposed run: the exchange, and the atoms of this rank's sub-box (every rank
   // built the same whole system, so nothing is sent to start).
   std::vector<std::int64_t> decompose(const HostSystem& s, double rlist) {
     domain_ = std::make_unique<comm::DomainExchange<S, C>>(p_.grid, comm::rank(), box_d_, rlist,
