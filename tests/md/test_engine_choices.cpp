@@ -30,7 +30,7 @@ TEST(EngineChoices, GpuDefaultsAreAFullColumnMajorListInCellOrder) {
   EXPECT_FALSE(c.decomposed);
   EXPECT_FALSE(c.overlap_wanted);
   EXPECT_FALSE(c.pair.half);
-  EXPECT_EQ(c.pair.mode, "gather");
+  EXPECT_EQ(c.pair.mode.name(), "gather");
   EXPECT_EQ(c.pair.style, "lj");
 }
 
@@ -96,10 +96,10 @@ remap:
                                         kGpu);
   EXPECT_EQ(c.pair.style, "wca");
   EXPECT_NEAR(c.rlist, std::pow(2.0, 1.0 / 6.0) + 0.5, 1e-12);  // WCA's cutoff is 2^(1/6) sigma
-  EXPECT_EQ(c.pair.mode, "auto");
+  EXPECT_EQ(c.pair.mode.name(), "auto");
   EXPECT_FALSE(c.pair.auto_lanes);
   EXPECT_TRUE(choices(kGpu).pair.auto_lanes);  // remap.lanes defaults to auto
-  EXPECT_EQ(choices(kGpu, {"remap.mode=dup"}).pair.mode, "dup");
+  EXPECT_EQ(choices(kGpu, {"remap.mode=dup"}).pair.mode.name(), "dup");
 }
 
 }  // namespace
