@@ -23,7 +23,7 @@
 #include "comm/side_stream.hpp"
 #include "comm/transfer.hpp"
 #include "mdremap/atoms.hpp"
-#include "mdremap/tile_scan.hpp"
+#include "neighbor/tile_scan.hpp"
 
 namespace mdremap::comm {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "mdremap/avx512.hpp"
+#include "neighbor/avx512.hpp"
 #include "mdremap/error.hpp"
 #include "neighbor/list_build.hpp"
 

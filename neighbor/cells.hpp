@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "mdremap/tile_scan.hpp"
+#include "neighbor/tile_scan.hpp"
 #include "neighbor/ghosts.hpp"
 #include "neighbor/spaces.hpp"
 

@@ -6,7 +6,7 @@
 // only nlocal, nghost, owner and shift.
 #include <cstdint>
 
-#include "mdremap/tile_scan.hpp"
+#include "neighbor/tile_scan.hpp"
 #include "neighbor/spaces.hpp"
 
 namespace mdremap::neighbor {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mdremap/remap/partition.hpp"
+#include "mdremap/remap/impl/partition.hpp"
 
 namespace mdremap::remap::detail {
 

@@ -1,4 +1,4 @@
-#include "mdremap/remap/clustering.hpp"
+#include "mdremap/remap/impl/clustering.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -9,7 +9,7 @@
 
 #include "mdremap/error.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
-#include "mdremap/remap/sharing.hpp"
+#include "mdremap/remap/impl/sharing.hpp"
 #include "mdremap/remap/transactions.hpp"
 
 #include "omp.hpp"

@@ -1,4 +1,4 @@
-#include "mdremap/remap/padding.hpp"
+#include "mdremap/remap/impl/padding.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "mdremap/remap/partition.hpp"
+#include "mdremap/remap/impl/partition.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "mdremap/remap/partitioned_pattern.hpp"
+#include "mdremap/remap/impl/partitioned_pattern.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 #include "mdremap/remap/reorders.hpp"
 
 #include "mdremap/error.hpp"
-#include "mdremap/remap/clustering.hpp"
+#include "mdremap/remap/impl/clustering.hpp"
 #include "mdremap/remap/device_cache.hpp"
 
 namespace mdremap::remap {

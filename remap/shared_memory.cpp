@@ -1,5 +1,5 @@
 // Compiled as a Kokkos source (CUDA on CUDA builds) for the device query.
-#include "mdremap/remap/shared_memory.hpp"
+#include "mdremap/remap/impl/shared_memory.hpp"
 
 #include <Kokkos_Macros.hpp>
 #include <string>

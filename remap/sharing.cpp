@@ -1,4 +1,4 @@
-#include "mdremap/remap/sharing.hpp"
+#include "mdremap/remap/impl/sharing.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,5 +1,5 @@
 // Compiled as a Kokkos source (CUDA on CUDA builds): the device planner's kernels.
-#include "mdremap/remap/sharing_device_plan.hpp"
+#include "mdremap/remap/impl/sharing_device_plan.hpp"
 
 #include <Kokkos_NestedSort.hpp>
 #include <algorithm>

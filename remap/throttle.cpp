@@ -1,4 +1,4 @@
-#include "mdremap/remap/throttle.hpp"
+#include "mdremap/remap/impl/throttle.hpp"
 
 #include <algorithm>
 

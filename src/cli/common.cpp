@@ -14,7 +14,7 @@
 #include "io/h5md_writer.hpp"
 #include "io/paths.hpp"
 #include "io/staged_file.hpp"
-#include "mdremap/avx512.hpp"
+#include "neighbor/avx512.hpp"
 #include "mdremap/error.hpp"
 
 #ifdef KOKKOS_ENABLE_CUDA

@@ -3,7 +3,7 @@
 #include <type_traits>
 
 #include "md/reorder.hpp"
-#include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
+#include "neighbor/avx512.hpp"  // MDREMAP_HOST_AVX512: the list kind a CPU runs by default
 #include "mdremap/types.hpp"
 
 namespace mdremap::md {

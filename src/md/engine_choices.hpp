@@ -11,7 +11,7 @@ namespace mdremap::md {
 // What the choices depend on besides the deck.
 struct Backend {
   bool host = true;           // a host execution space (OpenMP, serial), not a GPU
-  bool host_avx512 = false;   // the host's AVX-512 loops are compiled in (mdremap/avx512.hpp)
+  bool host_avx512 = false;   // the host's AVX-512 loops are compiled in (neighbor/avx512.hpp)
   static Backend compiled();  // this build's
 };
 

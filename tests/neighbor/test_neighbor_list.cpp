@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "mdremap/avx512.hpp"  // MDREMAP_HOST_AVX512: which host kernels exist
+#include "neighbor/avx512.hpp"  // MDREMAP_HOST_AVX512: which host kernels exist
 #include "mdremap/error.hpp"
 #include "neighbor/neighbor_test_spaces.hpp"
 #include "neighbor/verlet_builder.hpp"

@@ -1,4 +1,4 @@
-// TileScan (include/mdremap/tile_scan.hpp): the prefix sums of its counters against a serial
+// TileScan (include/neighbor/tile_scan.hpp): the prefix sums of its counters against a serial
 // count, at sizes around its tile and across many tiles, on every compiled space. (The checks are
 // free functions: a GPU lambda may not live in a test's private TestBody.)
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "mdremap/tile_scan.hpp"
+#include "neighbor/tile_scan.hpp"
 #include "neighbor/neighbor_test_spaces.hpp"
 
 using namespace mdremap;

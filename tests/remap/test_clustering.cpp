@@ -3,8 +3,8 @@
 
 #include <set>
 
-#include "mdremap/remap/clustering.hpp"
-#include "mdremap/remap/sharing.hpp"
+#include "mdremap/remap/impl/clustering.hpp"
+#include "mdremap/remap/impl/sharing.hpp"
 #include "remap_test_util.hpp"
 
 namespace mdremap::remap {

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "mdremap/error.hpp"
-#include "mdremap/remap/padding.hpp"
+#include "mdremap/remap/impl/padding.hpp"
 #include "mdremap/remap/transactions.hpp"
 #include "remap_test_util.hpp"
 

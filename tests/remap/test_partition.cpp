@@ -6,8 +6,8 @@
 #include <set>
 
 #include "mdremap/error.hpp"
-#include "mdremap/remap/partition.hpp"
-#include "mdremap/remap/sharing.hpp"
+#include "mdremap/remap/impl/partition.hpp"
+#include "mdremap/remap/impl/sharing.hpp"
 #include "mdremap/remap/transactions.hpp"
 #include "remap_test_util.hpp"
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "mdremap/error.hpp"
-#include "mdremap/remap/partitioned_pattern.hpp"
+#include "mdremap/remap/impl/partitioned_pattern.hpp"
 #include "remap_test_util.hpp"
 
 namespace mdremap::remap {

@@ -7,7 +7,7 @@
 
 #include "mdremap/error.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
-#include "mdremap/remap/sharing.hpp"
+#include "mdremap/remap/impl/sharing.hpp"
 #include "remap_test_util.hpp"
 
 namespace mdremap::remap {

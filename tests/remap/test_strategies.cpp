@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "mdremap/remap/cost_model.hpp"
+#include "mdremap/remap/impl/cost_model.hpp"
 #include "mdremap/remap/gather_reduce.hpp"
 #include "mdremap/remap/registry.hpp"
 #include "remap_test_util.hpp"

@@ -1,4 +1,4 @@
-# Session 24, call 2 (nvidia-h100-x4): the tiled scans (include/mdremap/tile_scan.hpp: the
+# Session 24, call 2 (nvidia-h100-x4): the tiled scans (include/neighbor/tile_scan.hpp: the
 # migration's split, the border selection, the near-face split, the periodic ghosts' offsets)
 # against the session-23 build (base), weak 4M atoms per GPU, 600 steps, 3 interleaved rounds;
 # the new build's tests on the GPUs; a 4-GPU run without overlap; the kernel timer on 4 GPUs.

@@ -2,7 +2,7 @@
 // `gather`: the baseline (BRIEF section 5). The kernel reads A[P[j][t]] straight through the index,
 // on the memory path of seed 003 Algorithm 3 (global, read-only cache, or texture on CUDA), through
 // the index as given or (index_bits 16) through its 16-bit delta encoding, made at every plan.
-#include "mdremap/remap/cached_strategy.hpp"
+#include "mdremap/remap/impl/cached_strategy.hpp"
 #include "mdremap/remap/delta_index.hpp"
 #include "mdremap/remap/lanes.hpp"
 #include "mdremap/remap/texture.hpp"

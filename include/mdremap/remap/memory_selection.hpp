@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "mdremap/remap/gather_path.hpp"
+#include "mdremap/remap/impl/gather_path.hpp"
 #include "mdremap/remap/pattern.hpp"
 
 namespace mdremap::remap {

@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "mdremap/remap/gather_path.hpp"
-#include "mdremap/remap/partition.hpp"
+#include "mdremap/remap/impl/gather_path.hpp"
+#include "mdremap/remap/impl/partition.hpp"
 
 namespace mdremap::remap {
 

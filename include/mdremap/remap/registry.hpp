@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "mdremap/remap/catalogue.hpp"
-#include "mdremap/remap/duplication.hpp"
+#include "mdremap/remap/impl/duplication.hpp"
 #include "mdremap/remap/gather_strategy.hpp"
-#include "mdremap/remap/padding_strategy.hpp"
-#include "mdremap/remap/sharing_strategy.hpp"
+#include "mdremap/remap/impl/padding_strategy.hpp"
+#include "mdremap/remap/impl/sharing_strategy.hpp"
 #include "mdremap/remap/strategy_fwd.hpp"
-#include "mdremap/remap/throttle_strategy.hpp"
+#include "mdremap/remap/impl/throttle_strategy.hpp"
 
 namespace mdremap::remap {
 
@@ -164,4 +164,4 @@ void execute_selected(RemapStrategy<T>& s, const Body& body, bool ev, Sums& sums
 
 }  // namespace mdremap::remap
 
-#include "mdremap/remap/auto_strategy.hpp"
+#include "mdremap/remap/impl/auto_strategy.hpp"

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "mdremap/remap/partition.hpp"
+#include "mdremap/remap/impl/partition.hpp"
 #include "mdremap/remap/pattern.hpp"
 #include "mdremap/remap/settings.hpp"
 

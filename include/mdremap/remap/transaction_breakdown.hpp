@@ -27,9 +27,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "mdremap/remap/padding.hpp"
+#include "mdremap/remap/impl/padding.hpp"
 #include "mdremap/remap/pattern.hpp"
-#include "mdremap/remap/sharing.hpp"
+#include "mdremap/remap/impl/sharing.hpp"
 #include "mdremap/remap/transactions.hpp"
 
 namespace mdremap::remap {

@@ -3,7 +3,7 @@
 // the host full-list loop (full_avx512.hpp). The same math as LJ::force with 1/r^2 a masked
 // division (exact, as the scalar form) and a*b-c fused (fmsub): it differs from the scalar form
 // in rounding only (tests/md/test_pair.cpp holds them together).
-#include "mdremap/avx512.hpp"
+#include "neighbor/avx512.hpp"
 #ifdef MDREMAP_HOST_AVX512
 #include <type_traits>
 

@@ -8,8 +8,8 @@
 // refuses otherwise. Outputs are produced in the new thread order (thread_perm() maps back).
 #include <chrono>
 
-#include "mdremap/remap/cached_strategy.hpp"
-#include "mdremap/remap/padding.hpp"
+#include "mdremap/remap/impl/cached_strategy.hpp"
+#include "mdremap/remap/impl/padding.hpp"
 
 namespace mdremap::remap {
 

@@ -23,9 +23,9 @@
 
 #include <fmt/format.h>
 
-#include "mdremap/remap/cached_strategy.hpp"
-#include "mdremap/remap/partitioned_pattern.hpp"
-#include "mdremap/remap/throttle.hpp"
+#include "mdremap/remap/impl/cached_strategy.hpp"
+#include "mdremap/remap/impl/partitioned_pattern.hpp"
+#include "mdremap/remap/impl/throttle.hpp"
 
 namespace mdremap::remap {
 

@@ -22,7 +22,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "mdremap/remap/cached_strategy.hpp"
+#include "mdremap/remap/impl/cached_strategy.hpp"
 #include "mdremap/remap/chunk_pipeline.hpp"
 
 namespace mdremap::remap {

@@ -23,7 +23,7 @@
 #include <mutex>
 
 #include "mdremap/median.hpp"
-#include "mdremap/remap/cost_model.hpp"
+#include "mdremap/remap/impl/cost_model.hpp"
 #include "mdremap/remap/device_cache.hpp"
 
 namespace mdremap::remap {

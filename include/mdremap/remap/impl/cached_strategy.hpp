@@ -2,7 +2,7 @@
 // What every strategy keeps the same way: the data array, the remap cache over it (seed 000
 // §5.2: a remapped copy stays valid while its source data are unchanged), and the plan time and
 // execution counts for the report.
-#include "mdremap/remap/remap_cache.hpp"
+#include "mdremap/remap/impl/remap_cache.hpp"
 #include "mdremap/remap/strategy.hpp"
 
 namespace mdremap::remap {

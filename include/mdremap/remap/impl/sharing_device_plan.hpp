@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "mdremap/remap/device_pattern.hpp"
-#include "mdremap/remap/sharing.hpp"
+#include "mdremap/remap/impl/sharing.hpp"
 
 namespace mdremap::remap {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "mdremap/remap/options.hpp"
-#include "mdremap/remap/partition.hpp"
+#include "mdremap/remap/impl/partition.hpp"
 #include "mdremap/remap/pattern.hpp"
 #include "mdremap/remap/pattern_ops.hpp"
 

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mdremap/remap/partition.hpp"
+#include "mdremap/remap/impl/partition.hpp"
 
 namespace mdremap::remap {
 

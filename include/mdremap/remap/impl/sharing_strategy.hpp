@@ -28,12 +28,12 @@
 #include <type_traits>
 #include <utility>
 
-#include "mdremap/remap/cached_strategy.hpp"
+#include "mdremap/remap/impl/cached_strategy.hpp"
 #include "mdremap/remap/gather_strategy.hpp"
-#include "mdremap/remap/shared_memory.hpp"
-#include "mdremap/remap/sharing.hpp"
-#include "mdremap/remap/sharing_device_plan.hpp"
-#include "mdremap/remap/sharing_optin_kernel.hpp"
+#include "mdremap/remap/impl/shared_memory.hpp"
+#include "mdremap/remap/impl/sharing.hpp"
+#include "mdremap/remap/impl/sharing_device_plan.hpp"
+#include "mdremap/remap/impl/sharing_optin_kernel.hpp"
 
 namespace mdremap::remap {
 

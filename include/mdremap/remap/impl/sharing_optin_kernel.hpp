@@ -16,7 +16,7 @@
 #include <string>
 
 #include "mdremap/error.hpp"
-#include "mdremap/remap/sharing_device_plan.hpp"
+#include "mdremap/remap/impl/sharing_device_plan.hpp"
 
 namespace mdremap::remap::optin {
 
