@@ -39,9 +39,8 @@ KOKKOS_INLINE_FUNCTION S axis(const Vec4<S>& p, int d) {
 }
 
 // OwnerTest along one axis: its numbers as scalars (indexing the test's arrays by an axis known
-// only at run time put them in local memory on the GPU: the migration's marking pass over 4M
-// atoms showed 0.19 ms on an H100 under the kernel timer, 0.10 ms without; docs/benchmarks.md,
-// session 24). The same arithmetic as OwnerTest::coord.
+// only at run time put them in local memory on the GPU and doubled the migration's marking
+// pass). The same arithmetic as OwnerTest::coord.
 struct AxisOwner {
   double lo, len;
   int p, d, mine;
@@ -274,7 +273,7 @@ inline void pack_ids(Kokkos::View<const std::int64_t*> ids, Kokkos::View<const i
 
 // The peer-window exchange of a swap, two kernels a swap (four before: a pack, a one-thread
 // publish, a one-thread wait and a copy; the step's ghost update was then the largest part of
-// the 4-GPU overhead, issue 17). Teams of kTeam threads.
+// the multi-GPU overhead). Teams of kTeam threads.
 constexpr int kTeam = 256;
 using Team = Kokkos::TeamPolicy<Exec>::member_type;
 
@@ -366,7 +365,7 @@ KOKKOS_INLINE_FUNCTION Vec4<C> load_through_l2(const Vec4<C>* p) {
 // a team spinning on a system-scope acquire), then copies its part of the arrivals from the
 // window into place (through L2). It runs even when nothing arrives (one team): see
 // receive_swap. A partner that never writes the flag (it hangs, and its launcher does not end
-// this rank) stops the device after 2^42 cycles (over half an hour at an H100's clock, so that
+// this rank) stops the device after 2^42 cycles (over half an hour at a GPU's clock, so that
 // a partner busy writing a large output between two steps is still waited for) instead of
 // hanging it: the next synchronisation then fails with a CUDA error. At most kReceiveTeams
 // teams, each copying every kReceiveTeams-th block of entries: while they wait they hold room on
@@ -494,8 +493,8 @@ bool DomainExchange<S, C>::owns(double x, double y, double z) const {
 // device-wide wait per array, freeing the old ones another). The velocity and force arrays'
 // column-major components lie a multiple of 32 entries apart (vectors_over): with n apart, as
 // an n x 3 view has them, a count off a multiple of 32 (any after a migration) put the second
-// and third components inside 128-byte lines, and the integration of 4M atoms on 4 H100s took
-// 8% longer than on one (docs/benchmarks.md, session 24).
+// and third components inside 128-byte lines, and the integration took longer per atom on
+// several GPUs than on one.
 template <class S, class C>
 AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::int64_t n) {
   int k = 0;
@@ -523,10 +522,9 @@ AtomArrays<S> DomainExchange<S, C>::arrays_beside(const AtomArrays<S>& a, std::i
   return b;
 }
 
-// Migration with peer windows (issue 17): the leaving atoms are packed straight into the
-// partner's window (CUDA IPC; staging them through pinned host buffers and MPI made migrations
-// 0.073 ms a step instead of 0.058 on four H100s at 4M atoms each, 24,000 atoms a list build per
-// rank: docs/benchmarks.md, session 16). Per axis and direction, three small messages: the counts
+// Migration with peer windows: the leaving atoms are packed straight into the partner's window
+// (CUDA IPC; staging them through pinned host buffers and MPI made migrations measurably
+// slower). Per axis and direction, three small messages: the counts
 // with the window each rank offers for what comes back, then, once the pack has finished (a host
 // wait), whether the atoms were written straight into the partner's window (a partner whose window
 // could not be mapped or is too small gets them through MPI instead). A window is written again

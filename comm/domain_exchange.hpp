@@ -1,5 +1,5 @@
 #pragma once
-// Domain decomposition over MPI ranks (issue 15; the scheme of LAMMPS' CommBrick and
+// Domain decomposition over MPI ranks (the scheme of LAMMPS' CommBrick and
 // ExaMiniMD's CommMPI): each rank owns the atoms of its sub-box; at every list rebuild atoms that
 // left it migrate to their new owner and the ghost shell (atoms within cutoff + skin of a face)
 // is exchanged with the adjacent ranks, staged x then y then z, two messages per axis, ghosts of

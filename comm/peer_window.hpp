@@ -2,7 +2,7 @@
 // A receive window in this rank's GPU memory that one partner rank writes into itself, through
 // CUDA IPC (cudaIpcGetMemHandle / cudaIpcOpenMemHandle) and peer access: the device-to-device
 // path a GPU-aware MPI takes between ranks of one node, for an MPI library that is not
-// GPU-aware (issue 17: the device machines' Open MPI 4.1). The window holds two slots, used in
+// GPU-aware (Debian's Open MPI 4.1 is not). The window holds two slots, used in
 // turn, so a writer one exchange ahead never overwrites what the reader has not copied yet,
 // and a flag word after them: the writer's kernels store the number of the exchange whose slot
 // they filled (release, system scope) and the reader's kernels wait for it (acquire), so the

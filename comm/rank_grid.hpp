@@ -1,5 +1,5 @@
 #pragma once
-// The 3D grid of MPI ranks over the periodic box (issue 15): chosen from the box shape as
+// The 3D grid of MPI ranks over the periodic box: chosen from the box shape as
 // LAMMPS' `processors * * *` does (the factorisation whose sub-boxes have the least surface,
 // so the fewest ghosts), or given by the deck (parallel.processors). Host arithmetic only: no
 // MPI, no Kokkos, so the choice is tested anywhere.

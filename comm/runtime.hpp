@@ -1,5 +1,5 @@
 #pragma once
-// The MPI runtime as the rest of mdremap sees it (issue 15, BRIEF section 11): whether this
+// The MPI runtime as the rest of mdremap sees it (BRIEF section 11): whether this
 // process is one rank of several, the reductions the thermo and the rebuild decision need, the
 // point-to-point exchange the domain decomposition runs on, and how errors end a parallel run.
 // The only unit that includes mpi.h; built without MPI (MDREMAP_MPI=OFF) every call is the

@@ -1,5 +1,5 @@
 #pragma once
-// A second stream of the device for work that overlaps the default instance's (issue 17: the
+// A second stream of the device for work that overlaps the default instance's (the
 // ghosts' positions travel while the forces of the atoms that need none are computed), with the
 // two orderings between them as stream events, so no host waits. On CUDA a stream of the
 // highest priority, whose blocks the GPU schedules before those of the default stream's long

@@ -107,8 +107,8 @@ void CellBinning<T, Space>::bin(Kokkos::View<const Vec4<T>*, Space> x,
   // which restarts rely on for bit-identical continuation. Each slot's atom counts the atoms of
   // its cell with a smaller index and moves to that rank (ascending order), with its position:
   // n independent threads, where a thread sorting each cell in place waited on one load after
-  // another (the GPU's cells of a list cutoff hold about 18 atoms: at 32,000 atoms that sort took
-  // 42 us under the kernel timer and the gather 11, this 12; docs/benchmarks.md, session 33).
+  // another (the GPU's cells of a list cutoff hold about 18 atoms, so that sort took several
+  // times this one).
   if (soa) {
     // Positions in cell order as x, y, z blocks: the host's AVX-512 build (the only reader on
     // this path) loads 8 or 16 coordinates at once instead of gathering them from Vec4 records

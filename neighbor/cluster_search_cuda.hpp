@@ -6,16 +6,15 @@
 // searches each column within reach and walks its clusters one after another, every step a load
 // that depends on the one before (about 25 columns x 7 search steps, then some 125 candidates at
 // the LJ bench deck's 2.8 sigma list cutoff), and its lanes meet by a reduction per candidate.
-// On an H100 that took 13.3 ms per build at 4M atoms in double precision, 3.2x the plain full
-// list's whole build (session 13, tools/kp-kernel-timer). Here a lane takes a column (columns in
+// That took several times the plain full list's whole build. Here a lane takes a column (columns in
 // batches of 32) and finds its candidate ranges by its own binary searches, all columns at once;
 // the ranges are numbered across the lanes by a warp prefix sum, and each lane culls one
 // candidate at a time by bounding box (Páll & Hess 2013 §3). The survivors' masks are then made
 // by the whole warp, one cluster pair after another: a lane holds the pairs (ii, jj) of mask bits
 // lane, lane + 32, ..., and one ballot per 32-bit word assembles the mask, which every lane then
 // knows, so the row is written in order without a further reduction. (A first version gave each
-// lane a whole candidate's M x M distances: 150 registers a thread in double, 18.75% occupancy,
-// 10.4 ms per build.) Rows longer than the capacity are counted, not written, and the caller
+// lane a whole candidate's M x M distances: 150 registers a thread in double and a sixth of the
+// occupancy.) Rows longer than the capacity are counted, not written, and the caller
 // grows them, as in the portable search. Row order: column batch, segment, column, z.
 #include <cstdint>
 

@@ -54,8 +54,7 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
   list.half = half_;
   list.column_major = column_major_;
   // The list over kept storage: a decomposed run's atom count changes at every migration, and
-  // a fresh 1.7 GB list at each build (4M atoms) cost an allocation and a free, each a
-  // device-wide wait (issue 17's profile: 2.3 ms of a 4-GPU build's 12.5 in the free alone).
+  // a fresh list at each build cost an allocation and a free, each a device-wide wait.
   list.counts = Kokkos::subview(grown(count_store_, list.counts, "counts", n),
                                 std::make_pair(std::int64_t(0), n));
   if (list.maxneigh == 0) {
@@ -80,8 +79,8 @@ void VerletListBuilder<T, Space>::build(nondeduced_t<Kokkos::View<const Vec4<T>*
   a.counts = list.counts;
   // Column-major rows start at multiples of 32 entries (128 bytes), whatever n is: with
   // stride_j = n a decomposed rank's count (changed by every migration) put most rows of the list
-  // across one more 32-byte sector per warp load (issue 17: the force kernel 4-5% slower per atom
-  // on four ranks than on one, docs/benchmarks.md, session 24).
+  // across one more 32-byte sector per warp load (the force kernel measured slower per atom on
+  // several ranks than on one).
   const std::int64_t row_stride = column_major_ ? warp_multiple(n) : 1;
   if (stats_.extent(0) == 0) stats_ = Kokkos::View<int*, Space>("list_stats", 3);
   a.stats = stats_;

@@ -15,7 +15,7 @@ packages=(cmake g++ make patch curl ca-certificates libhdf5-dev libyaml-cpp-dev 
   libcli11-dev libfmt-dev nlohmann-json3-dev gnuplot-nox python3-h5py python3-mdanalysis
   python3-numpy python3-vtk9 xvfb xauth
   python3-gsd python3-ase lammps  # system.file readers' tool-written files, the GSD output read back
-  libopenmpi-dev openmpi-bin libhdf5-openmpi-dev  # MPI domain decomposition (MDREMAP_MPI, issue 15)
+  libopenmpi-dev openmpi-bin libhdf5-openmpi-dev  # MPI domain decomposition (MDREMAP_MPI)
   clang-14 libclang-rt-14-dev libomp-14-dev)  # clang: the libFuzzer harnesses (tools/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do

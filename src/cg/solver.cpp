@@ -156,9 +156,8 @@ View vec(const char* name, std::int64_t n) {
 // The host-pinned words a solve reads without a synchronisation of its own (||r||^2 of a Jacobi
 // update, the lagged loop's two states): one allocation per process, made by the first solve
 // (the warm-up's, cg/warm_up.hpp, on its own thread while the matrix is built) and kept until
-// Kokkos finalizes. Allocated per solve, a pinned allocation took 0.1-0.2 ms with its
-// initialisation kernel and, in some processes, several: between a solve's start and its first
-// residual 2.5-9.5 ms in 124 of 240 runs of session 28's call 4 (the rest 0.75-1.1 ms).
+// Kokkos finalizes. Allocated per solve, a pinned allocation with its initialisation kernel
+// cost about as much as a small solve, and in some processes many times that.
 // Solves run one at a time (the warm-up's thread is joined before the main thread's solve).
 constexpr std::size_t kPinnedBytes = 256;
 char* pinned_words() {

@@ -63,8 +63,7 @@ class CsrLanesSpmv final : public CgSpmv {
   }
   // The lanes kernel writes w only; both dot products follow in one range reduction (w, u and r
   // read once more: 24 B a row). A team-policy reduction with vector lanes, as Kokkos' CUDA
-  // backend generates it, cost 5x the SpMV itself (session 6: 0.40-0.50 ms a CG iteration against
-  // a 0.07-0.10 ms SpMV).
+  // backend generates it, cost several times the SpMV itself.
   Sums2 apply_dots(Kokkos::View<const double*> u, Kokkos::View<const double*> r,
                    Kokkos::View<double*> w) override {
     Sums2 s;

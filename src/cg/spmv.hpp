@@ -28,8 +28,7 @@ struct SpmvOptions {
   std::int64_t decide_after = 30;
   // csr-thread: the iteration's two dot products in the SpMV's own reduction (true), or a plain
   // SpMV and then one range reduction over w, u and r (false, the default: measured faster or
-  // equal on five of six cases, 0.55x the fused iteration's time at 16.8M rows reordered,
-  // docs/benchmarks.md session 17; csr-warp and cuSPARSE always do this).
+  // equal on most matrices, docs/benchmarks.md; csr-warp and cuSPARSE always do this).
   bool fused_dots = false;
   // sell: the same in sell's own kernel (true, the default: a CUDA kernel of its own, a row a
   // thread, blocks of 256, cg/slot_reduction.hpp), or after it (false).
@@ -144,10 +143,8 @@ const std::vector<std::string>& spmv_kernel_names();
 // Whether this build has the cuSPARSE anchor (CUDA builds).
 bool have_cusparse();
 // Lanes per row for csr-warp: the largest power of two <= half the mean row length, in [2, 32]
-// (two or more entries a lane). Measured on an H100 (docs/benchmarks.md, session 18) the lanes'
-// reduction costs more than their loads save: on the four stand-ins the natural orders ran
-// fastest at this length (8 lanes for offshore's 16.3 entries a row, 2 for 5-7), 1.4-2.6x
-// faster than at the smallest power of two >= the mean.
+// (two or more entries a lane): past it the lanes' reduction costs more than their loads save
+// (docs/benchmarks.md has the measurements on the stand-in matrices).
 int auto_vector_length(const DeviceCsr& a);
 // The CSR SpMV's irregular reference for the remap layer: thread t = row t, index = col (Offsets
 // layout, start = rowptr), weight = val, data = x.
@@ -179,9 +176,8 @@ std::int64_t expected_remaining_iterations(const std::vector<double>& residuals,
 // in log iteration: it ignores the asymptotic rate CG reaches, so it is long: 2,200 there);
 // `central` is the mean count where the log of the count is equally likely anywhere between them,
 // (upper - lower) / ln(upper / lower): what a choice whose gain grows with the count (a reorder's)
-// should weigh against its cost. On session 26's five matrices (docs/benchmarks.md, session 27),
-// from the 16th iteration to the 100th, central was 0.48-2.7x the iterations that remained,
-// lower 0.04-1.3x, upper 1.4-7.7x, their geometric mean 0.29-2.1x. Fewer than `kBracketFrom`
+// should weigh against its cost (docs/benchmarks.md compares the three with the iterations that
+// remained on the stand-in matrices). Fewer than `kBracketFrom`
 // residuals (the power law through the first few swings: upper 6-13x after 6 iterations), or a
 // power law that does not fall: central = lower = upper.
 struct RemainingIterations {

@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
                     "entry r of the list");
 
   // HDF5 prints its error stack to stderr by default; every HDF5 failure becomes one line of
-  // ours instead (issue 11, finding 6).
+  // ours instead.
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   try {
     check_flags(app, argc, argv);

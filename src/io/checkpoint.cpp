@@ -103,7 +103,7 @@ std::ptrdiff_t first_non_finite(const std::vector<T>& values) {
 }
 
 // Why a checkpoint cannot be a restart point, or "": non-finite state (a run that blew up) is
-// never written, and never read back (issue 11, finding 3).
+// never written, and never read back.
 std::string non_finite_problem(const Checkpoint& c) {
   const Frame& fr = c.frame;
   const struct {
@@ -130,7 +130,7 @@ std::string non_finite_problem(const Checkpoint& c) {
 }
 
 // ---- the whole-file seal ----------------------------------------------------------------
-// HDF5 1.10 itself overflows buffers on some corrupted files (found by fuzzing, issue 11), so a
+// HDF5 1.10 itself overflows buffers on some corrupted files (found by fuzzing), so a
 // damaged checkpoint must be refused before HDF5 parses a byte of it. The file starts with a
 // user block (which HDF5 skips) holding the length and a checksum of everything after it,
 // written once the HDF5 file is closed; read_checkpoint verifies both first.

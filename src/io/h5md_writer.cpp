@@ -237,7 +237,7 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
   const bool shared = options.collective && comm::size() > 1;
   m.root = comm::rank() == 0 || !shared;
   // Lock first, then truncate (the staging file, never the target): a second run given the
-  // same path is refused before it touches anything (issue 11, finding 1). Shared: rank 0
+  // same path is refused before it touches anything. Shared: rank 0
   // stages it, every rank learns how that went and where the staging file is.
   std::string staging;
   if (shared) {

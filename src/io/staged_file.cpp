@@ -100,7 +100,7 @@ StagedFile::~StagedFile() {
 
 void StagedFile::acquire() {
   // Open (never truncate), lock, check the name still leads to what we locked, then empty it:
-  // nothing is truncated before the lock is held (issue 11, finding 1).
+  // nothing is truncated before the lock is held.
   for (int attempt = 0; attempt < 16; ++attempt) {
     const int fd = ::open(staging_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)

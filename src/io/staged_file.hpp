@@ -1,6 +1,6 @@
 #pragma once
 // Output files written under a temporary name beside their target and renamed over it once
-// complete (issue 11). The policy for an existing output file: it is replaced whole when the new
+// complete. The policy for an existing output file: it is replaced whole when the new
 // one is complete (the rename is atomic), never truncated or half-overwritten first. The
 // temporary file `TARGET.partial` is locked (flock) before it is emptied and stays locked until
 // the rename, so a second run given the same output is refused instead of destroying the first

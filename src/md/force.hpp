@@ -97,10 +97,9 @@ class PairForce : public ForceProbe {
   virtual RemapStats stats(bool with_transactions) const = 0;
 };
 
-// remap.lanes = auto: at most this many lanes an atom. Measured on an H100 (docs/benchmarks.md,
-// session 31): two lanes shortened the force kernel by 10-30% from 32,000 to 131,072 atoms, four
-// to sixteen lanes less or not at all (more shuffles and partial loads than the occupancy they
-// add is worth); at 256,000 atoms two lanes and one ran level, and from 2M atoms any split loses.
+// remap.lanes = auto: at most this many lanes an atom. Two lanes shorten the force kernel of the
+// small systems (their positions stay in the L2), more lanes add more shuffles and partial loads
+// than the occupancy is worth, and the large systems lose with any split (docs/benchmarks.md).
 constexpr int kAutoMaxLanes = 2;
 
 // What a force engine is made from: the deck's potential and list, and the remap settings.

@@ -1,5 +1,5 @@
 #pragma once
-// Outputs of a run decomposed over MPI ranks (issue 15): every rank's atoms gathered onto rank 0,
+// Outputs of a run decomposed over MPI ranks: every rank's atoms gathered onto rank 0,
 // which writes them (VTK without pieces, checkpoints, H5MD without parallel HDF5) as one process
 // would; or spread in blocks of atom ids, one per rank, which write one H5MD file together.
 #include "mdremap/frame.hpp"

@@ -25,7 +25,7 @@ namespace mdremap::md {
 // position, or planned from the neighbour list) and its flags' help.
 const remap::RemapApp& remap_app();
 
-// Limits checked when a deck is read (issue 11): beyond them a run would overflow 32-bit
+// Limits checked when a deck is read: beyond them a run would overflow 32-bit
 // indices, run out of memory or never end, so the deck is refused with a clear line instead.
 inline constexpr std::int64_t kMaxAtoms = 2147483647;        // atom indices are 32-bit in kernels
 inline constexpr std::int64_t kMaxSteps = 1000000000000000;  // 1e15: step + steps stays exact
@@ -128,7 +128,7 @@ struct MdParams {
   // restart checkpoints: every `every` steps (0: none but the last) and at the end of the run
   std::string restart_file;
   std::int64_t restart_every = 0;
-  // parallel: MPI domain decomposition (issue 15)
+  // parallel: MPI domain decomposition
   int ranks = 1;                           // MPI ranks running the deck (comm::size())
   std::array<int, 3> processors{0, 0, 0};  // parallel.processors; 0: chosen along that axis
   comm::RankGrid grid;                     // the rank grid the run uses

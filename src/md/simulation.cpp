@@ -476,8 +476,8 @@ class Simulation final : public MdEngine {
   // The box whose cells order the atoms: the one the list build bins. A decomposed run bins its
   // sub-box, and the cells of the whole box (another count per axis, so other faces) spread the
   // atoms of one list cell over up to eight runs of the atom order: the list build's column-major
-  // stores of a cell's rows no longer coalesced (build_candidates 3.49 ms a build on each of 4
-  // H100s at 4M atoms against 2.96 on one; docs/benchmarks.md, session 25).
+  // stores of a cell's rows no longer coalesced (the per-rank build measured slower for it;
+  // docs/benchmarks.md).
   // Made from the builder's box in force precision, so that both count the same cells.
   Box<S> sort_box() const {
     if (!domain_) return box_s_;
@@ -689,7 +689,7 @@ class Simulation final : public MdEngine {
   // first nfar_, near_faces_last) on the default instance, while the ghost update runs on its
   // own stream and then the atoms near the faces there, as soon as the ghosts are in: the two
   // force kernels share the GPU (one kernel's tail, as unsplit; a second kernel after the first
-  // measured 0.06 ms a step slower on one H100 at 4M atoms). The default instance then waits
+  // measured slower). The default instance then waits
   // for the side stream. Each atom's force is summed as compute() sums it.
   ForceResult forces_beside_exchange(bool ev) {
     // A thermo step's part waits for its sums on the host: the update is queued before it.

@@ -1,4 +1,4 @@
-// CG reaches the known solution (BRIEF section 6, issue 12 item 5): generated SPD systems with
+// CG reaches the known solution (BRIEF section 6): generated SPD systems with
 // b = A x*, every SpMV kernel, with and without Jacobi; the iteration count agrees with textbook
 // CG run serially on the host; a symmetric permutation changes iterations by at most 1 and not
 // the solution; breakdowns and iteration limits are reported, not hidden.

@@ -1,5 +1,5 @@
 // Every input a fuzzer found to crash, hang or trip a sanitizer (tests/fuzz/regressions/, named
-// READER-what) is replayed through its reader here (issue 11: every crash becomes a unit test).
+// READER-what) is replayed through its reader here (every crash becomes a unit test).
 // It must end in one mdremap::Error line, quickly. A new finding is one file in that folder;
 // a new reader is one entry in kReaders.
 #include <gtest/gtest.h>

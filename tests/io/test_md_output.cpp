@@ -1,4 +1,4 @@
-// Trajectories and checkpoints written by an MD run (issue 4), read back independently of the
+// Trajectories and checkpoints written by an MD run, read back independently of the
 // writers: H5MD through the HDF5 C API and through h5py/MDAnalysis, VTK frames through
 // vtkXMLPolyDataReader, checkpoints through read_checkpoint. Values are compared exactly with
 // the engine's own snapshots at the same steps.

@@ -113,7 +113,7 @@ TEST(VtkWriter, FramesReadBackWithPointsVerticesAndArrays) {
     EXPECT_NE(entry.path().extension(), ".partial") << entry.path();
 }
 
-// Issue 15: a frame split over ranks, one piece each, joined by a .pvtp summary that VTK's own
+// A frame split over ranks, one piece each, joined by a .pvtp summary that VTK's own
 // parallel reader opens (the same reader ParaView uses); here two writers in one process.
 TEST(VtkWriter, PiecesAreJoinedByTheParallelSummary) {
   test::TempDir dir;
@@ -210,7 +210,7 @@ TEST(VtkWriter, BadDirectoryAndFramesAreReported) {
   EXPECT_FALSE(fs::exists(w.collection_path())) << "no .pvd for a frame that was not written";
 }
 
-// Issue 11: one run at a time per collection; an earlier run's set stays whole until a new run
+// One run at a time per collection; an earlier run's set stays whole until a new run
 // completes; frames a killed run left as .partial are removed at the next start, with a note.
 TEST(VtkWriter, SetIsLockedStagedAndCleanedUp) {
   test::TempDir dir;

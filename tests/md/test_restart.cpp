@@ -1,4 +1,4 @@
-// Restarts are bit-identical (BRIEF section 8, issue 4): a run of 2N steps and a run of N steps,
+// Restarts are bit-identical (BRIEF section 8): a run of 2N steps and a run of N steps,
 // a checkpoint file, and N more steps from it end with the same bytes in every position,
 // velocity and force, for each integrator and precision. Both go through the real path: the
 // run output writes the checkpoint, read_checkpoint reads it, restart_engine continues.
@@ -112,7 +112,7 @@ TEST_P(Restart, TwoHalvesEqualOneRunBitForBit) {
   EXPECT_FALSE(same_bytes(mid.frame.x, a.frame.x));
 }
 
-// Issue 11, finding 8: the thermo and trajectory intervals decide which steps compute energies
+// The thermo and trajectory intervals decide which steps compute energies
 // and which fuse the final kick into the next step's first: neither may change the trajectory.
 // The first half and the resumed half here use other intervals than the whole run.
 TEST_P(Restart, IndependentOfThermoAndTrajectoryIntervals) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# MPI domain decomposition (issue 15), checked against the one-process run: `mdremap md` started
+# MPI domain decomposition, checked against the one-process run: `mdremap md` started
 # without mpirun never initialises MPI and takes the periodic-image path, the reference here.
 #
 #   test_mpi.sh MDREMAP SOURCE_DIR CASE [NP]

@@ -197,7 +197,7 @@ struct TextureGatherAccess {
 // thread's consecutive references use both. The values are the element's bytes whichever pipe
 // reads them: a kernel sums exactly what the read-only path gives it. No test of the element's
 // index guards a fetch (the strategy runs split only where the texture covers the array): a
-// predicate on every load lost most of the gain (docs/benchmarks.md, session 34).
+// predicate on every load lost most of the gain.
 template <class T, PatternLayout L = PatternLayout::Strided>
 struct SplitGatherAccess : GatherAccess<T, GatherPath::ReadOnly, L> {
   using ReadOnly = GatherAccess<T, GatherPath::ReadOnly, L>;  // the index, the array

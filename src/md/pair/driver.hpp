@@ -43,14 +43,14 @@ struct FullBody {
   // Each atom's neighbours are summed in list order (the gather's 16-bit index can serve it).
   static constexpr bool kWalksRowsInOrder = true;
   // Single-precision arithmetic: at most 48 registers (5 blocks of 256 threads per SM), the
-  // occupancy the force kernel had before it ran through the layer (it then compiled to 48,
-  // through the layer to 54: 4 blocks; docs/benchmarks.md, issue 10).
+  // occupancy the force kernel had before it ran through the layer (uncapped, the layer's
+  // accessor costs registers and one block an SM).
   static constexpr unsigned kMinBlocksPerSm = std::is_same_v<C, float> ? 5 : 0;
   // Its lanes kernels (remap.lanes > 1, the smaller systems): as one lane in single precision;
   // in double at most 64 registers (4 blocks of 256 resident, 3 uncapped), with the shorter index
   // prefetch of CudaPipelinedRows' lanes walk. A small system's positions stay in the L2, so the
   // extra warps pay there, while the one-lane kernel of the larger systems measured slower capped
-  // (the extra warps' misses saturate the L2; docs/benchmarks.md, session 35).
+  // (the extra warps' misses saturate the L2).
   static constexpr unsigned kLanesMinBlocksPerSm = std::is_same_v<C, float> ? 5 : 4;
   Kokkos::View<const Vec4<C>*> x;
   Kokkos::View<A* [3]> f;

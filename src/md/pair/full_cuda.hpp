@@ -18,8 +18,8 @@ KOKKOS_FORCEINLINE_FUNCTION decltype(auto) walk_element(const Access& nb, const 
     return nb.element(e);
 }
 
-// The plain gather and the split path (both data pipes of the L1, docs/benchmarks.md session 34:
-// at 4M atoms the double force kernel 1.29 -> 1.11 ms on an H200, Nsight) are walked here.
+// The plain gather and the split path (both data pipes of the L1; docs/benchmarks.md has the
+// kernel times) are walked here.
 // The next kBatch list entries are loaded while the current batch's positions are gathered and
 // summed, so each thread keeps several index loads in flight (the list streams from DRAM, read
 // once: cache-streaming loads that leave L1/L2 to the positions). Same sums in the same order as

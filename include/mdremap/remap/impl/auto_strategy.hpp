@@ -23,8 +23,8 @@
 #include <mutex>
 
 #include "mdremap/median.hpp"
-#include "mdremap/remap/impl/cost_model.hpp"
 #include "mdremap/remap/device_cache.hpp"
+#include "mdremap/remap/impl/cost_model.hpp"
 
 namespace mdremap::remap {
 
@@ -71,7 +71,7 @@ class AutoStrategy final : public RemapStrategy<T> {
   }
   // The device's copy bandwidth (read + write): a fenced device-to-device copy of as many bytes as
   // one execution moves at least, rounded up to a power of two and clamped to 2 x 1 MB .. 2 x
-  // 256 MB (past the H100's L2 and the host's caches, yet cheap: the probe must cost far less than
+  // 256 MB (past a GPU's L2 and the host's caches, yet cheap: the probe must cost far less than
   // the run it screens, so its allocation and first touch are bounded), best of three, measured
   // once per process and size (the cache locked: CG's warm-up probes on a thread of its own). A
   // bandwidth measured too high only makes the bound weaker.
@@ -426,9 +426,8 @@ class AutoStrategy final : public RemapStrategy<T> {
         continue;
       }
       // Its profiled executions alone, at the best one's time, past what is left of the budget:
-      // not explored, before it is made or screened (making and screening dup took the layer's
-      // decision to 0.29-0.39 ms of a 7 ms CG solve to find out the same; 0.05-0.07 ms without:
-      // docs/benchmarks.md, session 23, calls 15-16).
+      // not explored, before it is made or screened (making and screening it would cost a short
+      // run several times the decision it comes to anyway).
       if (o.explore_budget > 0 && best_finished() >= 0 && std::isfinite(bar_now)) {
         const double runs = (o.profile_steps + 1) * cands_[best_finished()].p.exec_ms;
         const double left = o.explore_budget * bar_now - explore_ms_ - ms_since(spent);
