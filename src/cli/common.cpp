@@ -1,5 +1,7 @@
 #include "cli/common.hpp"
 
+#include "cli/run_log.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -9,13 +11,14 @@
 #include <fstream>
 
 #include "cli/device_choice.hpp"
+#include "cli/run_log.hpp"
 #include "comm/runtime.hpp"
 #include "io/deck.hpp"
 #include "io/h5md_writer.hpp"
 #include "io/paths.hpp"
 #include "io/staged_file.hpp"
-#include "neighbor/avx512.hpp"
 #include "mdremap/error.hpp"
+#include "neighbor/avx512.hpp"
 
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime.h>
@@ -144,21 +147,20 @@ void check_output(const std::string& flag, const std::string& path) {
 
 void print_run_header(const std::string& what, const std::string& deck_path, const io::Deck& deck) {
   fmt::print("mdremap {} | backend {} | {}\n", MDREMAP_VERSION, device_backend(), what);
-  fmt::print("# resolved deck ({}):\n", deck_path);
+  if (!verbose()) fmt::print("# deck: {} (-v prints it resolved)\n", deck_path);
+  std::string text = fmt::format("# resolved deck ({}):\n", deck_path);
   const std::string y = deck.resolved_yaml();
   for (size_t pos = 0, nl; pos < y.size(); pos = nl + 1) {
     nl = y.find('\n', pos);
     if (nl == std::string::npos) nl = y.size();
-    fmt::print("#   {}\n", y.substr(pos, nl - pos));
+    text += fmt::format("#   {}\n", y.substr(pos, nl - pos));
   }
   std::fflush(stdout);
+  detail(text);
 }
 
 ProgressLine::ProgressLine(bool enabled, double plain_interval, double since)
-    : enabled_(enabled),
-      tty_(isatty(fileno(stdout)) != 0),
-      interval_(plain_interval),
-      last_(since) {}
+    : enabled_(enabled), tty_(stdout_is_tty()), interval_(plain_interval), last_(since) {}
 
 bool ProgressLine::due(double seconds, bool now) {
   if (!enabled_ || (seconds - last_ < (tty_ ? 0.25 : interval_) && !now)) return false;

@@ -13,6 +13,8 @@
 #include <map>
 #include <new>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "cli/cg_command.hpp"
 #include "cli/common.hpp"
@@ -20,6 +22,7 @@
 #include "cli/device_choice.hpp"
 #include "cli/info_command.hpp"
 #include "cli/md_command.hpp"
+#include "cli/run_log.hpp"
 #include "cli/sp_command.hpp"
 #include "comm/runtime.hpp"
 #include "io/deck.hpp"
@@ -99,6 +102,36 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// The files a command names on its command line, as inputs and outputs, beside --log FILE: the log
+// replaces none of them.
+void check_log_path(const std::string& log, const CLI::App& app, const mdremap::cli::MdOptions& md,
+                    const mdremap::cli::CompareOptions& cmp,
+                    const mdremap::cli::CgCommandOptions& cg, const mdremap::cli::SpOptions& sp) {
+  using mdremap::io::PathUse;
+  std::vector<PathUse> uses;
+  auto in = [&](const char* role, const std::string& p) {
+    if (!p.empty()) uses.push_back({role, p, false, ""});
+  };
+  auto out = [&](const char* role, const std::string& p) {
+    if (!p.empty()) uses.push_back({role, p, true, ""});
+  };
+  if (app.got_subcommand("md")) {
+    in("the deck", md.deck), in("--restart", md.restart);
+    out("--summary", md.summary), out("--thermo-csv", md.thermo_csv);
+  } else if (app.got_subcommand("compare")) {
+    in("the deck", cmp.deck), out("--csv", cmp.csv), out("--plot", cmp.plot);
+  } else if (app.got_subcommand("cg")) {
+    in("the deck", cg.deck), in("--matrix", cg.matrix), in("--rhs", cg.rhs);
+    in("--solution", cg.solution), out("--summary", cg.summary);
+    out("--write-matrix", cg.write_matrix);
+  } else if (app.got_subcommand("sp")) {
+    in("the deck", sp.deck), in("--cnf", sp.cnf), out("--summary", sp.summary);
+    out("--assignment-out", sp.assignment_out), out("--write-cnf", sp.write_cnf);
+  }
+  uses.push_back({"--log", log, true, ""});
+  mdremap::io::check_distinct(uses);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,6 +158,19 @@ int main(int argc, char** argv) {
                     "GPU to run on: an id from `mdremap info` (default: KOKKOS_DEVICE_ID, or "
                     "under mpirun the node-local rank); a comma list gives node-local rank r "
                     "entry r of the list");
+  // The run commands' log and verbosity (cli/run_log.hpp).
+  std::string log_path;
+  bool verbose = false;
+  for (auto* sub : app.get_subcommands({})) {
+    if (sub->get_name() == "info") continue;
+    sub->add_option("--log", log_path,
+                    fmt::format("Copy everything the run prints into this file, after the command "
+                                "line and the build (default: appended to {} in the working "
+                                "directory; `none`: no log)",
+                                mdremap::cli::kDefaultLog));
+    sub->add_flag("--verbose,-v", verbose,
+                  "Also print the resolved deck and the choices made at set-up");
+  }
 
   // HDF5 prints its error stack to stderr by default; every HDF5 failure becomes one line of
   // ours instead.
@@ -158,7 +204,40 @@ int main(int argc, char** argv) {
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
   Kokkos::ScopeGuard kokkos(settings);
+  struct LogGuard {
+    ~LogGuard() { mdremap::cli::finish_log(); }
+  } log_guard;
   try {
+    const bool run_command = !app.got_subcommand("info");
+    const bool quiet = (app.got_subcommand("md") && md_opts.quiet) ||
+                       (app.got_subcommand("compare") && compare_opts.quiet) ||
+                       (app.got_subcommand("cg") && cg_opts.quiet) ||
+                       (app.got_subcommand("sp") && sp_opts.quiet);
+    if (quiet && verbose)
+      throw mdremap::InputError("command line", 0, "--quiet and --verbose both given");
+    mdremap::cli::set_verbosity(quiet     ? mdremap::cli::Verbosity::quiet
+                                : verbose ? mdremap::cli::Verbosity::verbose
+                                          : mdremap::cli::Verbosity::normal);
+    if (run_command && log_path != "none" && mdremap::comm::rank() == 0) {
+      std::vector<std::string> args(argv, argv + argc);
+      if (log_path.empty()) {
+        try {
+          mdremap::cli::start_log(mdremap::cli::kDefaultLog, true, args,
+                                  mdremap::cli::build_info().dump());
+        } catch (const mdremap::Error& e) {
+          fmt::print(stderr, "note: no log: {} (--log FILE names another, --log none: none)\n",
+                     e.what());
+        }
+      } else {
+        mdremap::cli::check_output("--log", log_path);
+        check_log_path(log_path, app, md_opts, compare_opts, cg_opts, sp_opts);
+        try {
+          mdremap::cli::start_log(log_path, false, args, mdremap::cli::build_info().dump());
+        } catch (const mdremap::Error& e) {
+          throw mdremap::InputError("--log", 0, e.what());
+        }
+      }
+    }
     if (mdremap::comm::size() > 1 && !app.got_subcommand("md") && !app.got_subcommand("info"))
       throw mdremap::comm::CollectiveError(
           fmt::format("only `mdremap md` runs on several MPI ranks; start `mdremap {}` without "

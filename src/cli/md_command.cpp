@@ -10,6 +10,7 @@
 
 #include "cli/common.hpp"
 #include "cli/numeric_flag.hpp"
+#include "cli/run_log.hpp"
 #include "comm/runtime.hpp"
 #include "integrators/settings.hpp"
 #include "io/checkpoint.hpp"
@@ -122,7 +123,7 @@ void print_start(const MdOptions& o, const md::Run& run) {
     for (const auto& note : md::system_file_notes(p)) fmt::print(stderr, "note: {}\n", note);
     if (!o.quiet) fmt::print("# {}\n", md::describe_system_file(p));
   }
-  if (!o.quiet) fmt::print("# {}\n", run.engine().describe());
+  detail(fmt::format("# {}", run.engine().describe()));
   if (!o.quiet && run.output().any()) fmt::print("# output: {}\n", run.output().describe());
 }
 
@@ -149,10 +150,14 @@ void print_stats(const md::MdParams& p, const md::RunStats& st) {
         "not part of the phases above; a wait for late ghosts counts in force): {:.4g}\n",
         sp.exchange_overlapped * per_step);
   fmt::print(
-      "Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {} "
-      "dangerous, {} regrows, {} rebuilt for their candidates, {} sorts\n",
+      "Neighbors: {:.2f} per atom (max {}), {} list builds ({:.3g} ms each), {}, {} regrows, {} "
+      "rebuilt for their candidates, {} sorts\n",
       st.mean_neighbors, st.max_neighbors, st.list_builds,
-      st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0, st.dangerous_builds,
+      st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0,
+      p.check ? std::string("rebuilt on displacement (neighbor.check)")
+              : fmt::format("{} dangerous (built after an atom had moved more than skin/2: "
+                            "neighbor.check false)",
+                            st.dangerous_builds),
       st.list_regrows, st.candidate_rebuilds, st.sorts);
   if (st.cluster_size > 0)
     fmt::print(
@@ -190,12 +195,6 @@ void print_result(const MdOptions& o, const md::MdParams& p, const md::RunResult
                st.atom_steps_per_s, st.last.etotal);
   if (!o.quiet) print_remap(r.remap);
   std::fflush(stdout);
-  if (st.dangerous_builds > 0 && comm::rank() == 0)
-    fmt::print(stderr,
-               "note: {} scheduled neighbor-list builds came after an atom had moved more than "
-               "skin/2 (pairs may have been missed in between); neighbor.check=true rebuilds on "
-               "displacement instead\n",
-               st.dangerous_builds);
 }
 
 nlohmann::json thermo_json(const ThermoSample& t) {
