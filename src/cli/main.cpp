@@ -144,6 +144,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", MDREMAP_VERSION);
   mdremap::cli::MdOptions md_opts;
   mdremap::cli::add_md_command(app, md_opts);
+  mdremap::cli::MdOptions minimize_opts;
+  mdremap::cli::add_minimize_command(app, minimize_opts);
   mdremap::cli::CompareOptions compare_opts;
   mdremap::cli::add_compare_command(app, compare_opts);
   mdremap::cli::CgCommandOptions cg_opts;
@@ -245,6 +247,7 @@ int main(int argc, char** argv) {
                       app.get_subcommands().front()->get_name()),
           2);
     if (app.got_subcommand("md")) return mdremap::cli::run_md(md_opts);
+    if (app.got_subcommand("minimize")) return mdremap::cli::run_md(minimize_opts);
     if (app.got_subcommand("compare")) return mdremap::cli::run_compare(compare_opts);
     if (app.got_subcommand("cg")) return mdremap::cli::run_cg(cg_opts);
     if (app.got_subcommand("sp")) return mdremap::cli::run_sp(sp_opts);

@@ -20,6 +20,22 @@
 
 namespace mdremap::cli {
 
+namespace {
+
+const char* const kMinimizeHelp =
+    "\nDeck section `minimize` (run before the dynamics; LAMMPS' defaults):\n"
+    "  style [fire]: fire (FIRE 2.0, Guenole et al. 2020) | cg (Polak-Ribiere, quadratic line "
+    "search)\n"
+    "  etol [1e-08]: stop when the energy per atom changes by less than etol relative\n"
+    "  ftol [1e-06]: stop when the force vector's 2-norm is below ftol\n"
+    "  max_iterations [10000], max_evaluations [100000]\n"
+    "  dmax [0.1]: the largest move of a coordinate in one iteration (sigma)\n"
+    "  fire only: delay [20], dt_grow [1.1], dt_shrink [0.5], alpha0 [0.25], alpha_shrink "
+    "[0.99], tmax [10], tmin [0.02] (times integrator.dt), half_step_back [true]\n"
+    "  thermo [0]: a progress line every this many iterations\n";
+
+}  // namespace
+
 void add_md_command(CLI::App& app, MdOptions& o) {
   auto* md = app.add_subcommand("md", "Run molecular dynamics from a YAML deck");
   md->add_option("deck", o.deck, "YAML deck (e.g. inputs/lj_bench.yaml)")->required();
@@ -44,7 +60,27 @@ void add_md_command(CLI::App& app, MdOptions& o) {
   add_remap_flags(md, o.remap, md::remap_app(), true);
   // The integrator section's keys, from the integrators' own declarations.
   md->footer("Deck section `integrator`: style, dt, and per style:\n" +
-             integrators::integrator_help());
+             integrators::integrator_help() + kMinimizeHelp);
+}
+
+void add_minimize_command(CLI::App& app, MdOptions& o) {
+  o.minimize_only = true;
+  auto* mn = app.add_subcommand(
+      "minimize",
+      "Minimise a deck's system (its `minimize:` section; FIRE without one) and write "
+      "the minimised state to the deck's outputs");
+  mn->add_option("deck", o.deck, "YAML deck")->required();
+  mn->add_option("--set", o.sets, "Override a deck key: --set minimize.style=cg (repeatable)")
+      ->take_all();
+  mn->add_option("--precision", o.precision, "double | mixed | single (overrides run.precision)")
+      ->check(CLI::IsMember({"double", "mixed", "single"}));
+  mn->add_option("--backend", o.backend,
+                 "Backend to run on (only the one compiled in: " + device_backend() + ")");
+  mn->add_option("--thermo-csv", o.thermo_csv,
+                 "Write the minimised state's thermo row to this CSV");
+  mn->add_option("--summary", o.summary, "Write a JSON summary of the minimisation to this file");
+  mn->add_flag("--quiet,-q", o.quiet, "Print only errors and the final line");
+  mn->footer(kMinimizeHelp);
 }
 
 namespace {
@@ -75,6 +111,25 @@ class Console : public md::RunConsole {
     progress_.show(fmt::format("step {}/{} ({:.1f}%)  {:.1f} steps/s  ETA {}:{:02d}:{:02d}", done,
                                total, 100.0 * done / total, rate, e / 3600, e / 60 % 60, e % 60));
   }
+  void iteration(std::int64_t iter, double energy, double fnorm) override {
+    if (quiet_) return;
+    if (iter == 0) fmt::print("{:>10} {:>20} {:>14}\n", "Iter", "E_pair", "Fnorm");
+    fmt::print("{:>10} {:>20.15g} {:>14.8g}\n", iter, energy, fnorm);
+    std::fflush(stdout);
+  }
+  // LAMMPS' "Minimization stats" in its words.
+  void minimized(const md::MinimizeResult& r) override {
+    if (quiet_) return;
+    fmt::print(
+        "Minimization: stopping criterion = {}\n"
+        "  Energy initial, next-to-last, final = {:.15g} {:.15g} {:.15g}\n"
+        "  Force two-norm initial, final = {:.8g} {:.8g}\n"
+        "  Force max component initial, final = {:.8g} {:.8g}\n"
+        "  Iterations, force evaluations = {} {}\n",
+        to_string(r.stop), r.e_initial, r.e_next_to_last, r.e_final, r.fnorm_initial, r.fnorm_final,
+        r.fmax_initial, r.fmax_final, r.iterations, r.evaluations);
+    std::fflush(stdout);
+  }
   void steps_done() override { progress_.clear(); }
 
  private:
@@ -95,6 +150,10 @@ io::Deck md_deck(const MdOptions& o) {
   check_backend(o.backend);
   auto deck = io::Deck::from_file(o.deck);
   for (const auto& s : o.sets) deck.apply_override(s);
+  if (o.minimize_only) {
+    if (!deck.root().has("minimize")) deck.apply_override("minimize.style=fire", "minimize");
+    deck.apply_override("run.steps=0", "minimize");
+  }
   if (o.steps >= 0) deck.apply_override(fmt::format("run.steps={}", o.steps), "--steps");
   if (!o.precision.empty()) deck.apply_override("run.precision=" + o.precision, "--precision");
   if (o.shuffle) {
@@ -119,6 +178,12 @@ void print_start(const MdOptions& o, const md::Run& run) {
                  "but not bit-identical to a run that stayed on {})\n",
                  o.restart, c->backend, device_backend(), c->backend);
   }
+  if (p.minimize.enabled && run.checkpoint() && comm::rank() == 0)
+    fmt::print(stderr, "note: minimize: skipped (the run continues from a checkpoint)\n");
+  else if (p.minimize.enabled && !o.quiet)
+    fmt::print("# minimize: {} (etol {:g}, ftol {:g}, at most {} iterations, {} evaluations)\n",
+               to_string(p.minimize.style), p.minimize.etol, p.minimize.ftol,
+               p.minimize.max_iterations, p.minimize.max_evaluations);
   if (p.file && comm::rank() == 0) {
     for (const auto& note : md::system_file_notes(p)) fmt::print(stderr, "note: {}\n", note);
     if (!o.quiet) fmt::print("# {}\n", md::describe_system_file(p));
@@ -233,7 +298,7 @@ nlohmann::json summary_json(const MdOptions& o, const md::Run& run, const md::Ru
   const auto& sp = st.split;
   const double per_step = st.steps ? 1e3 / st.steps : 0;
   nlohmann::json j;
-  j["command"] = "md";
+  j["command"] = o.minimize_only ? "minimize" : "md";
   j["deck"] = o.deck;
   j["atoms"] = st.atoms;
   j["steps"] = st.steps;
@@ -242,6 +307,13 @@ nlohmann::json summary_json(const MdOptions& o, const md::Run& run, const md::Ru
   j["engine"] = run.engine().describe();
   j["output"] = {{"frames", run.output().frames()}, {"checkpoints", run.output().checkpoints()}};
   j["initial_thermo"] = thermo_json(r.initial);
+  if (r.minimized)
+    j["minimize"] = {
+        {"style", to_string(p.minimize.style)},      {"stop", to_string(r.minimize.stop)},
+        {"iterations", r.minimize.iterations},       {"evaluations", r.minimize.evaluations},
+        {"e_initial", r.minimize.e_initial},         {"e_final", r.minimize.e_final},
+        {"fnorm_initial", r.minimize.fnorm_initial}, {"fnorm_final", r.minimize.fnorm_final},
+        {"fmax_final", r.minimize.fmax_final}};
   j["final_thermo"] = thermo_json(st.last);
   j["loop_seconds"] = st.loop_seconds;
   j["wall_seconds"] = wall_seconds;

@@ -22,10 +22,14 @@ struct MdOptions {
   std::string restart;  // checkpoint to continue from
   bool quiet = false;
   bool shuffle = false;
+  bool minimize_only = false;  // `mdremap minimize`: the minimisation alone (run.steps = 0)
   RemapFlags remap;
 };
 
 void add_md_command(CLI::App& app, MdOptions& o);
+// `mdremap minimize DECK`: the deck's system minimised (its `minimize:` section, FIRE without
+// one) and written to the deck's outputs as one frame; no dynamics.
+void add_minimize_command(CLI::App& app, MdOptions& o);
 int run_md(const MdOptions& o);
 
 }  // namespace mdremap::cli

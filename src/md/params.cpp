@@ -529,6 +529,17 @@ MdParams read_md_params(io::Deck& deck) {
     nb.fail("row_order", "orders the rows of the plain lists; the cluster-pair list has its own");
   nb.finish();
   read_parallel(root.section("parallel"), p);
+  // Read only where the deck has the section: its defaults in the resolved deck would say that
+  // the run minimises.
+  if (root.has("minimize")) {
+    auto mn = root.section("minimize");
+    p.minimize = read_minimize(mn);
+    if (p.exchange_ghosts)
+      mn.fail("style",
+              "minimisation runs on one process without the ranks' ghost exchange (its "
+              "per-atom vectors do not migrate between MPI ranks): minimise without "
+              "mpirun and parallel.ghosts, then start the ranks from its output");
+  }
 
   auto run = root.section("run");
   p.steps = ranged<long long>(run, "steps", p.steps, 0, kMaxSteps);

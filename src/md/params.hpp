@@ -13,6 +13,7 @@
 #include "io/deck.hpp"
 #include "io/particle_file.hpp"
 #include "md/choices.hpp"
+#include "md/minimize/settings.hpp"
 #include "md/pair/styles.hpp"
 #include "mdremap/remap/remap_deck.hpp"
 #include "mdremap/types.hpp"
@@ -90,6 +91,8 @@ struct MdParams {
   // integrator: the time step, the style (a registry entry) and the keys it declares
   double dt = 0.005;
   integrators::IntegratorChoice integrator;
+  // minimize: the potential energy minimised before the dynamics (md/minimize/settings.hpp)
+  MinimizeSettings minimize;
   // neighbour list
   double skin = 0.3;
   // LAMMPS' defaults (neigh_modify every 1 check yes): the displacement test at every step, a

@@ -31,7 +31,8 @@ Run::Run(const std::function<io::Deck()>& make_deck, const RunRequest& request) 
     p_ = read_md_params(deck_);
     check_paths(request);
   });
-  if (!request.restart.path.empty()) open_restart(request.restart.path);
+  restarted_ = !request.restart.path.empty();
+  if (restarted_) open_restart(request.restart.path);
   lock_outputs(request);
   engine_ =
       checkpoint_ ? restart_engine(p_, *checkpoint_, request.restart.path) : create_engine(p_);
@@ -101,6 +102,12 @@ RunResult Run::execute(RunConsole& console) {
   ObserverList obs{&rows, &console, output_.get()};
   RunResult r;
   r.initial = engine_->setup();
+  // A restart continues dynamics that began after any minimisation.
+  if (p_.minimize.enabled && !restarted_) {
+    r.minimize = engine_->minimize(p_.minimize, &console, r.initial);
+    r.minimized = true;
+    console.minimized(r.minimize);
+  }
   rows.thermo(r.initial);
   console.thermo(r.initial);
   output_->start(r.initial);

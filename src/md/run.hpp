@@ -30,15 +30,19 @@ struct RunRequest {
   OutputInfo info;  // creator and backend for H5MD and checkpoints (the deck's text is added)
 };
 
-// What the front end sees of the steps: the thermo samples (the first one too), progress, and
-// their end (before the outputs are closed).
-class RunConsole : public RunObserver {
+// What the front end sees of the steps: the minimiser's progress and result (a `minimize:`
+// section), the thermo samples (the first one too), progress, and their end (before the
+// outputs are closed).
+class RunConsole : public RunObserver, public MinimizeObserver {
  public:
+  virtual void minimized(const MinimizeResult&) {}
   virtual void steps_done() {}
 };
 
 struct RunResult {
-  ThermoSample initial;  // at setup (step 0, or the step a restart starts from)
+  ThermoSample initial;     // at setup (step 0, or the step a restart starts from), minimised
+  bool minimized = false;   // the deck's `minimize:` section ran (not on a restart)
+  MinimizeResult minimize;  // what it did
   RunStats stats;
   RemapStats remap;  // the force kernel's remap report (no transactions)
 };
@@ -77,6 +81,7 @@ class Run {
   std::unique_ptr<io::ThermoCsv> csv_;
   std::unique_ptr<MdEngine> engine_;
   std::unique_ptr<RunOutput> output_;
+  bool restarted_ = false;
 };
 
 }  // namespace mdremap::md

@@ -14,9 +14,12 @@
 #include "md/engine_kernels.hpp"
 #include "md/force.hpp"
 #include "md/gather_frame.hpp"
+#include "md/minimize/minimizer.hpp"
+#include "md/overlap_hint.hpp"
 #include "md/pair/lj.hpp"
 #include "md/phase_clock.hpp"
 #include "md/reorder.hpp"
+#include "md/system_file.hpp"
 #include "mdremap/error.hpp"
 #include "mdremap/fenced_ms.hpp"
 #include "neighbor/cluster_builder.hpp"
@@ -33,7 +36,7 @@ namespace {
 constexpr bool kHostBackend = std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>;
 
 template <class S, class C>
-class Simulation final : public MdEngine {
+class Simulation final : public MdEngine, public EnergySurface<S> {
  public:
   Simulation(const MdParams& p, const HostSystem& s, std::int64_t first_step)
       : p_(p), step_(first_step), natoms_(s.n()) {
@@ -74,6 +77,7 @@ class Simulation final : public MdEngine {
     }
     last_ = compute_forces(true);
     if (!restore_f_.empty()) load_forces();
+    if (!restored_) find_overlaps();
     check_atoms(displacement_check());
     const ThermoSample t = sample();
     check_thermo(t);
@@ -177,6 +181,40 @@ class Simulation final : public MdEngine {
   ThermoSample thermo_now() override {
     last_ = compute_forces(true);
     return sample();
+  }
+
+  MinimizeResult minimize(const MinimizeSettings& settings, MinimizeObserver* obs,
+                          ThermoSample& after) override {
+    if (domain_)
+      throw Error(
+          "minimize: runs on one process (the minimiser's per-atom vectors do not "
+          "migrate between MPI ranks)");
+    minimizing_ = true;
+    const MinimizeResult r = md::minimize<S>(*this, settings, p_.dt, obs);
+    minimizing_ = false;
+    // The dynamics starts from here: the lists built and the forces computed as at setup.
+    rebuild();
+    last_ = compute_forces(true);
+    find_overlaps();
+    check_atoms(displacement_check());
+    after = sample();
+    check_thermo(after);
+    return r;
+  }
+
+  // The minimisers' view of the engine (md/minimize/surface.hpp).
+  AtomArrays<S>& atoms() override { return atoms_; }
+  const TypeTable<S>& masses() const override { return mass_; }
+  Box<double> box() const override { return box_d_; }
+  bool wrapped() const override { return wrapped_; }
+  double energy_forces() override {
+    refresh_for_check();
+    const double d2 = displacement_check();
+    check_atoms(d2);
+    wrapped_ = d2 > 0.25 * p_.skin * p_.skin;
+    if (wrapped_) rebuild();
+    last_ = compute_forces(true);
+    return p_.tail ? last_.e_pair + etail_ / box_d_.volume() : last_.e_pair;
   }
 
   Frame snapshot(bool with_forces) const override {
@@ -497,7 +535,8 @@ class Simulation final : public MdEngine {
       rebuild_decomposed();
       return;
     }
-    if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
+    // A minimiser holds per-atom vectors in the atoms' order: no sort meanwhile.
+    if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 && !minimizing_ &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     neighbor::wrap_positions<S>(atoms_.x, box_s_, atoms_.id, image_);
@@ -649,19 +688,48 @@ class Simulation final : public MdEngine {
     if (!(d2 < Kokkos::Experimental::infinity_v<double>))
       throw comm::CollectiveError(
           fmt::format(
-              "step {}: atoms with non-finite positions or velocities: the run blew up (time step "
-              "too large, overlapping atoms, or an absurd temperature)",
-              step_),
+              "step {}: atoms with non-finite positions or velocities: the run blew up ({})", step_,
+              blowup_cause()),
           1);
     const double rlist = p_.pairs.max_cutoff() + p_.skin;
     if (d2 > rlist * rlist)
-      throw comm::CollectiveError(fmt::format("step {}: lost atoms: an atom moved {:.4g} since the "
-                                              "neighbour list was built at step "
-                                              "{}, more than the list cutoff {:.4g} (cutoff + "
-                                              "skin): the run blew up (time step too "
-                                              "large or an absurd temperature)",
-                                              step_, std::sqrt(d2), last_build_step_, rlist),
-                                  1);
+      throw comm::CollectiveError(
+          fmt::format("step {}: lost atoms: an atom moved {:.4g} since the "
+                      "neighbour list was built at step "
+                      "{}, more than the list cutoff {:.4g} (cutoff + "
+                      "skin): the run blew up ({})",
+                      step_, std::sqrt(d2), last_build_step_, rlist, blowup_cause()),
+          1);
+  }
+
+  // What a blow-up message blames: the overlapping atoms the first forces showed, else the
+  // usual suspects.
+  std::string blowup_cause() const {
+    return overlap_hint_.empty() ? "time step too large, overlapping atoms, or an absurd "
+                                   "temperature"
+                                 : overlap_hint_;
+  }
+
+  // Forces that move an atom at rest by more than kOverlapMove in one step come from atoms
+  // sitting on each other: the hint names the worst pair (md/overlap_hint.hpp).
+  void find_overlaps() {
+    overlap_hint_.clear();
+    if (domain_) return;
+    auto f = atoms_.f;
+    auto type = atoms_.type;
+    const auto mass = mass_;
+    double amax = 0;
+    Kokkos::parallel_reduce(
+        "Thermo::max_acceleration", Kokkos::RangePolicy<ExecSpace>(0, atoms_.n),
+        KOKKOS_LAMBDA(const int i, double& m) {
+          const double a2 =
+              (double(f(i, 0)) * f(i, 0) + double(f(i, 1)) * f(i, 1) + double(f(i, 2)) * f(i, 2)) /
+              (double(mass[type(i)]) * mass[type(i)]);
+          if (!(a2 <= m)) m = a2;  // NaN wins
+        },
+        Kokkos::Max<double>(amax));
+    if (std::sqrt(amax) * p_.dt * p_.dt <= kOverlapMove) return;
+    overlap_hint_ = overlap_hint(snapshot(true), box_d_, given_atom_ids(p_), p_.dt);
   }
 
   void check_thermo(const ThermoSample& t) const {
@@ -670,8 +738,8 @@ class Simulation final : public MdEngine {
         throw comm::CollectiveError(
             fmt::format(
                 "step {}: non-finite thermo (temperature {}, pair energy {}, pressure {}): the run "
-                "blew up (time step too large, overlapping atoms, or an absurd temperature)",
-                step_, t.temp, t.e_pair, t.press),
+                "blew up ({})",
+                step_, t.temp, t.e_pair, t.press, blowup_cause()),
             1);
   }
 
@@ -820,6 +888,9 @@ class Simulation final : public MdEngine {
   std::int64_t last_sort_step_ = 0;
   std::int64_t last_build_step_ = 0;
   bool restored_ = false;               // made from a checkpoint (restore())
+  bool minimizing_ = false;             // minimize() runs: atoms keep their order
+  bool wrapped_ = false;                // the last energy_forces() rebuilt the lists
+  std::string overlap_hint_;            // the first forces' overlapping atoms, or ""
   std::vector<double> restore_f_;       // its forces, loaded at the end of setup()
   mutable Kokkos::View<double*> pack_;  // snapshot staging on the device
   Kokkos::View<int* [3]> image_;        // periodic image counts by atom id (see load_atoms)

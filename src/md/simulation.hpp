@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "md/force.hpp"
+#include "md/minimize/settings.hpp"
+#include "md/minimize/surface.hpp"
 #include "md/params.hpp"
 #include "md/system.hpp"
 #include "mdremap/frame.hpp"
@@ -122,6 +124,11 @@ class MdEngine {
   // Advances `nsteps` steps; thermo every params.thermo steps and at the last step.
   virtual RunStats run(std::int64_t nsteps, RunObserver* obs = nullptr) = 0;
   virtual ThermoSample thermo_now() = 0;  // from the current state (forces recomputed)
+  // After setup(), before run(): minimises the potential energy at fixed box (the deck's
+  // `minimize:` section; md/minimize/minimizer.hpp). The atoms' velocities are kept; the lists
+  // and forces are then those of the minimised state, whose thermo goes into `after`.
+  virtual MinimizeResult minimize(const MinimizeSettings& settings, MinimizeObserver* obs,
+                                  ThermoSample& after) = 0;
   // Host snapshot ordered by atom id; forces are those of the last force evaluation. In a run
   // decomposed over several MPI ranks snapshots are collective: every rank's atoms are gathered
   // onto rank 0 in atom-id order (md/gather_frame.hpp), the other ranks get none.
