@@ -260,6 +260,12 @@ void print_result(const MdOptions& o, const md::MdParams& p, const md::RunResult
                st.atom_steps_per_s, st.last.etotal);
   if (!o.quiet) print_remap(r.remap);
   std::fflush(stdout);
+  if (st.dangerous_builds > 0 && !p.check_given && comm::rank() == 0)
+    fmt::print(stderr,
+               "note: {} scheduled neighbor-list builds came after an atom had moved more than "
+               "skin/2 (pairs may have been missed in between); neighbor.check: true rebuilds on "
+               "displacement instead\n",
+               st.dangerous_builds);
 }
 
 nlohmann::json thermo_json(const ThermoSample& t) {

@@ -178,13 +178,12 @@ void finish_log() {
   if (!log.open) return;
   std::fflush(stdout);
   std::fflush(stderr);
-  for (auto& t : log.tees) {
+  for (auto& t : log.tees)
     ::dup2(t.original, t.fd);  // closes the pipe's write end: its copier reads to the end
-    ::close(t.original);
-  }
   for (auto& t : log.tees) {
-    if (t.copier.joinable()) t.copier.join();
+    if (t.copier.joinable()) t.copier.join();  // it still writes to t.original
     ::close(t.read_end);
+    ::close(t.original);
   }
   ::close(log.file);
   log.file = -1;
