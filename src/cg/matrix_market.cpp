@@ -268,6 +268,9 @@ MatrixMarket read_matrix_market(std::istream& in, const std::string& name) {
 }
 
 MatrixMarket read_matrix_market_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path, 0, "is a directory, not a Matrix Market file");
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "cannot open (missing file or no permission)");
   return read_matrix_market(in, path);
