@@ -10,6 +10,8 @@
 #include <fstream>
 #include <limits>
 
+#include <unistd.h>
+
 #include "mdremap/error.hpp"
 
 namespace mdremap::cg {
@@ -249,28 +251,6 @@ std::string fmt_double(double v) {
   return fmt::format("{}", v);
 }
 
-template <class F>
-void write_atomically(const std::string& path, F&& write) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out)
-      throw Error(fmt::format("{}: cannot write (missing directory or no permission)", path));
-    write(out);
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw Error(fmt::format("{}: write failed (disk full?)", path));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw Error(fmt::format("{}: cannot write ({})", path, ec.message()));
-  }
-}
-
 }  // namespace
 
 MatrixMarket read_matrix_market(std::istream& in, const std::string& name) {
@@ -288,6 +268,9 @@ MatrixMarket read_matrix_market(std::istream& in, const std::string& name) {
 }
 
 MatrixMarket read_matrix_market_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path, 0, "is a directory, not a Matrix Market file");
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "cannot open (missing file or no permission)");
   return read_matrix_market(in, path);
@@ -315,6 +298,33 @@ HostCsr cg_matrix(const MatrixMarket& m) {
     throw InputError(m.name, m.size_line,
                      fmt::format("matrix is {} x {}: CG needs a square matrix", m.rows, m.cols));
   if (m.rows == 0) throw InputError(m.name, m.size_line, "matrix has no rows");
+  // Sizes the file declares are checked against the entries it holds, and against memory,
+  // before anything of the declared size is allocated: an SPD matrix has every diagonal entry.
+  std::vector<std::int32_t> diagonal;
+  for (std::size_t k = 0; k < m.row.size(); ++k)
+    if (m.row[k] == m.col[k]) diagonal.push_back(m.row[k]);
+  std::sort(diagonal.begin(), diagonal.end());
+  diagonal.erase(std::unique(diagonal.begin(), diagonal.end()), diagonal.end());
+  if (static_cast<std::int64_t>(diagonal.size()) < m.rows) {
+    std::int64_t missing = 0;
+    while (missing < static_cast<std::int64_t>(diagonal.size()) && diagonal[missing] == missing)
+      ++missing;
+    throw InputError(m.name, m.size_line,
+                     fmt::format("row {} has no diagonal entry: the matrix declares {} rows but "
+                                 "holds {} diagonal entries ({} entries in all); CG needs an SPD "
+                                 "matrix",
+                                 missing + 1, m.rows, diagonal.size(), m.row.size()));
+  }
+  const double stored = m.symmetric() ? 2.0 * static_cast<double>(m.row.size()) : m.row.size();
+  // CSR (row pointers, columns, values) and the solver's vectors (about eight of n doubles).
+  const double need = 8.0 * (m.rows + 1) + 12.0 * stored + 64.0 * m.rows;
+  const double host = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                      static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  if (host > 0 && need > host)
+    throw InputError(m.name, m.size_line,
+                     fmt::format("the matrix needs at least {:.3g} GB of host memory; this machine "
+                                 "has {:.3g} GB",
+                                 need / 1e9, host / 1e9));
   HostCsr a = to_csr(m);
   auto line_of = [&](std::int64_t r, std::int64_t c) -> int {
     for (std::size_t k = 0; k < m.row.size(); ++k)
@@ -400,16 +410,6 @@ void write_vector(std::ostream& out, const std::vector<double>& v, const std::st
   if (!comment.empty()) out << "% " << comment << "\n";
   out << v.size() << " 1\n";
   for (double x : v) out << fmt_double(x) << "\n";
-}
-
-void write_matrix_market_file(const std::string& path, const HostCsr& a, bool symmetric,
-                              const std::string& comment) {
-  write_atomically(path, [&](std::ostream& o) { write_matrix_market(o, a, symmetric, comment); });
-}
-
-void write_vector_file(const std::string& path, const std::vector<double>& v,
-                       const std::string& comment) {
-  write_atomically(path, [&](std::ostream& o) { write_vector(o, v, comment); });
 }
 
 }  // namespace mdremap::cg

@@ -57,10 +57,5 @@ std::vector<double> read_vector_file(const std::string& path, std::int64_t n);
 void write_matrix_market(std::ostream& out, const HostCsr& a, bool symmetric,
                          const std::string& comment = "");
 void write_vector(std::ostream& out, const std::vector<double>& v, const std::string& comment = "");
-// File versions write PATH.tmp and rename it, so a failed write leaves no partial file.
-void write_matrix_market_file(const std::string& path, const HostCsr& a, bool symmetric,
-                              const std::string& comment = "");
-void write_vector_file(const std::string& path, const std::vector<double>& v,
-                       const std::string& comment = "");
 
 }  // namespace mdremap::cg

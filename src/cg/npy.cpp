@@ -2,10 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <ostream>
 
+#include "io/staged_output.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::cg {
@@ -23,11 +22,7 @@ void write_npy(const std::string& path, const std::vector<T>& v, const char* des
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out)
-      throw Error(fmt::format("{}: cannot write (missing directory or no permission)", path));
+  io::write_staged(path, [&](std::ostream& out) {
     const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
     out.write(reinterpret_cast<const char*>(magic), 8);
     const auto len = static_cast<std::uint16_t>(header.size());
@@ -37,15 +32,7 @@ void write_npy(const std::string& path, const std::vector<T>& v, const char* des
     out << header;
     out.write(reinterpret_cast<const char*>(v.data()),
               static_cast<std::streamsize>(v.size() * sizeof(T)));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw Error(fmt::format("{}: write failed (disk full?)", path));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(fmt::format("{}: cannot write ({})", path, ec.message()));
+  });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "mdremap/remap/l2_window.hpp"
 
@@ -105,6 +106,12 @@ CgParams read_cg_params(io::Deck& deck) {
   p.solver.tolerance = s.get<double>("tolerance", 1e-8);
   if (!(p.solver.tolerance > 0) || !std::isfinite(p.solver.tolerance))
     s.fail("tolerance", "must be positive");
+  // A relative residual below double precision's unit roundoff cannot be computed, let alone
+  // reached: the rounding of A x alone is larger.
+  if (p.solver.tolerance < std::numeric_limits<double>::epsilon())
+    s.fail("tolerance", fmt::format("{} is below double precision's unit roundoff ({:.3g}): no "
+                                    "solve can reach it (use 1e-15 or more)",
+                                    p.solver.tolerance, std::numeric_limits<double>::epsilon()));
   p.solver.max_iterations = s.get<long long>("max_iterations", 20000);
   if (p.solver.max_iterations < 0) s.fail("max_iterations", "must not be negative");
   p.solver.jacobi = one_of(s, "preconditioner", "none", {"none", "jacobi"}) == "jacobi";

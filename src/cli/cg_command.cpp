@@ -12,6 +12,7 @@
 #include "cg/run.hpp"
 #include "cli/common.hpp"
 #include "io/deck.hpp"
+#include "io/paths.hpp"
 #include "mdremap/median.hpp"
 #include "mdremap/remap/registry.hpp"
 
@@ -94,13 +95,14 @@ io::Deck cg_deck(const CgCommandOptions& o) {
   check_backend(o.backend);
   auto deck = io::Deck::from_file(o.deck);
   for (const auto& s : o.sets) deck.apply_override(s);
+  // Paths and names from flags are strings as given, never YAML; errors name the flag.
   if (!o.matrix.empty()) {
-    deck.apply_override("matrix.generator=~");
-    deck.apply_override("matrix.file=" + o.matrix);
+    deck.apply_override("matrix.generator=~", "--matrix");
+    deck.set_string("matrix.file", o.matrix, "--matrix");
   }
-  if (!o.rhs.empty()) deck.apply_override("rhs.file=" + o.rhs);
-  if (!o.solution.empty()) deck.apply_override("solution.file=" + o.solution);
-  if (!o.spmv.empty()) deck.apply_override("spmv.kernel=" + o.spmv);
+  if (!o.rhs.empty()) deck.set_string("rhs.file", o.rhs, "--rhs");
+  if (!o.solution.empty()) deck.set_string("solution.file", o.solution, "--solution");
+  if (!o.spmv.empty()) deck.set_string("spmv.kernel", o.spmv, "--spmv");
   apply_remap_flags(o.remap, deck);
   return deck;
 }
@@ -269,9 +271,17 @@ int run_cg(const CgCommandOptions& o) {
   Kokkos::Timer wall;
   io::Deck deck = cg_deck(o);
   const cg::CgParams p = cg::read_cg_params(deck);
-  check_output("--summary", o.summary);
-  check_output("--write-matrix", o.write_matrix);
-  if (!o.write_npy.empty()) check_output("--write-npy", o.write_npy + "_rowptr.npy");
+  std::vector<io::PathUse> paths{
+      {"the deck", o.deck, false, ""},
+      {o.matrix.empty() ? "matrix.file" : "--matrix", p.matrix_file, false, ""},
+      {o.rhs.empty() ? "rhs.file" : "--rhs", p.rhs_file, false, ""},
+      {o.solution.empty() ? "solution.file" : "--solution", p.solution_file, false, ""},
+      {"--summary", o.summary, true, ""},
+      {"--write-matrix", o.write_matrix, true, ""}};
+  if (!o.write_npy.empty())
+    for (const char* part : {"rowptr", "col", "val", "b", "xstar"})
+      paths.push_back({"--write-npy", o.write_npy + "_" + part + ".npy", true, ""});
+  io::check_outputs(paths);
   Console console(o, deck, p);
   const cg::RunReport r = cg::run(p, {o.write_matrix, o.write_npy}, console);
   const cg::CgResult& res = r.result;
@@ -289,7 +299,7 @@ int run_cg(const CgCommandOptions& o) {
                "mdremap: CG did not converge: {} after {} iterations (relative residual "
                "{:.3e}, tolerance {})\n",
                res.stop == "max_iterations" ? "iteration limit reached" : res.stop, res.iterations,
-               res.rel_residual, p.solver.tolerance);
+               r.true_relative_residual, p.solver.tolerance);
     return kExitNotConverged;
   }
   return 0;

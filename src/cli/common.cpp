@@ -17,6 +17,7 @@
 #include "io/h5md_writer.hpp"
 #include "io/paths.hpp"
 #include "io/staged_file.hpp"
+#include "io/staged_output.hpp"
 #include "mdremap/error.hpp"
 #include "neighbor/avx512.hpp"
 
@@ -28,25 +29,11 @@
 namespace mdremap::cli {
 
 void write_summary(io::StagedFile& out, const nlohmann::json& j) {
-  const std::string& path = out.target();
-  {
-    std::ofstream f(out.staging(), std::ios::app);  // emptied already; app: a device in place
-    if (!f) throw Error(fmt::format("{}: cannot write summary file", path));
-    f << j.dump(2) << "\n";
-    f.close();
-    if (!f) throw Error(fmt::format("{}: write failed (disk full?)", path));
-  }
-  out.commit();
+  io::write_staged(out, [&](std::ostream& f) { f << j.dump(2) << "\n"; });
 }
 
 void write_summary(const std::string& path, const nlohmann::json& j) {
-  io::StagedFile out(path);
-  try {
-    write_summary(out, j);
-  } catch (...) {
-    out.discard();
-    throw;
-  }
+  io::write_staged(path, [&](std::ostream& f) { f << j.dump(2) << "\n"; });
 }
 
 std::string device_backend() {

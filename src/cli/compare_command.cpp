@@ -9,15 +9,23 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/common.hpp"
 #include "cli/numeric_flag.hpp"
 #include "compare/runs.hpp"
+#include "io/checked_write.hpp"
 #include "io/deck.hpp"
 #include "io/paths.hpp"
 #include "io/staged_file.hpp"
+#include "io/staged_output.hpp"
 #include "mdremap/error.hpp"
 #include "mdremap/remap/registry.hpp"
 
@@ -78,10 +86,7 @@ io::Deck user_deck(const CompareOptions& o) {
 }
 
 void write_csv(io::StagedFile& out, const std::vector<compare::Row>& rows) {
-  const std::string& path = out.target();
-  {
-    std::ofstream f(out.staging(), std::ios::app);  // emptied already; app: a device in place
-    if (!f) throw Error("cannot write " + path);
+  io::write_staged(out, [&](std::ostream& f) {
     f << "mode,reorder,strategy,e_pair,transactions_32,transactions_128,all_loads_32,"
          "all_loads_128,extra_bytes,run_ms,"
          "setup_ms,step_ms,force_ms,plan_ms,selection_ms,predicted_run_ms,remap_ms,compute_ms,"
@@ -111,8 +116,89 @@ void write_csv(io::StagedFile& out, const std::vector<compare::Row>& rows) {
           r.hits, r.misses, r.splits, num(r.seg_plan, "{:.4f}"), num(r.seg_remap, "{:.4f}"),
           num(r.seg_compute, "{:.4f}"), num(r.seg_other, "{:.4f}"), q(r.note));
     }
+  });
+}
+
+// The chart's gnuplot script: paths and title arrive as arguments (ARG1 the PNG, ARG2 the data,
+// ARG3 the title), never as text of a command, so no file name is parsed by a shell or gnuplot.
+constexpr const char* kPlotScript =
+    "set terminal pngcairo size 1200,600 noenhanced\n"
+    "set output ARG1\n"
+    "set title ARG3 noenhanced\n"
+    "set style data histograms\n"
+    "set style histogram rowstacked\n"
+    "set boxwidth 0.6\n"
+    "set style fill solid 0.85 border -1\n"
+    "set ylabel 'ms over the run'\n"
+    "set xtics rotate by -30 noenhanced\n"
+    "set key outside right top noenhanced\n"
+    "set grid ytics\n"
+    "set yrange [0:*]\n"
+    "plot ARG2 using 2:xtic(1) title 'plan + profiling', '' using 3 title 'remap (exposed)', "
+    "'' using 4 title 'compute', '' using 5 title 'neighbour + integrate + other'\n";
+
+// A temporary file holding `text` (removed by the destructor).
+class TempFile {
+ public:
+  TempFile(const std::string& stem, const std::string& text) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/" + stem + "XXXXXX";
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+      throw Error("cannot create a temporary file in " + pattern.substr(0, pattern.rfind('/')));
+    path_ = name.data();
+    try {
+      io::write_all(fd, text.data(), text.size(), "temporary file '" + path_ + "'");
+    } catch (...) {
+      ::close(fd);
+      ::unlink(path_.c_str());
+      throw;
+    }
+    ::close(fd);
   }
-  out.commit();
+  ~TempFile() { ::unlink(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Runs gnuplot on `args` (no shell) and returns its exit status; its output (an error message)
+// in `said`.
+int run_gnuplot(const std::vector<std::string>& args, std::string& said) {
+  int out[2];
+  if (::pipe(out) != 0) throw Error("cannot run gnuplot: no pipe");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 2);
+  posix_spawn_file_actions_addclose(&actions, out[0]);
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out[1]);
+  if (spawned != 0) {
+    ::close(out[0]);
+    return -1;
+  }
+  char buf[4096];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    if (said.size() < 65536) said.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(out[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 // Per mode one stacked bar of its whole run (median round): plan + profiling, exposed remap,
@@ -120,28 +206,33 @@ void write_csv(io::StagedFile& out, const std::vector<compare::Row>& rows) {
 void write_plot(io::StagedFile& out, const std::vector<compare::Row>& rows,
                 const std::string& title) {
   const std::string& path = out.target();
-  const std::string dat = path + ".dat";
-  {
-    std::ofstream f(dat);
-    f << "label plan remap compute other\n";
-    for (const auto& r : rows)
-      if (r.ok && !r.demo)
-        f << fmt::format("\"{}/{}\" {} {} {} {}\n", r.mode, r.reorder, r.seg_plan, r.seg_remap,
-                         r.seg_compute, r.seg_other);
+  // The column names as a comment: gnuplot reads no data from it.
+  std::string data = "# label plan remap compute other\n";
+  for (const auto& r : rows)
+    if (r.ok && !r.demo)
+      data += fmt::format("\"{}/{}\" {} {} {} {}\n", r.mode, r.reorder, r.seg_plan, r.seg_remap,
+                          r.seg_compute, r.seg_other);
+  const TempFile dat("mdremap-plot-data-", data);
+  const TempFile script("mdremap-plot-script-", kPlotScript);
+  std::string said;
+  const int rc =
+      run_gnuplot({"gnuplot", "-c", script.path(), out.staging(), dat.path(), title}, said);
+  if (rc == -1)
+    throw Error("cannot write " + path +
+                ": gnuplot is not installed (apt-get install gnuplot-nox)");
+  if (rc != 0) {
+    // gnuplot's first line that says something, cut (it can quote the script).
+    std::string first;
+    for (std::size_t b = 0; b < said.size() && first.empty();) {
+      const std::size_t e = std::min(said.find('\n', b), said.size());
+      first = said.substr(b, e - b);
+      if (first.find_first_not_of(" \t^") == std::string::npos) first.clear();
+      b = e + 1;
+    }
+    if (first.size() > 200) first = first.substr(0, 200) + "...";
+    throw Error("cannot write " + path + ": gnuplot failed (exit " + std::to_string(rc) + ")" +
+                (first.empty() ? "" : ": " + first));
   }
-  const std::string script = fmt::format(
-      "set terminal pngcairo size 1200,600 noenhanced; set output '{}';"
-      "set title '{}'; set style data histograms; set style histogram rowstacked;"
-      "set boxwidth 0.6; set style fill solid 0.85 border -1; set ylabel 'ms over the run';"
-      "set xtics rotate by -30; set key outside right top; set grid ytics; set yrange [0:*];"
-      "plot '{}' using 2:xtic(1) title 'plan + profiling', '' using 3 title 'remap (exposed)',"
-      "'' using 4 title 'compute', '' using 5 title 'neighbour + integrate + other'",
-      out.staging(), title, dat);
-  const std::string cmd = "gnuplot -e \"" + script + "\" 2>&1";
-  const int rc = std::system(cmd.c_str());
-  std::remove(dat.c_str());
-  if (rc != 0)
-    throw Error("gnuplot failed writing " + path + " (is gnuplot with pngcairo installed?)");
   out.commit();
 }
 
@@ -204,10 +295,8 @@ void print_auto_against_best(const std::vector<compare::Row>& rows,
 }  // namespace
 
 int run_compare(const CompareOptions& o) {
-  io::check_distinct({{"the deck", o.deck, false, ""},
-                      {"--csv", o.csv, true, ""},
-                      {"--plot", o.plot, true, ""},
-                      {"--plot", o.plot.empty() ? "" : o.plot + ".dat", true, ""}});
+  io::check_outputs(
+      {{"the deck", o.deck, false, ""}, {"--csv", o.csv, true, ""}, {"--plot", o.plot, true, ""}});
   const auto csv = open_output("--csv", o.csv);
   const auto plot = open_output("--plot", o.plot);
   compare::Plan plan;

@@ -138,13 +138,6 @@ class Console : public md::RunConsole {
   ProgressLine progress_;
 };
 
-// A path as a YAML string scalar, so `--thermo-csv 1e5` or `--thermo-csv 'a: b'` stay names.
-std::string yaml_string(const std::string& path) {
-  std::string q = "'";
-  for (char c : path) q += c == '\'' ? std::string("''") : std::string(1, c);
-  return q + "'";
-}
-
 // The deck with the command line's overrides (a --backend this binary lacks refused first).
 io::Deck md_deck(const MdOptions& o) {
   check_backend(o.backend);
@@ -160,8 +153,7 @@ io::Deck md_deck(const MdOptions& o) {
     deck.apply_override("system.shuffle=true");
     deck.apply_override("neighbor.sort=none");
   }
-  if (!o.thermo_csv.empty())
-    deck.apply_override("output.thermo_csv=" + yaml_string(o.thermo_csv), "--thermo-csv");
+  if (!o.thermo_csv.empty()) deck.set_string("output.thermo_csv", o.thermo_csv, "--thermo-csv");
   apply_remap_flags(o.remap, deck);
   return deck;
 }

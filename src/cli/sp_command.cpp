@@ -10,6 +10,7 @@
 
 #include "cli/common.hpp"
 #include "io/deck.hpp"
+#include "io/paths.hpp"
 #include "mdremap/error.hpp"
 #include "sp/run.hpp"
 
@@ -41,15 +42,6 @@ void add_sp_command(CLI::App& app, SpOptions& o) {
 
 namespace {
 
-std::string yaml_quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q.push_back('\\');
-    q.push_back(c);
-  }
-  return q + "\"";
-}
-
 // The deck with the command line's overrides (a --backend this binary lacks refused first).
 io::Deck sp_deck(const SpOptions& o) {
   check_backend(o.backend);
@@ -61,7 +53,7 @@ io::Deck sp_deck(const SpOptions& o) {
     } catch (const Error& e) {
       throw InputError("--cnf", 0, e.what());
     }
-    deck.apply_override("formula.source=" + yaml_quoted(o.cnf));
+    deck.set_string("formula.source", o.cnf, "--cnf");
   }
   apply_remap_flags(o.remap, deck);
   return deck;
@@ -269,9 +261,14 @@ int run_sp(const SpOptions& o) {
   Kokkos::Timer wall;
   io::Deck deck = sp_deck(o);
   const sp::SpParams p = sp::read_sp_params(deck);
-  check_output("--assignment-out", o.assignment_out);
-  check_output("--summary", o.summary);
-  check_output("--write-cnf", o.write_cnf);
+  // A generated formula (random-C-V-K) names no file.
+  const bool from_file = !sp::parse_random_spec(p.source);
+  io::check_outputs(
+      {{"the deck", o.deck, false, ""},
+       {o.cnf.empty() ? "formula.source" : "--cnf", from_file ? p.source : "", false, ""},
+       {"--assignment-out", o.assignment_out, true, ""},
+       {"--summary", o.summary, true, ""},
+       {"--write-cnf", o.write_cnf, true, ""}});
   if (!o.quiet) print_run_header("sp", o.deck, deck);
   Console console(o.quiet, p, wall);
   const sp::RunReport rep = sp::run(

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "io/checked_write.hpp"
 #include "io/hdf5_util.hpp"
 #include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
@@ -262,17 +263,23 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
   const std::string bad = non_finite_problem(c);
   require(bad.empty(), "refusing to write a checkpoint with " + bad);
 
-  const std::string& tmp = out.staging();
+  // The HDF5 file is built in memory (the core driver, no backing store) and written to the
+  // staging file by io::write_all, which checks every byte: HDF5's own writes to a full disk
+  // were not all reported, and a short file was sealed and renamed over the good checkpoint.
+  std::vector<unsigned char> image;
   h5::QuietErrors quiet;
   try {
-    h5::Handle fapl = h5::fapl_without_locking();
+    h5::Handle fapl(h5::check(H5Pcreate(H5P_FILE_ACCESS), "cannot create file-access properties"),
+                    H5Pclose);
+    const std::size_t estimate = n * (10 * sizeof(double) + 16) + c.deck_yaml.size() + (1 << 16);
+    h5::check_status(H5Pset_fapl_core(fapl.get(), estimate, false),
+                     "cannot set up the in-memory file");
     h5::Handle fcpl(h5::check(H5Pcreate(H5P_FILE_CREATE), "cannot create file properties"),
                     H5Pclose);
     h5::check_status(H5Pset_userblock(fcpl.get(), kSealBytes), "cannot reserve the seal block");
-    h5::Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose);
-    if (!file.valid())
-      throw h5::Failure("cannot create '" + tmp +
-                        "' (does the directory exist and is it writable?)");
+    h5::Handle file(H5Fcreate(out.staging().c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()),
+                    H5Fclose);
+    if (!file.valid()) throw h5::Failure("cannot create the checkpoint in memory");
     const hid_t root = file.get();
     h5::write_attr_string(root, "format", kCheckpointFormat);
     h5::write_attr(root, "format_version", std::int32_t{kCheckpointVersion});
@@ -299,15 +306,37 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
     h5::Handle deck = h5::open_dataset(root, "deck");
     h5::write_attr(deck.get(), "fnv1a64", checksum(c.deck_yaml));
     deck.reset();
-
-    // Flush everything before the marker so "complete" never precedes the data on disk.
-    h5::check_status(H5Fflush(root, H5F_SCOPE_GLOBAL), "cannot flush '" + tmp + "'");
     h5::write_attr(root, "complete", std::int32_t{1});
-    if (file.close() < 0) throw h5::Failure("cannot close '" + tmp + "' (disk full?)");
-    write_seal(tmp);
+
+    h5::check_status(H5Fflush(root, H5F_SCOPE_GLOBAL), "cannot flush the in-memory file");
+    // The image is the file after its user block (HDF5 addresses it from there).
+    const ssize_t size = H5Fget_file_image(root, nullptr, 0);
+    if (size <= 0) throw h5::Failure("cannot take the in-memory file's image");
+    image.resize(static_cast<std::size_t>(size));
+    if (H5Fget_file_image(root, image.data(), image.size()) != size)
+      throw h5::Failure("cannot take the in-memory file's image");
+    if (file.close() < 0) throw h5::Failure("cannot close the in-memory file");
   } catch (const h5::Failure& e) {
     throw Error("cannot write checkpoint '" + path + "': " + e.what());
   }
+
+  WordHash h;
+  h.add(image.data(), image.size());
+  std::string seal = seal_text(image.size(), h.value());
+  seal.resize(kSealBytes, '\0');
+  const std::string what = "checkpoint '" + path + "'";
+  int fd = out.fd();
+  const bool direct = fd < 0;  // a device or pipe: written in place
+  if (direct) fd = ::open(out.staging().c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throw Error("cannot write " + what + ": " + std::strerror(errno));
+  try {
+    write_all(fd, seal.data(), seal.size(), what);
+    write_all(fd, image.data(), image.size(), what);
+  } catch (...) {
+    if (direct) ::close(fd);
+    throw;
+  }
+  if (direct) ::close(fd);
   // fsync, then the rename over the previous checkpoint (which survives any failure before it).
   out.commit(again);
 }

@@ -389,6 +389,15 @@ void Deck::apply_override(const std::string& assignment, const std::string& orig
   }
   long budget = 1000000;
   check_keys(value, where, key, 1, budget);
+  put(key, value, where);
+}
+
+void Deck::set_string(const std::string& key, const std::string& text, const std::string& origin) {
+  if (text.empty()) throw InputError(origin, 0, "empty value");
+  put(key, YAML::Node(text), origin);
+}
+
+void Deck::put(const std::string& key, const YAML::Node& value, const std::string& where) {
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string p; std::getline(ss, p, '.');) {

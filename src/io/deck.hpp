@@ -70,12 +70,16 @@ class Deck {
   // with it are reported as `origin` (default "--set KEY"; e.g. "--steps" for a flag that sets
   // a deck key). An empty value is refused.
   void apply_override(const std::string& assignment, const std::string& origin = "");
+  // Sets `key` to the string `text` as given, never parsed as YAML (a path from a flag:
+  // `--matrix 'a #b.mtx'` names that file). Problems are reported as `origin` ("--matrix").
+  void set_string(const std::string& key, const std::string& text, const std::string& origin);
   DeckSection root();
   // The resolved deck as YAML text (after the app has read everything).
   std::string resolved_yaml() const;
   const std::string& file() const;
 
  private:
+  void put(const std::string& key, const YAML::Node& value, const std::string& where);
   std::shared_ptr<DeckSource> src_;
   YAML::Node doc_;
   YAML::Node resolved_;

@@ -94,6 +94,13 @@ H5mdFields H5mdFields::from_names(const std::vector<std::string>& names) {
   return f;
 }
 
+namespace {
+// An existing trajectory a continued run cannot append to (other atoms, fields or layout).
+struct Mismatch : h5::Failure {
+  using h5::Failure::Failure;
+};
+}  // namespace
+
 struct H5mdWriter::Impl {
   // One time-dependent element's value dataset; its step/time live in a shared Clock.
   struct Series {
@@ -119,6 +126,7 @@ struct H5mdWriter::Impl {
   std::int64_t frames = 0;
   std::int64_t samples = 0;
   bool mass_pending = false;  // particles/all/mass, written with the first frame's types
+  bool failed = false;        // a write failed: the file is closed, the run is failing
   // Reused per frame: the permutation ordering atoms by id and the gather buffers.
   std::vector<std::size_t> order;
   std::vector<double> vec_buf;
@@ -218,6 +226,132 @@ struct H5mdWriter::Impl {
   void flush() {
     h5::check_status(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "cannot flush the file");
   }
+
+  // The extent of `set` along each dimension.
+  static std::vector<hsize_t> extent(const h5::Handle& set) {
+    h5::Handle space(h5::check(H5Dget_space(set.get()), "cannot read a dataspace"), H5Sclose);
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    std::vector<hsize_t> dims(rank > 0 ? static_cast<std::size_t>(rank) : 0);
+    if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    return dims;
+  }
+
+  // Opens element `group`'s value and checks its shape per frame (`frame_dims`).
+  Series open_series(const std::string& group, hid_t mem_type,
+                     const std::vector<hsize_t>& frame_dims) const {
+    if (!h5::has_link(file.get(), group) || !h5::has_link(file.get(), group + "/value"))
+      throw Mismatch("it has no '" + group + "'");
+    Series s;
+    s.value = h5::open_dataset(file.get(), group + "/value");
+    s.frame_dims = frame_dims;
+    s.mem_type = mem_type;
+    const auto dims = extent(s.value);
+    if (dims.size() != frame_dims.size() + 1 ||
+        !std::equal(frame_dims.begin(), frame_dims.end(), dims.begin() + 1))
+      throw Mismatch("'" + group + "' holds another number of atoms or another shape");
+    return s;
+  }
+
+  // Samples of `clock` before `step` (the steps only grow), and every series on it cut there.
+  static std::int64_t cut(Clock& clock, const std::vector<Series*>& series, std::int64_t step,
+                          const std::string& what) {
+    std::vector<std::int64_t> steps(static_cast<std::size_t>(extent(clock.step).at(0)));
+    if (!steps.empty())
+      h5::check_status(
+          H5Dread(clock.step.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, steps.data()),
+          "cannot read the steps of " + what);
+    std::int64_t keep = 0;
+    while (keep < static_cast<std::int64_t>(steps.size()) && steps[keep] < step) ++keep;
+    auto shrink = [&](const h5::Handle& set) {
+      auto dims = extent(set);
+      if (dims.empty() || static_cast<std::int64_t>(dims[0]) < keep)
+        throw Mismatch(what + " has fewer values than steps");
+      dims[0] = static_cast<hsize_t>(keep);
+      h5::check_status(H5Dset_extent(set.get(), dims.data()), "cannot cut " + what);
+    };
+    shrink(clock.step);
+    shrink(clock.time);
+    for (Series* s : series) shrink(s->value);
+    return keep;
+  }
+
+  // A continued run's file: its layout checked against this run's options, every element cut
+  // to the frames and samples before `step` (the continued run writes that step again).
+  void reopen(std::int64_t step) {
+    const H5mdFields& f = options.fields;
+    const hsize_t n = options.n_atoms;
+    const std::string all = "particles/all/";
+    particle_clock.step = h5::open_dataset(file.get(), all + "box/edges/step");
+    particle_clock.time = h5::open_dataset(file.get(), all + "box/edges/time");
+    edges = open_series(all + "box/edges", H5T_NATIVE_DOUBLE, {3, 3});
+    struct Element {
+      bool on;
+      const char* name;
+      Series* series;
+      hid_t mem_type;
+      std::vector<hsize_t> frame_dims;
+    } elements[] = {{f.position, "position", &position, H5T_NATIVE_DOUBLE, {n, 3}},
+                    {f.velocity, "velocity", &velocity, H5T_NATIVE_DOUBLE, {n, 3}},
+                    {f.force, "force", &force, H5T_NATIVE_DOUBLE, {n, 3}},
+                    {f.species, "species", &species, H5T_NATIVE_INT32, {n}},
+                    {f.id, "id", &id, H5T_NATIVE_INT64, {n}},
+                    {f.image, "image", &image, H5T_NATIVE_INT32, {n, 3}}};
+    std::vector<Series*> per_frame{&edges};
+    for (auto& e : elements) {
+      const bool there = h5::has_link(file.get(), all + e.name);
+      if (there != e.on)
+        throw Mismatch(std::string(there ? "it holds '" : "it lacks '") + e.name +
+                       "' (output.h5md.fields differ)");
+      if (!e.on) continue;
+      *e.series = open_series(all + e.name, e.mem_type, e.frame_dims);
+      per_frame.push_back(e.series);
+    }
+    frames = cut(particle_clock, per_frame, step, "the frames");
+    mass_pending = !options.type_mass.empty() && !h5::has_link(file.get(), all + "mass");
+
+    const std::string obs = "observables/";
+    observable_clock.step = h5::open_dataset(file.get(), obs + kObservableNames[0] + "/step");
+    observable_clock.time = h5::open_dataset(file.get(), obs + kObservableNames[0] + "/time");
+    std::vector<Series*> per_sample;
+    for (const char* name : kObservableNames)
+      observables.push_back(open_series(obs + name, H5T_NATIVE_DOUBLE, {}));
+    for (auto& s : observables) per_sample.push_back(&s);
+    samples = cut(observable_clock, per_sample, step, "the observables");
+
+    if (!h5::has_link(file.get(), "parameters")) throw Mismatch("it has no 'parameters'");
+    parameters = h5::open_group(file.get(), "parameters");
+    h5::Handle attr(h5::check(H5Aopen(parameters.get(), "mdremap_complete", H5P_DEFAULT),
+                              "cannot open the completion marker"),
+                    H5Aclose);
+    const std::int32_t zero = 0;
+    h5::check_status(H5Awrite(attr.get(), H5T_NATIVE_INT32, &zero),
+                     "cannot write the completion marker");
+  }
+
+  // Every identifier closed, the file last (an object left open keeps the file open); the
+  // status of each close is returned by the file's.
+  herr_t close_all() {
+    for (Series* s : {&edges, &position, &velocity, &force, &species, &id, &image})
+      s->value.reset();
+    observables.clear();
+    for (Clock* c : {&particle_clock, &observable_clock}) {
+      c->step.reset();
+      c->time.reset();
+    }
+    parameters.reset();
+    xfer_props.reset();
+    xfer = H5P_DEFAULT;
+    return file.close();
+  }
+
+  // After a failed write or flush: the file is closed now, so nothing of it is left for HDF5's
+  // exit handler to flush (which crashed on a file whose flush had failed). The staging file
+  // stays as the partial output; later writes are refused.
+  void abandon() {
+    h5::QuietErrors quiet;
+    static_cast<void>(close_all());
+    failed = true;
+  }
 };
 
 H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
@@ -239,17 +373,26 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
   // Lock first, then truncate (the staging file, never the target): a second run given the
   // same path is refused before it touches anything. Shared: rank 0
   // stages it, every rank learns how that went and where the staging file is.
-  std::string staging;
-  if (shared) {
-    comm::on_root([&] {
-      m.staged = std::make_unique<StagedFile>(path);
-      staging = m.staged->staging();
-    });
-    comm::broadcast(staging);
-  } else {
-    m.staged = std::make_unique<StagedFile>(path);
+  // A continued run (continue_at >= 0) keeps what the interrupted run wrote, or a copy of the
+  // complete file, and appends to it (StagedFile::Start::Continue).
+  const auto start =
+      options.continue_at >= 0 ? StagedFile::Start::Continue : StagedFile::Start::Empty;
+  std::string staging, held;
+  auto stage = [&] {
+    m.staged = std::make_unique<StagedFile>(path, start);
     staging = m.staged->staging();
+    held = m.staged->held() == StagedFile::Held::Nothing ? "" : "yes";
+  };
+  if (shared) {
+    comm::on_root(stage);
+    comm::broadcast(staging);
+    comm::broadcast(held);
+  } else {
+    stage();
   }
+  const bool continuing = !held.empty();
+  // What a failure leaves: an interrupted run's file is kept whatever happens.
+  const bool keep_on_failure = m.staged && m.staged->held() == StagedFile::Held::Interrupted;
   h5::QuietErrors quiet;
   try {
     h5::Handle fapl = h5::fapl_without_locking();
@@ -258,6 +401,13 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
       m.xfer_props = h5::Handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
       collective_transfers(m.xfer_props.get());
       m.xfer = m.xfer_props.get();
+    }
+    if (continuing) {
+      m.file = h5::Handle(H5Fopen(staging.c_str(), H5F_ACC_RDWR, fapl.get()), H5Fclose);
+      if (!m.file.valid()) throw Mismatch("it is not an HDF5 file");
+      m.reopen(options.continue_at);
+      m.flush();
+      return;
     }
     m.file =
         h5::Handle(H5Fcreate(staging.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
@@ -342,9 +492,16 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
     h5::write_attr(m.parameters.get(), "mdremap_complete", std::int32_t{0});
     h5::write_string_dataset(m.parameters.get(), "mdremap_deck", options.deck_yaml);
     m.flush();
+  } catch (const Mismatch& e) {
+    m.abandon();
+    if (m.staged && !keep_on_failure) m.staged->discard();
+    throw CannotContinue(path, 0,
+                         std::string("cannot continue this trajectory: ") + e.what() +
+                             " (give the continued run another output.h5md.file, or move the file "
+                             "away)");
   } catch (const h5::Failure& e) {
-    m.file.reset();
-    if (m.staged) m.staged->discard();
+    m.abandon();
+    if (m.staged && !keep_on_failure) m.staged->discard();
     fail(e.what());
   }
 }
@@ -375,7 +532,7 @@ void H5mdWriter::fail(const std::string& what) const {
 // process, a block of consecutive ids from each rank of a shared file), the clock and the box.
 void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
   Impl& m = *impl_;
-  if (!m.file.valid()) fail("write after close");
+  if (!m.file.valid()) fail(m.failed ? "write after a failed write" : "write after close");
   const H5mdFields& f = m.options.fields;
   const bool shared = m.xfer != H5P_DEFAULT;
   const std::int64_t n = static_cast<std::int64_t>(m.options.n_atoms);
@@ -484,6 +641,7 @@ void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
     }
     m.flush();
   } catch (const h5::Failure& e) {
+    m.abandon();
     fail(e.what() + at + " (disk full?)");
   }
   ++m.frames;
@@ -491,7 +649,7 @@ void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
 
 void H5mdWriter::write_observables(const ThermoSample& s) {
   Impl& m = *impl_;
-  if (!m.file.valid()) fail("write after close");
+  if (!m.file.valid()) fail(m.failed ? "write after a failed write" : "write after close");
   const double values[] = {s.temp, s.e_pair, s.ke, s.etotal, s.press};
   h5::QuietErrors quiet;
   try {
@@ -501,6 +659,7 @@ void H5mdWriter::write_observables(const ThermoSample& s) {
       m.append(m.observables[k], index, &values[k], kObservableNames[k]);
     m.flush();
   } catch (const h5::Failure& e) {
+    m.abandon();
     fail(std::string(e.what()) + " at step " + std::to_string(s.step) + " (disk full?)");
   }
   ++m.samples;
@@ -524,18 +683,7 @@ void H5mdWriter::close(bool complete) {
     }
   }
   // Every object must be closed before the file, or H5Fclose leaves the file open.
-  for (Impl::Series* s :
-       {&m.edges, &m.position, &m.velocity, &m.force, &m.species, &m.id, &m.image})
-    s->value.reset();
-  m.observables.clear();
-  for (Impl::Clock* c : {&m.particle_clock, &m.observable_clock}) {
-    c->step.reset();
-    c->time.reset();
-  }
-  m.parameters.reset();
-  m.xfer_props.reset();
-  m.xfer = H5P_DEFAULT;
-  if (m.file.close() < 0 && error.empty()) error = "cannot close the file (disk full?)";
+  if (m.close_all() < 0 && error.empty()) error = "cannot close the file (disk full?)";
   if (!error.empty()) fail(error);
   // Complete: replaces the target whole. Not: the staging file stays as the partial output.
   // (Shared: rank 0's; every rank has closed the file, H5Fclose being collective.)

@@ -94,6 +94,11 @@ struct H5mdOptions {
   // frame holds one block of consecutive ids per rank (md::distribute_frame_by_id), and
   // write_frame names where it starts. Only where collective_available().
   bool collective = false;
+  // A run continued from a checkpoint at this step (-1: a new file). An existing trajectory
+  // (the interrupted run's path.partial, else path) is continued: its frames and samples before
+  // the step are kept, later ones dropped, and the run's frames appended; one with other atoms
+  // or fields is refused (InputError naming the file).
+  std::int64_t continue_at = -1;
 };
 
 class H5mdWriter {

@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/file.h>
+
 #include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
 
@@ -24,6 +27,14 @@ void check_writable(const std::string& path) {
   if (dir.empty()) dir = ".";
 
   std::error_code ec;
+  {
+    const auto st = fs::status(target, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st)) {
+      if (::access(target.c_str(), W_OK) != 0)
+        fail("it is not writable (" + std::string(std::strerror(errno)) + ")");
+      return;  // a device or pipe, written in place: its directory does not matter
+    }
+  }
   const auto dir_status = fs::status(dir, ec);
   if (!fs::exists(dir_status))
     fail("directory '" + dir.string() + "' does not exist (create it first)");
@@ -130,6 +141,62 @@ void check_distinct(const std::vector<PathUse>& uses) {
       if (a.staging) other = "the temporary file of " + other;
       throw InputError(second.role, 0, what + " is the same file as " + other + why);
     }
+}
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Another process holds the lock of `path` (a StagedFile's staging file while its run lives).
+bool locked_by_another_run(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  return busy;
+}
+
+}  // namespace
+
+bool same_path(const std::string& a, const std::string& b) {
+  return !a.empty() && !b.empty() && same_file(resolved(a), resolved(b));
+}
+
+void check_outputs(const std::vector<PathUse>& uses) {
+  const std::string partial = StagedFile::kSuffix;
+  for (const auto& u : uses) {
+    if (!u.output || u.path.empty()) continue;
+    const std::string file = u.basename.empty() ? u.path : u.path + "/" + u.basename + ".pvd";
+    try {
+      check_writable(file);
+    } catch (const InputError&) {
+      throw;
+    } catch (const Error& e) {
+      throw InputError(u.role, 0, e.what());
+    }
+  }
+  check_distinct(uses);
+  for (const auto& u : uses) {
+    if (!u.output || u.path.empty() || !u.basename.empty()) continue;
+    // A staging file is its run's: written into, it would be renamed over that run's output.
+    const std::string real = resolved(u.path).string();
+    const std::string& named = ends_with(u.path, partial) ? u.path : real;
+    if (!ends_with(named, partial)) continue;
+    const std::string owner = named.substr(0, named.size() - partial.size());
+    if (locked_by_another_run(named))
+      throw InputError(u.role, 0,
+                       "'" + u.path +
+                           "' is being written by another run (it is the temporary "
+                           "file of '" +
+                           owner + "'): give this output another name");
+    throw InputError(u.role, 0,
+                     "'" + u.path + "' ends in '" + partial + "', the name mdremap writes '" +
+                         owner +
+                         "' under until it is complete (an interrupted run's file is "
+                         "kept to continue it): give this output another name");
+  }
 }
 
 }  // namespace mdremap::io

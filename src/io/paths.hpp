@@ -31,4 +31,13 @@ struct PathUse {
 // own. Creates nothing.
 void check_distinct(const std::vector<PathUse>& uses);
 
+// `a` and `b` name one file (after links, `.` and `..`; the same inode where both exist).
+bool same_path(const std::string& a, const std::string& b);
+
+// The output guard every command calls before any work, with every path it reads and writes:
+// each output can be created (check_writable), none is a staging file `PATH.partial` (another
+// run's, being written, or an interrupted run's, kept for continuing it), and none overwrites an
+// input or another output (check_distinct). Throws InputError naming the role (exit 2).
+void check_outputs(const std::vector<PathUse>& uses);
+
 }  // namespace mdremap::io

@@ -11,6 +11,9 @@
 #include <filesystem>
 #include <mutex>
 #include <utility>
+#include <vector>
+
+#include "io/checked_write.hpp"
 
 namespace mdremap::io {
 
@@ -39,12 +42,17 @@ bool same_file(int fd, const std::string& path) {
 }
 
 // An output named through a symbolic link replaces the file the link points to (as writing
-// through the link would), not the link itself.
+// through the link would), not the link itself; a link to nothing yet creates its target.
 std::string through_link(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path p(path);
   std::error_code ec;
-  if (!std::filesystem::is_symlink(path, ec)) return path;
-  const auto r = std::filesystem::weakly_canonical(path, ec);
-  return ec ? path : r.string();
+  for (int hops = 0; hops < 40 && fs::is_symlink(p, ec); ++hops) {
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec) return path;
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return p == fs::path(path) ? path : p.lexically_normal().string();
 }
 
 void sync_directory_of(const std::string& path) {
@@ -73,14 +81,22 @@ void StagedFile::note(const std::string& line) {
   }
 }
 
-StagedFile::StagedFile(std::string target)
-    : target_(std::move(target)), real_(through_link(target_)), staging_(staging_name(real_)) {
+StagedFile::StagedFile(std::string target) : StagedFile(std::move(target), Start::Empty) {}
+
+StagedFile::StagedFile(std::string target, Start start)
+    : target_(std::move(target)),
+      real_(through_link(target_)),
+      staging_(staging_name(real_)),
+      keep_(start == Start::Continue) {
   if (target_.empty()) throw Error("output: empty path");
   // A device or pipe (/dev/null, /dev/stdout) is written directly: there is no file to keep
   // whole, and renaming over it would replace the device node (or, for /dev/stdout redirected to
   // a file, the file the shell holds open).
   struct stat st {};
-  const bool special = target_.rfind("/dev/", 0) == 0 || target_.rfind("/proc/", 0) == 0;
+  const auto system_node = [](const std::string& p) {
+    return p.rfind("/dev/", 0) == 0 || p.rfind("/proc/", 0) == 0;
+  };
+  const bool special = system_node(target_) || system_node(real_);
   if (special ||
       (::stat(real_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) {
     direct_ = true;
@@ -120,7 +136,24 @@ void StagedFile::acquire() {
       continue;
     }
     struct stat st {};
-    if (::fstat(fd, &st) == 0 && st.st_size > 0)
+    const bool left = ::fstat(fd, &st) == 0 && st.st_size > 0;
+    if (keep_) {
+      keep_ = false;
+      fd_ = fd;
+      if (left) {
+        held_ = Held::Interrupted;
+        note("continuing '" + staging_ + "', left by the interrupted run");
+      } else {
+        try {
+          copy_target();
+        } catch (...) {
+          release();
+          throw;
+        }
+      }
+      return;
+    }
+    if (left)
       note("replacing '" + staging_ + "', left by an earlier run that stopped before finishing '" +
            target_ + "'");
     if (::ftruncate(fd, 0) != 0) {
@@ -135,6 +168,31 @@ void StagedFile::acquire() {
   throw Error("cannot lock '" + staging_ + "': it keeps being replaced by another process");
 }
 
+void StagedFile::copy_target() {
+  const int in = ::open(real_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return;  // nothing to continue: a new file
+  struct stat st {};
+  if (::fstat(in, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+    ::close(in);
+    return;
+  }
+  std::vector<char> buf(1 << 20);
+  try {
+    for (;;) {
+      const ssize_t got = ::read(in, buf.data(), buf.size());
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) throw Error("cannot read '" + target_ + "' to continue it: " + errno_text());
+      if (got == 0) break;
+      write_all(fd_, buf.data(), static_cast<std::size_t>(got), "'" + staging_ + "'");
+    }
+  } catch (...) {
+    ::close(in);
+    throw;
+  }
+  ::close(in);
+  held_ = Held::Copy;
+}
+
 void StagedFile::release() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
@@ -143,8 +201,7 @@ void StagedFile::release() {
 void StagedFile::commit(bool again) {
   if (direct_) return;
   if (fd_ < 0) throw Error("output '" + target_ + "': committed twice");
-  if (::fsync(fd_) != 0)
-    throw Error("cannot write output '" + target_ + "': " + errno_text() + " (disk full?)");
+  sync_file(fd_, "output '" + target_ + "'");
   if (::rename(staging_.c_str(), real_.c_str()) != 0)
     throw Error("cannot write output '" + target_ + "': rename of '" + staging_ + "' failed (" +
                 errno_text() + ")");

@@ -20,6 +20,12 @@ class OutputBusy : public InputError {
   using InputError::InputError;
 };
 
+// An existing output a continued run cannot append to (another layout): bad input (exit 2).
+class CannotContinue : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 class StagedFile {
  public:
   static constexpr const char* kSuffix = ".partial";
@@ -28,6 +34,12 @@ class StagedFile {
   // Creates, locks and empties `target.partial`. Throws OutputBusy naming `target` when another
   // process writes it, mdremap::Error when it cannot be created.
   explicit StagedFile(std::string target);
+  // What a continued run's output starts from (Continue): the staging file an interrupted run
+  // left is kept as it is, else the complete file at `target` is copied into it; either is
+  // then appended to and renamed over `target` at the end, as a new one would be.
+  enum class Start { Empty, Continue };
+  enum class Held { Nothing, Interrupted, Copy };  // what the staging file held when locked
+  StagedFile(std::string target, Start start);
   // Not committed: the staging file stays as the partial output (the lock is released).
   ~StagedFile();
   StagedFile(const StagedFile&) = delete;
@@ -36,6 +48,7 @@ class StagedFile {
   const std::string& target() const { return target_; }
   const std::string& staging() const { return staging_; }
   int fd() const { return fd_; }
+  Held held() const { return held_; }
 
   // Flushes the staging file to disk and renames it over the target (then syncs the
   // directory). With `again`, a fresh staging file is locked for the next version (a checkpoint
@@ -52,8 +65,11 @@ class StagedFile {
  private:
   void acquire();
   void release();
+  void copy_target();  // Start::Continue without an interrupted file: the target's bytes
   std::string target_, real_, staging_;  // real_: target_ through a symbolic link
   bool direct_ = false;                  // a device or pipe: written in place, not staged
+  bool keep_ = false;                    // Start::Continue, until the first staging file is locked
+  Held held_ = Held::Nothing;
   int fd_ = -1;
 };
 

@@ -1,8 +1,11 @@
 #include "io/thermo_csv.hpp"
 
+#include <unistd.h>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 #include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
@@ -20,13 +23,45 @@ void append_number(std::string& line, double value) {
 
 }  // namespace
 
-ThermoCsv::ThermoCsv(const std::string& path)
-    : path_(path), staged_(std::make_unique<StagedFile>(path)) {
+constexpr const char* kHeader = "step,temp,e_pair,ke,etotal,press\n";
+
+ThermoCsv::ThermoCsv(const std::string& path, std::int64_t continue_at)
+    : path_(path),
+      staged_(std::make_unique<StagedFile>(
+          path, continue_at >= 0 ? StagedFile::Start::Continue : StagedFile::Start::Empty)) {
+  const bool continued = staged_->held() != StagedFile::Held::Nothing;
+  if (continued && !keep_rows_before(continue_at))
+    throw CannotContinue(
+        path, 0,
+        "cannot continue it: it is not a thermo CSV of mdremap (give the continued "
+        "run another --thermo-csv, or move the file away)");
   file_ = std::fopen(staged_->staging().c_str(), "a");  // emptied already; "a": a device in place
   if (file_ == nullptr)
     throw Error("cannot open thermo file '" + path + "': " + std::strerror(errno));
-  if (std::fputs("step,temp,e_pair,ke,etotal,press\n", file_) < 0 || std::fflush(file_) != 0)
+  if (continued) return;
+  if (std::fputs(kHeader, file_) < 0 || std::fflush(file_) != 0)
     throw Error("cannot write thermo file '" + path + "': " + std::strerror(errno));
+}
+
+bool ThermoCsv::keep_rows_before(std::int64_t step) {
+  const std::string& name = staged_->staging();
+  std::ifstream in(name, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string header = kHeader;
+  if (text.compare(0, header.size(), header) != 0) return false;
+  // Whole rows (a killed run may have left half a line) up to the first at `step` or later.
+  std::size_t keep = header.size();
+  while (keep < text.size()) {
+    const std::size_t nl = text.find('\n', keep);
+    if (nl == std::string::npos) break;
+    std::int64_t row_step = 0;
+    const auto r = std::from_chars(text.data() + keep, text.data() + nl, row_step);
+    if (r.ec != std::errc() || *r.ptr != ',' || row_step >= step) break;
+    keep = nl + 1;
+  }
+  if (::truncate(name.c_str(), static_cast<off_t>(keep)) != 0)
+    throw Error("cannot continue thermo file '" + path_ + "': " + std::strerror(errno));
+  return true;
 }
 
 ThermoCsv::~ThermoCsv() {

@@ -44,6 +44,8 @@ auto open_output(const std::string& key, F&& open) {
     return open();
   } catch (const io::OutputBusy& e) {
     throw InputError(key, 0, e.what());
+  } catch (const io::CannotContinue& e) {
+    throw InputError(key, 0, e.what());
   }
 }
 
@@ -168,6 +170,7 @@ io::H5mdOptions RunOutput::h5md_options(const MdParams& p, const MdEngine& engin
     o.type_mass.push_back(t.mass);
   }
   o.atom_ids = given_atom_ids(p);
+  o.continue_at = info.continue_at;
   return o;
 }
 

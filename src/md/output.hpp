@@ -37,6 +37,9 @@ struct OutputInfo {
   std::string creator_version;  // h5md/creator version
   std::string backend;          // stored in checkpoints ("openmp", "cuda")
   std::string author;           // h5md/author; empty: $USER, else "unknown"
+  // A run continued from a checkpoint at this step (-1: none): the H5MD trajectory it
+  // continues keeps its frames before the step and is appended to (io/h5md_writer.hpp).
+  std::int64_t continue_at = -1;
 };
 
 class RunOutput : public RunObserver {

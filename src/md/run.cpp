@@ -38,6 +38,7 @@ Run::Run(const std::function<io::Deck()>& make_deck, const RunRequest& request) 
       checkpoint_ ? restart_engine(p_, *checkpoint_, request.restart.path) : create_engine(p_);
   OutputInfo info = request.info;
   info.deck_yaml = deck_.resolved_yaml();
+  if (checkpoint_) info.continue_at = engine_->step();
   output_ = std::make_unique<RunOutput>(p_, *engine_, info, engine_->step() + p_.steps);
 }
 
@@ -47,20 +48,14 @@ Run::~Run() = default;
 // output may overwrite an input or another output of this run.
 void Run::check_paths(const RunRequest& request) const {
   check_output_paths(p_);
-  for (const auto& u : request.extra_outputs) {
-    if (u.path.empty()) continue;
-    try {
-      io::check_writable(u.path);
-    } catch (const Error& e) {
-      throw InputError(u.role, 0, e.what());
-    }
-  }
   std::vector<io::PathUse> paths{{"the deck", request.deck, false, ""},
-                                 request.restart,
                                  {"system.file", p_.system_file, false, ""}};
+  // A chain of jobs writes the checkpoint back to the file it continued from: read whole at the
+  // start, replaced whole (renamed over) at the end. Checked as restart.file against the rest.
+  if (!io::same_path(request.restart.path, p_.restart_file)) paths.push_back(request.restart);
   for (const auto& u : output_path_uses(p_)) paths.push_back(u);
   for (const auto& u : request.extra_outputs) paths.push_back(u);
-  io::check_distinct(paths);
+  io::check_outputs(paths);
 }
 
 void Run::open_restart(const std::string& path) {
@@ -88,8 +83,10 @@ void Run::lock_outputs(const RunRequest& request) {
     }
     if (!p_.thermo_csv.empty()) {
       try {
-        csv_ = std::make_unique<io::ThermoCsv>(p_.thermo_csv);
+        csv_ = std::make_unique<io::ThermoCsv>(p_.thermo_csv, checkpoint_ ? checkpoint_->step : -1);
       } catch (const io::OutputBusy& e) {
+        throw InputError("output.thermo_csv", 0, e.what());
+      } catch (const io::CannotContinue& e) {
         throw InputError("output.thermo_csv", 0, e.what());
       }
     }

@@ -9,6 +9,8 @@
 #include <map>
 #include <ostream>
 
+#include <unistd.h>
+
 #include "mdremap/error.hpp"
 
 namespace mdremap::sp {
@@ -124,6 +126,7 @@ class Reader {
       warn("count", header_line_,
            fmt::format("the header declares {} clauses but the file has {} (all {} are used)",
                        header_clauses_, clauses_read_, clauses_read_));
+    check_memory();
     summarise();
     return std::move(f_);
   }
@@ -189,6 +192,20 @@ class Reader {
     return neg ? -v : v;
   }
 
+  // The declared variables against memory, before anything is sized by them (a 4-line file
+  // may declare two billion): the solver keeps about kBytesPerVariable per variable.
+  void check_memory() {
+    static constexpr double kBytesPerVariable = 64;
+    const double host = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                        static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+    const double need = kBytesPerVariable * f_.nvars + 16.0 * static_cast<double>(f_.lits.size());
+    if (host > 0 && need > host)
+      fail(header_line_, fmt::format("the header declares {} variables (the clauses use {}): they "
+                                     "need at least {:.3g} GB of host memory; this machine has "
+                                     "{:.3g} GB",
+                                     f_.nvars, max_var_, need / 1e9, host / 1e9));
+  }
+
   void header() {
     const int line = sc_.line();
     if (have_header_)
@@ -239,6 +256,7 @@ class Reader {
                              lit, f_.nvars, f_.nvars, f_.nvars));
     if (clause_.empty()) clause_line_ = line;
     clause_.push_back(static_cast<std::int32_t>(lit));
+    max_var_ = std::max<std::int64_t>(max_var_, lit < 0 ? -lit : lit);
   }
 
   void end_clause(int line) {
@@ -309,6 +327,7 @@ class Reader {
   bool have_header_ = false;
   int header_line_ = 0, clause_line_ = 0;
   std::int64_t header_clauses_ = 0, clauses_read_ = 0;
+  std::int64_t max_var_ = 0;  // the largest variable a clause uses
   std::vector<std::int32_t> clause_, sorted_;
   std::map<std::string, std::int64_t> warned_;
 };

@@ -4,30 +4,14 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
+#include <ostream>
 
+#include "io/staged_output.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::sp {
 
 namespace {
-
-// Writes through a temporary file and a rename, so an output is complete or absent.
-template <class Fn>
-void write_atomically(const std::string& path, Fn&& fn) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw Error(fmt::format("{}: cannot write", path));
-    fn(out);
-    out.flush();
-    if (!out) throw Error(fmt::format("{}: write failed", path));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw Error(fmt::format("{}: cannot write ({})", path, ec.message()));
-}
 
 // DIMACS solution format: the outcome, then the assignment in lines of at most 78 characters.
 void write_solution(std::ostream& out, const SolveResult& r) {
@@ -70,7 +54,7 @@ RunReport run(const SpParams& p, const RunFiles& files, RunObserver& obs) {
   const FormulaInfo& fi = rep.formula;
   obs.formula(fi);
   if (!files.cnf.empty()) {
-    write_atomically(files.cnf, [&](std::ostream& out) {
+    io::write_staged(files.cnf, [&](std::ostream& out) {
       write_cnf(out, fi.f,
                 {"written by " + files.creator + " from " + p.source +
                  (fi.spec ? fmt::format(" (seed {})", p.formula_seed) : std::string())});
@@ -82,7 +66,7 @@ RunReport run(const SpParams& p, const RunFiles& files, RunObserver& obs) {
   rep.solved = true;
   obs.solved(rep.result);
   if (!files.assignment.empty())
-    write_atomically(files.assignment, [&](std::ostream& out) { write_solution(out, rep.result); });
+    io::write_staged(files.assignment, [&](std::ostream& out) { write_solution(out, rep.result); });
   return rep;
 }
 

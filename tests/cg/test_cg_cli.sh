@@ -67,7 +67,7 @@ expect_exit unknown-generator 2 "gen\.yaml:1: 'matrix\.generator': unknown value
 expect_exit bad-dims 2 "--set matrix\.dims: grid dimensions must be at least 1" -- cg "$work/ok.yaml" --set 'matrix.dims=[0, 4]'
 expect_exit dims-count 2 "--set matrix\.dims: 'laplace2d' takes 2 grid dimensions, got 3" -- cg "$work/ok.yaml" --set 'matrix.dims=[4, 4, 4]'
 expect_exit bad-tolerance 2 "--set solver\.tolerance: must be positive" -- cg "$work/ok.yaml" --set solver.tolerance=-1
-expect_exit bad-spmv 2 "spmv\.kernel:? unknown value 'csr-warpp' \(did you mean 'csr-warp'\?\)" -- cg "$work/ok.yaml" --spmv csr-warpp
+expect_exit bad-spmv 2 "--spmv: unknown value 'csr-warpp' \(did you mean 'csr-warp'\?\)" -- cg "$work/ok.yaml" --spmv csr-warpp
 expect_exit bad-flag 2 "unknown option '--tolerance' for 'cg'" -- cg "$work/ok.yaml" --tolerance 1
 expect_exit malformed-matrix 2 "bad\.mtx:5: value 'x' is not a number" -- cg "$work/ok.yaml" --matrix "$work/bad.mtx"
 expect_exit missing-matrix 2 "none\.mtx: cannot open" -- cg "$work/ok.yaml" --matrix "$work/none.mtx"
@@ -75,7 +75,7 @@ expect_exit nonsymmetric 2 "nonsym\.mtx:4: matrix is not symmetric" -- cg "$work
 expect_exit rhs-length 2 "short\.mtx:2: vector has 2 entries, the matrix has 3 rows" -- cg "$work/ok.yaml" --matrix "$work/a.mtx" --rhs "$work/short.mtx"
 expect_exit unwritable-summary 2 "--summary: .*does not exist" -- cg "$work/ok.yaml" --summary /nonexistent-dir/s.json
 if "$bin" info | grep -q 'backend *openmp'; then
-  expect_exit cusparse-on-host 2 "spmv\.kernel:? 'cusparse' needs a CUDA build" -- cg "$work/ok.yaml" --spmv cusparse
+  expect_exit cusparse-on-host 2 "--spmv: 'cusparse' needs a CUDA build" -- cg "$work/ok.yaml" --spmv cusparse
 fi
 expect_exit not-converged 3 "CG did not converge: iteration limit reached after 5 iterations" -- cg "$work/ok.yaml" --set solver.max_iterations=5 --summary "$work/nc.json"
 check not-converged-summary grep -q '"converged": false' "$work/nc.json"
