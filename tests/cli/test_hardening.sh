@@ -274,7 +274,7 @@ compare-plot)
   rc=$?
   check "a quote in the name: exit 0 (got $rc: $(head -1 err.txt))" test $rc -eq 0
   check "the PNG is written" test "$(head -c 4 "it's.png" | od -An -c | tr -d ' ')" = '211PNG'
-  check "no stray files" test "$(ls | grep -cv -e '^ok.yaml$' -e "^it's.png$" -e '^out.txt$' -e '^err.txt$')" -eq 0
+  check "no stray files" test "$(ls | grep -cv -e '^ok.yaml$' -e "^it's.png$" -e '^out.txt$' -e '^err.txt$' -e '^log.mdremap$')" -eq 0
   check "no warning about the header line" test ! -s err.txt
   "$bin" compare ok.yaml -q --steps 5 --rounds 1 --repeats 1 --modes gather --plot 'x$(touch pwned).png' >/dev/null 2>&1
   check "no shell: nothing run from the name" test ! -e pwned
