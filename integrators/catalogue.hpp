@@ -28,8 +28,17 @@ struct NoseHooverSpec {
   static std::vector<KeySpec> keys();
 };
 
+struct NptSpec {
+  static constexpr const char* kName = "npt";
+  static std::string summary() {
+    return "constant pressure: Martyna-Tobias-Klein barostat with Nose-Hoover chains "
+           "(LAMMPS' fix npt)";
+  }
+  static std::vector<KeySpec> keys();
+};
+
 // Registration order: the order deck errors and help list them in.
-using IntegratorSpecs = std::tuple<NveSpec, LangevinSpec, NoseHooverSpec>;
+using IntegratorSpecs = std::tuple<NveSpec, LangevinSpec, NoseHooverSpec, NptSpec>;
 
 // The integrator class template of a Spec (specialised next to each class).
 template <class Spec>

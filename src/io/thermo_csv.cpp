@@ -6,6 +6,7 @@
 
 #include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
+#include "mdremap/thermo_columns.hpp"
 
 namespace mdremap::io {
 
@@ -20,12 +21,15 @@ void append_number(std::string& line, double value) {
 
 }  // namespace
 
-ThermoCsv::ThermoCsv(const std::string& path)
-    : path_(path), staged_(std::make_unique<StagedFile>(path)) {
+ThermoCsv::ThermoCsv(const std::string& path, std::vector<std::string> columns)
+    : path_(path), staged_(std::make_unique<StagedFile>(path)), columns_(std::move(columns)) {
+  std::string header = "step,temp,e_pair,ke,etotal,press";
+  for (const auto& c : columns_) header += "," + c;
+  header += "\n";
   file_ = std::fopen(staged_->staging().c_str(), "a");  // emptied already; "a": a device in place
   if (file_ == nullptr)
     throw Error("cannot open thermo file '" + path + "': " + std::strerror(errno));
-  if (std::fputs("step,temp,e_pair,ke,etotal,press\n", file_) < 0 || std::fflush(file_) != 0)
+  if (std::fputs(header.c_str(), file_) < 0 || std::fflush(file_) != 0)
     throw Error("cannot write thermo file '" + path + "': " + std::strerror(errno));
 }
 
@@ -47,6 +51,10 @@ void ThermoCsv::write(const ThermoSample& s) {
   for (double value : {s.temp, s.e_pair, s.ke, s.etotal, s.press}) {
     line += ',';
     append_number(line, value);
+  }
+  for (const auto& c : columns_) {
+    line += ',';
+    append_number(line, find_thermo_column(c).value(s));
   }
   line += '\n';
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)

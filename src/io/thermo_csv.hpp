@@ -1,10 +1,12 @@
 #pragma once
 // Thermo time series as CSV, one row per thermo step, for spreadsheets and plotting scripts.
-// Columns: step,temp,e_pair,ke,etotal,press (reduced LJ units; energies per atom).
+// Columns: step,temp,e_pair,ke,etotal,press, then the deck's run.thermo_columns (reduced LJ
+// units; energies per atom).
 // Written as `path.partial` (io/staged_file.hpp) and renamed over `path` by close().
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "mdremap/frame.hpp"
 
@@ -16,7 +18,7 @@ class ThermoCsv {
  public:
   // Locks and creates `path.partial` with the header; throws mdremap::Error naming the file on
   // failure (io::OutputBusy when another process is writing `path`).
-  explicit ThermoCsv(const std::string& path);
+  explicit ThermoCsv(const std::string& path, std::vector<std::string> columns = {});
   ~ThermoCsv();  // not closed: the rows so far stay in path.partial
   ThermoCsv(const ThermoCsv&) = delete;
   ThermoCsv& operator=(const ThermoCsv&) = delete;
@@ -31,6 +33,7 @@ class ThermoCsv {
   std::string path_;
   std::unique_ptr<StagedFile> staged_;
   std::FILE* file_ = nullptr;
+  std::vector<std::string> columns_;  // run.thermo_columns
 };
 
 }  // namespace mdremap::io

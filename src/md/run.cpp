@@ -88,7 +88,7 @@ void Run::lock_outputs(const RunRequest& request) {
     }
     if (!p_.thermo_csv.empty()) {
       try {
-        csv_ = std::make_unique<io::ThermoCsv>(p_.thermo_csv);
+        csv_ = std::make_unique<io::ThermoCsv>(p_.thermo_csv, p_.thermo_columns);
       } catch (const io::OutputBusy& e) {
         throw InputError("output.thermo_csv", 0, e.what());
       }
