@@ -42,6 +42,19 @@ std::vector<KeySpec> NptSpec::keys() {
                       "pressure tensor's diagonal")};
 }
 
+std::vector<KeySpec> CRescaleSpec::keys() {
+  return {KeySpec::real("temperature", 1.0, "target temperature").require().positive(),
+          KeySpec::real("damp", 0.5, "relaxation time of the kinetic energy (LJ time units)")
+              .positive(),
+          KeySpec::real("pressure", 1.0, "target pressure").require(),
+          KeySpec::real("pdamp", 1.0, "relaxation time of the volume (LJ time units)").positive(),
+          KeySpec::real("compressibility", 0.1,
+                        "isothermal compressibility guess: sets how fast the volume relaxes, not "
+                        "what it samples (LJ units, sigma^3 / epsilon)")
+              .positive(),
+          KeySpec::seed("seed", 48279, "seed of the counter-based noise")};
+}
+
 const std::vector<IntegratorKind>& integrator_kinds() {
   static const std::vector<IntegratorKind> kinds = [] {
     std::vector<IntegratorKind> k;

@@ -55,7 +55,12 @@ void MtkNpt<S>::targets(std::int64_t step) {
 template <class S>
 void MtkNpt<S>::begin_run(std::int64_t first, std::int64_t last) {
   if (!cell_) throw Error("npt: the engine gave no box to couple to");
-  if (started_) return;
+  // The barostat's chain opens a step with the last step's targets: a restored run's are those
+  // of its first step.
+  if (started_) {
+    targets(first);
+    return;
+  }
   started_ = true;
   ramp_first_ = first;
   ramp_last_ = last;

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "integrators/c_rescale.hpp"
 #include "integrators/langevin.hpp"
 #include "integrators/nose_hoover.hpp"
 #include "integrators/npt_mtk.hpp"

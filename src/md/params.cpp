@@ -535,11 +535,12 @@ MdParams read_md_params(io::Deck& deck) {
   nb.finish();
   read_parallel(root.section("parallel"), p);
   // A barostat changes the box; the ranks' sub-boxes are fixed at the start.
-  if (p.exchange_ghosts && p.integrator.style() == "npt")
+  if (p.exchange_ghosts && (p.integrator.style() == "npt" || p.integrator.style() == "c-rescale"))
     root.section("integrator")
         .fail("style",
-              "npt changes the box, which the MPI ranks' fixed sub-boxes do not follow: run it "
-              "on one process (without mpirun and parallel.ghosts)");
+              p.integrator.style() +
+                  " changes the box, which the MPI ranks' fixed sub-boxes do not follow: run it "
+                  "on one process (without mpirun and parallel.ghosts)");
   // Read only where the deck has the section: its defaults in the resolved deck would say that
   // the run minimises.
   if (root.has("minimize")) {

@@ -866,7 +866,9 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
   std::array<double, 6> virial() const override {
     const double tail = p_.tail ? ptail_ / box_d_.volume() : 0.0;
     std::array<double, 6> w{};
-    if (tensor_now_) {
+    // The tensor only for a per-axis barostat: an isotropic one reads the force kernels' trace
+    // whether or not the thermo columns computed the tensor at this step.
+    if (tensor_every_) {
       for (int a = 0; a < 6; ++a) w[a] = wtensor_[a];
     } else {
       for (int a = 0; a < 3; ++a) w[a] = last_.virial / 3.0;
