@@ -28,8 +28,26 @@ struct NoseHooverSpec {
   static std::vector<KeySpec> keys();
 };
 
+struct NptSpec {
+  static constexpr const char* kName = "npt";
+  static std::string summary() {
+    return "constant pressure: Martyna-Tobias-Klein barostat with Nose-Hoover chains "
+           "(LAMMPS' fix npt)";
+  }
+  static std::vector<KeySpec> keys();
+};
+
+struct CRescaleSpec {
+  static constexpr const char* kName = "c-rescale";
+  static std::string summary() {
+    return "constant pressure: Bussi's stochastic cell rescaling with stochastic velocity "
+           "rescaling (isotropic)";
+  }
+  static std::vector<KeySpec> keys();
+};
+
 // Registration order: the order deck errors and help list them in.
-using IntegratorSpecs = std::tuple<NveSpec, LangevinSpec, NoseHooverSpec>;
+using IntegratorSpecs = std::tuple<NveSpec, LangevinSpec, NoseHooverSpec, NptSpec, CRescaleSpec>;
 
 // The integrator class template of a Spec (specialised next to each class).
 template <class Spec>

@@ -4,6 +4,7 @@
 // writes and restores its own checkpoint state.
 // Order within a step: initial_integrate -> (neighbour update, forces) -> post_force ->
 // final_integrate.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,10 +15,34 @@
 
 namespace mdremap::integrators {
 
+// What a constant-pressure integrator reads and changes of the engine's box (the engine gives
+// it once, Integrator::attach_cell).
+class Cell {
+ public:
+  virtual ~Cell() = default;
+  virtual std::array<double, 3> lengths() const = 0;
+  // The pair virial of the last force evaluation (sum over pairs of r_a F_b, the tail correction
+  // included): xx yy zz xy xz yz. Where the integrator asked only for the scalar (Virial::Scalar)
+  // each diagonal entry is a third of the trace and the off-diagonals are zero.
+  virtual std::array<double, 6> virial() const = 0;
+  // Scales the box about its centre by f[a] along axis a, and every atom's position with it
+  // (LAMMPS' fix npt `dilate all`).
+  virtual void dilate(const std::array<double, 3>& f) = 0;
+};
+
+// What an integrator needs of the forces at every step: nothing beyond them, the scalar virial
+// (isotropic pressure coupling), or the virial tensor (per-axis coupling).
+enum class Virial { None, Scalar, Tensor };
+
 template <class S>
 class Integrator {
  public:
   virtual ~Integrator() = default;
+  virtual Virial virial_needed() const { return Virial::None; }
+  // A constant-pressure integrator keeps the engine's box (refuses nothing else).
+  virtual void attach_cell(Cell*) {}
+  // Before each run of steps first + 1 .. last (ramps of targets span the first run).
+  virtual void begin_run(std::int64_t /*first*/, std::int64_t /*last*/) {}
   virtual void initial_integrate(AtomArrays<S>& a, std::int64_t step) = 0;
   virtual void post_force(AtomArrays<S>&, std::int64_t) {}
   virtual void final_integrate(AtomArrays<S>& a, std::int64_t step) = 0;
@@ -48,6 +73,11 @@ std::unique_ptr<Integrator<S>> make_integrator(const IntegratorSettings& s);
 // sum_i m_i |v_i|^2 (twice the kinetic energy), reduced on the device in double.
 template <class S>
 double twice_kinetic_energy(const AtomArrays<S>& a, const TypeTable<S>& mass);
+
+// sum_i m_i v_a v_b (the kinetic part of the pressure tensor times the volume), xx yy zz xy xz
+// yz, reduced on the device in double.
+template <class S>
+std::array<double, 6> kinetic_tensor(const AtomArrays<S>& a, const TypeTable<S>& mass);
 
 template <class S>
 TypeTable<S> mass_table(const std::vector<double>& type_mass) {

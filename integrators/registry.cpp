@@ -1,7 +1,9 @@
 #include <fmt/format.h>
 
+#include "integrators/c_rescale.hpp"
 #include "integrators/langevin.hpp"
 #include "integrators/nose_hoover.hpp"
+#include "integrators/npt_mtk.hpp"
 #include "integrators/nve.hpp"
 #include "mdremap/error.hpp"
 
@@ -73,9 +75,35 @@ double twice_kinetic_energy(const AtomArrays<S>& a, const TypeTable<S>& mass) {
   return ke2;
 }
 
+template <class S>
+std::array<double, 6> kinetic_tensor(const AtomArrays<S>& a, const TypeTable<S>& mass) {
+  auto v = a.v;
+  auto type = a.type;
+  double k[6] = {};
+  Kokkos::parallel_reduce(
+      "Integrate::kinetic_tensor", Kokkos::RangePolicy<ExecSpace>(0, a.n),
+      KOKKOS_LAMBDA(const int i, double& xx, double& yy, double& zz, double& xy, double& xz,
+                    double& yz) {
+        const double m = mass[type(i)];
+        const double vx = v(i, 0), vy = v(i, 1), vz = v(i, 2);
+        xx += m * vx * vx;
+        yy += m * vy * vy;
+        zz += m * vz * vz;
+        xy += m * vx * vy;
+        xz += m * vx * vz;
+        yz += m * vy * vz;
+      },
+      k[0], k[1], k[2], k[3], k[4], k[5]);
+  return {k[0], k[1], k[2], k[3], k[4], k[5]};
+}
+
 template std::unique_ptr<Integrator<float>> make_integrator<float>(const IntegratorSettings&);
 template std::unique_ptr<Integrator<double>> make_integrator<double>(const IntegratorSettings&);
 template double twice_kinetic_energy<float>(const AtomArrays<float>&, const TypeTable<float>&);
 template double twice_kinetic_energy<double>(const AtomArrays<double>&, const TypeTable<double>&);
+template std::array<double, 6> kinetic_tensor<float>(const AtomArrays<float>&,
+                                                     const TypeTable<float>&);
+template std::array<double, 6> kinetic_tensor<double>(const AtomArrays<double>&,
+                                                      const TypeTable<double>&);
 
 }  // namespace mdremap::integrators

@@ -1,7 +1,9 @@
 #include "integrators/settings.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "mdremap/error.hpp"
@@ -35,6 +37,21 @@ KeySpec KeySpec::seed(std::string name, std::uint64_t fallback, std::string help
   return k;
 }
 
+KeySpec KeySpec::choice(std::string name, std::vector<std::string> values, std::string help) {
+  KeySpec k;
+  k.name = std::move(name);
+  k.kind = KeyKind::Choice;
+  k.choices = std::move(values);
+  k.help = std::move(help);
+  return k;
+}
+
+KeySpec KeySpec::unset_real(std::string name, std::string help) {
+  KeySpec k = real(std::move(name), 0.0, std::move(help));
+  k.optional = true;
+  return k;
+}
+
 KeySpec& KeySpec::require() {
   required = true;
   return *this;
@@ -56,7 +73,7 @@ KeySpec& KeySpec::within(double lo_, double hi_, std::string problem) {
 }
 
 std::string KeySpec::check(double v) const {
-  if (kind == KeyKind::Seed) return {};
+  if (kind == KeyKind::Seed || kind == KeyKind::Choice) return {};
   const bool ok = std::isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi;
   if (ok) return {};
   if (!bounds_problem.empty()) return bounds_problem;
@@ -76,7 +93,11 @@ std::string KeySpec::describe() const {
     case KeyKind::Seed:
       def = fmt::format("{}", seed_default);
       break;
+    case KeyKind::Choice:
+      def = fmt::format("{}", fmt::join(choices, "|"));
+      break;
   }
+  if (optional) def = "unset";
   return fmt::format("{} [{}]: {}", name, required ? "required" : def, help);
 }
 
@@ -101,12 +122,21 @@ long long KeyValues::integer(const std::string& key) const {
 std::uint64_t KeyValues::seed(const std::string& key) const {
   return lookup(seeds_, key, "a seed");
 }
+const std::string& KeyValues::choice(const std::string& key) const {
+  const auto it = choices_.find(key);
+  if (it == choices_.end())
+    throw Error(fmt::format("integrator setting '{}' (a choice) was not read", key));
+  return it->second;
+}
 
 KeyValues KeyValues::defaults(const std::vector<KeySpec>& keys, double required_value) {
   KeyValues v;
   for (const auto& k : keys) switch (k.kind) {
       case KeyKind::Real:
-        v.set_real(k.name, k.required ? required_value : k.real_default);
+        if (!k.optional) v.set_real(k.name, k.required ? required_value : k.real_default);
+        break;
+      case KeyKind::Choice:
+        v.set_choice(k.name, k.choices.front());
         break;
       case KeyKind::Integer:
         v.set_integer(k.name,
@@ -126,8 +156,13 @@ std::string KeyValues::validate(const std::vector<KeySpec>& keys) const {
     if (k.kind == KeyKind::Real && reals_.count(k.name)) problem = k.check(real(k.name));
     if (k.kind == KeyKind::Integer && integers_.count(k.name))
       problem = k.check(static_cast<double>(integer(k.name)));
-    const bool present = k.kind == KeyKind::Real      ? reals_.count(k.name) > 0
+    if (k.kind == KeyKind::Choice && choices_.count(k.name) &&
+        std::find(k.choices.begin(), k.choices.end(), choice(k.name)) == k.choices.end())
+      problem =
+          fmt::format("must be one of {}, got '{}'", fmt::join(k.choices, ", "), choice(k.name));
+    const bool present = k.kind == KeyKind::Real      ? reals_.count(k.name) > 0 || k.optional
                          : k.kind == KeyKind::Integer ? integers_.count(k.name) > 0
+                         : k.kind == KeyKind::Choice  ? choices_.count(k.name) > 0
                                                       : seeds_.count(k.name) > 0;
     if (!present) problem = "is required";
     if (!problem.empty()) return fmt::format("'{}': {}", k.name, problem);

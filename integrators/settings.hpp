@@ -11,7 +11,7 @@
 
 namespace mdremap::integrators {
 
-enum class KeyKind { Real, Integer, Seed };
+enum class KeyKind { Real, Integer, Seed, Choice };
 
 // One key of the `integrator` section that an integrator reads.
 struct KeySpec {
@@ -19,9 +19,12 @@ struct KeySpec {
   KeyKind kind = KeyKind::Real;
   std::string help;
   bool required = false;
-  double real_default = 0;         // Real
-  long long integer_default = 0;   // Integer (read as an int)
-  std::uint64_t seed_default = 0;  // Seed (read as an unsigned 64-bit integer)
+  double real_default = 0;           // Real
+  long long integer_default = 0;     // Integer (read as an int)
+  std::uint64_t seed_default = 0;    // Seed (read as an unsigned 64-bit integer)
+  std::vector<std::string> choices;  // Choice: the values it takes, the first the default
+  // Real: the deck may leave it out (KeyValues::has says; describe() says "unset")
+  bool optional = false;
   // Bounds of Real and Integer values: lo < v (lo_open) or lo <= v, and v <= hi.
   double lo = -std::numeric_limits<double>::infinity();
   double hi = std::numeric_limits<double>::infinity();
@@ -31,6 +34,8 @@ struct KeySpec {
   static KeySpec real(std::string name, double fallback, std::string help);
   static KeySpec integer(std::string name, long long fallback, std::string help);
   static KeySpec seed(std::string name, std::uint64_t fallback, std::string help);
+  static KeySpec choice(std::string name, std::vector<std::string> values, std::string help);
+  static KeySpec unset_real(std::string name, std::string help);  // an optional Real
   KeySpec& require();
   KeySpec& positive();  // (0, inf): "must be positive, got V"
   KeySpec& within(double lo, double hi, std::string problem);
@@ -45,9 +50,13 @@ class KeyValues {
   void set_real(const std::string& key, double v) { reals_[key] = v; }
   void set_integer(const std::string& key, long long v) { integers_[key] = v; }
   void set_seed(const std::string& key, std::uint64_t v) { seeds_[key] = v; }
+  void set_choice(const std::string& key, const std::string& v) { choices_[key] = v; }
   double real(const std::string& key) const;
   long long integer(const std::string& key) const;
   std::uint64_t seed(const std::string& key) const;
+  const std::string& choice(const std::string& key) const;
+  // An optional Real: whether the deck gave it.
+  bool has(const std::string& key) const { return reals_.count(key) > 0; }
   // The declared defaults; required keys get `required_value` (tests, tools).
   static KeyValues defaults(const std::vector<KeySpec>& keys, double required_value = 1.0);
   // The first problem of these values against the declarations ("'chain': ..."), or "".
@@ -57,6 +66,7 @@ class KeyValues {
   std::map<std::string, double> reals_;
   std::map<std::string, long long> integers_;
   std::map<std::string, std::uint64_t> seeds_;
+  std::map<std::string, std::string> choices_;
 };
 
 // Everything an integrator is made from: the run's time step, its own keys, and the system's

@@ -81,4 +81,18 @@ void scale_velocities(AtomArrays<S>& a, double factor) {
       });
 }
 
+// v_a *= f[a] per axis.
+template <class S>
+void scale_velocities(AtomArrays<S>& a, const double f[3]) {
+  auto v = a.v;
+  const S fx = static_cast<S>(f[0]), fy = static_cast<S>(f[1]), fz = static_cast<S>(f[2]);
+  Kokkos::parallel_for(
+      "Integrate::scale_v_axes", Kokkos::RangePolicy<ExecSpace>(0, a.n),
+      KOKKOS_LAMBDA(const int i) {
+        v(i, 0) *= fx;
+        v(i, 1) *= fy;
+        v(i, 2) *= fz;
+      });
+}
+
 }  // namespace mdremap::integrators

@@ -30,6 +30,12 @@ struct ThermoSample {
   double etotal = 0.0;  // e_pair + ke
   double press = 0.0;
   double volume = 0.0;
+  double density = 0.0;   // mass per volume (LAMMPS' `density` in LJ units)
+  double enthalpy = 0.0;  // etotal + press * volume / atoms (per atom, as LAMMPS' `enthalpy`)
+  // The pressure tensor xx yy zz xy xz yz (kinetic plus virial part), where the run asked for it
+  // (run.thermo_columns pxx..pyz, per-axis pressure coupling); else zeros.
+  double ptensor[6] = {0, 0, 0, 0, 0, 0};
+  bool has_ptensor = false;
 };
 
 }  // namespace mdremap

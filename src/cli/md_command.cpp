@@ -17,6 +17,7 @@
 #include "io/deck.hpp"
 #include "md/run.hpp"
 #include "md/system_file.hpp"
+#include "mdremap/thermo_columns.hpp"
 
 namespace mdremap::cli {
 
@@ -88,17 +89,23 @@ namespace {
 // Thermo lines and step progress on stdout.
 class Console : public md::RunConsole {
  public:
-  explicit Console(bool quiet) : quiet_(quiet), progress_(!quiet) {}
+  // columns: run.thermo_columns, printed after the fixed ones
+  Console(bool quiet, std::vector<std::string> columns)
+      : quiet_(quiet), columns_(std::move(columns)), progress_(!quiet) {}
   void thermo(const ThermoSample& t) override {
     if (quiet_) return;
     progress_.clear();
     if (!header_) {
-      fmt::print("{:>10} {:>12} {:>14} {:>14} {:>14} {:>14}\n", "Step", "Temp", "E_pair", "KE",
+      fmt::print("{:>10} {:>12} {:>14} {:>14} {:>14} {:>14}", "Step", "Temp", "E_pair", "KE",
                  "TotEng", "Press");
+      for (const auto& c : columns_) fmt::print(" {:>14}", c);
+      fmt::print("\n");
       header_ = true;
     }
-    fmt::print("{:>10} {:>12.7g} {:>14.8g} {:>14.8g} {:>14.8g} {:>14.8g}\n", t.step, t.temp,
-               t.e_pair, t.ke, t.etotal, t.press);
+    fmt::print("{:>10} {:>12.7g} {:>14.8g} {:>14.8g} {:>14.8g} {:>14.8g}", t.step, t.temp, t.e_pair,
+               t.ke, t.etotal, t.press);
+    for (const auto& c : columns_) fmt::print(" {:>14.8g}", find_thermo_column(c).value(t));
+    fmt::print("\n");
     std::fflush(stdout);
   }
   // Steps/s and the time left; the last step's line only on a terminal (the summary follows).
@@ -135,6 +142,7 @@ class Console : public md::RunConsole {
  private:
   bool quiet_;
   bool header_ = false;
+  std::vector<std::string> columns_;
   ProgressLine progress_;
 };
 
@@ -261,8 +269,13 @@ void print_result(const MdOptions& o, const md::MdParams& p, const md::RunResult
 }
 
 nlohmann::json thermo_json(const ThermoSample& t) {
-  return {{"step", t.step},     {"temp", t.temp},   {"e_pair", t.e_pair}, {"ke", t.ke},
-          {"etotal", t.etotal}, {"press", t.press}, {"volume", t.volume}};
+  nlohmann::json j = {{"step", t.step},     {"temp", t.temp},       {"e_pair", t.e_pair},
+                      {"ke", t.ke},         {"etotal", t.etotal},   {"press", t.press},
+                      {"volume", t.volume}, {"density", t.density}, {"enthalpy", t.enthalpy}};
+  if (t.has_ptensor)
+    j["pressure_tensor"] = {t.ptensor[0], t.ptensor[1], t.ptensor[2],
+                            t.ptensor[3], t.ptensor[4], t.ptensor[5]};
+  return j;
 }
 
 nlohmann::json remap_json(const md::MdParams& p, const md::RemapStats& rs) {
@@ -365,7 +378,7 @@ int run_md(const MdOptions& o) {
   request.info.backend = device_backend();
   md::Run run([&] { return md_deck(o); }, request);
   print_start(o, run);
-  Console console(o.quiet);
+  Console console(o.quiet, run.params().thermo_columns);
   const md::RunResult r = run.execute(console);
   print_result(o, run.params(), r);
   if (io::StagedFile* summary = run.extra_output(0))

@@ -1,6 +1,7 @@
 #include "io/h5md_writer.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <numeric>
 
@@ -8,6 +9,7 @@
 #include "io/hdf5_util.hpp"
 #include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
+#include "mdremap/thermo_columns.hpp"
 
 namespace mdremap::io {
 
@@ -469,7 +471,15 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
     // Observables: the first series owns their clock, the others hard-link to it.
     h5::Handle observables = h5::create_group(root, "observables");
     h5::Handle clock_owner;
-    for (const char* name : kObservableNames) {
+    // The fixed observables, then the deck's thermo columns (run.thermo_columns).
+    std::vector<std::pair<std::string, std::string>> series;
+    for (std::size_t k = 0; k < std::size(kObservableNames); ++k)
+      series.emplace_back(kObservableNames[k], kObservableUnits[k]);
+    for (const auto& c : options.thermo_columns) {
+      const ThermoColumn& col = find_thermo_column(c);
+      series.emplace_back(col.h5md, col.unit);
+    }
+    for (const auto& [name, unit] : series) {
       h5::Handle group = h5::create_group(observables.get(), name);
       if (clock_owner.valid()) {
         Impl::link_clock(clock_owner.get(), group.get());
@@ -478,8 +488,7 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
       }
       m.observables.push_back(
           Impl::make_series(group.get(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, kSmallSeriesChunk));
-      h5::write_attr_string(m.observables.back().value.get(), "unit",
-                            kObservableUnits[m.observables.size() - 1]);
+      h5::write_attr_string(m.observables.back().value.get(), "unit", unit);
       if (!clock_owner.valid()) {
         h5::write_attr_string(m.observable_clock.time.get(), "unit", "tau");
         clock_owner = std::move(group);
@@ -650,13 +659,19 @@ void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
 void H5mdWriter::write_observables(const ThermoSample& s) {
   Impl& m = *impl_;
   if (!m.file.valid()) fail(m.failed ? "write after a failed write" : "write after close");
-  const double values[] = {s.temp, s.e_pair, s.ke, s.etotal, s.press};
+  std::vector<double> values = {s.temp, s.e_pair, s.ke, s.etotal, s.press};
+  std::vector<const char*> names(std::begin(kObservableNames), std::end(kObservableNames));
+  for (const auto& c : m.options.thermo_columns) {
+    const ThermoColumn& col = find_thermo_column(c);
+    values.push_back(col.value(s));
+    names.push_back(col.h5md);
+  }
   h5::QuietErrors quiet;
   try {
     const std::int64_t index = m.samples;
     m.append_clock(m.observable_clock, index, s.step, s.time, "observables");
     for (std::size_t k = 0; k < m.observables.size(); ++k)
-      m.append(m.observables[k], index, &values[k], kObservableNames[k]);
+      m.append(m.observables[k], index, &values[k], names[k]);
     m.flush();
   } catch (const h5::Failure& e) {
     m.abandon();

@@ -88,6 +88,8 @@ struct H5mdOptions {
   std::size_t n_atoms = 0;
   std::vector<std::string> type_names;  // species/names (empty: none written)
   std::vector<double> type_mass;        // particles/all/mass from each atom's type (empty: none)
+  // observables/ beyond the fixed ones: run.thermo_columns (include/mdremap/thermo_columns.hpp)
+  std::vector<std::string> thermo_columns;
   // The ids written as particles/all/id, by the engine's id (empty: the engine's ids).
   std::vector<std::int64_t> atom_ids;
   // Every rank of an MPI run opens the file and writes it together (parallel HDF5): each

@@ -9,6 +9,7 @@
 
 #include "io/staged_file.hpp"
 #include "mdremap/error.hpp"
+#include "mdremap/thermo_columns.hpp"
 
 namespace mdremap::io {
 
@@ -23,23 +24,26 @@ void append_number(std::string& line, double value) {
 
 }  // namespace
 
-constexpr const char* kHeader = "step,temp,e_pair,ke,etotal,press\n";
-
-ThermoCsv::ThermoCsv(const std::string& path, std::int64_t continue_at)
+ThermoCsv::ThermoCsv(const std::string& path, std::vector<std::string> columns,
+                     std::int64_t continue_at)
     : path_(path),
       staged_(std::make_unique<StagedFile>(
-          path, continue_at >= 0 ? StagedFile::Start::Continue : StagedFile::Start::Empty)) {
+          path, continue_at >= 0 ? StagedFile::Start::Continue : StagedFile::Start::Empty)),
+      columns_(std::move(columns)) {
+  header_ = "step,temp,e_pair,ke,etotal,press";
+  for (const auto& c : columns_) header_ += "," + c;
+  header_ += "\n";
   const bool continued = staged_->held() != StagedFile::Held::Nothing;
   if (continued && !keep_rows_before(continue_at))
     throw CannotContinue(
         path, 0,
-        "cannot continue it: it is not a thermo CSV of mdremap (give the continued "
-        "run another --thermo-csv, or move the file away)");
+        "cannot continue it: it is not a thermo CSV of mdremap with this run's columns (give "
+        "the continued run another --thermo-csv, or move the file away)");
   file_ = std::fopen(staged_->staging().c_str(), "a");  // emptied already; "a": a device in place
   if (file_ == nullptr)
     throw Error("cannot open thermo file '" + path + "': " + std::strerror(errno));
   if (continued) return;
-  if (std::fputs(kHeader, file_) < 0 || std::fflush(file_) != 0)
+  if (std::fputs(header_.c_str(), file_) < 0 || std::fflush(file_) != 0)
     throw Error("cannot write thermo file '" + path + "': " + std::strerror(errno));
 }
 
@@ -47,7 +51,7 @@ bool ThermoCsv::keep_rows_before(std::int64_t step) {
   const std::string& name = staged_->staging();
   std::ifstream in(name, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string header = kHeader;
+  const std::string& header = header_;
   if (text.compare(0, header.size(), header) != 0) return false;
   // Whole rows (a killed run may have left half a line) up to the first at `step` or later.
   std::size_t keep = header.size();
@@ -82,6 +86,10 @@ void ThermoCsv::write(const ThermoSample& s) {
   for (double value : {s.temp, s.e_pair, s.ke, s.etotal, s.press}) {
     line += ',';
     append_number(line, value);
+  }
+  for (const auto& c : columns_) {
+    line += ',';
+    append_number(line, find_thermo_column(c).value(s));
   }
   line += '\n';
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)

@@ -1,11 +1,13 @@
 #pragma once
 // Thermo time series as CSV, one row per thermo step, for spreadsheets and plotting scripts.
-// Columns: step,temp,e_pair,ke,etotal,press (reduced LJ units; energies per atom).
+// Columns: step,temp,e_pair,ke,etotal,press, then the deck's run.thermo_columns (reduced LJ
+// units; energies per atom).
 // Written as `path.partial` (io/staged_file.hpp) and renamed over `path` by close().
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "mdremap/frame.hpp"
 
@@ -17,10 +19,12 @@ class ThermoCsv {
  public:
   // Locks and creates `path.partial` with the header; throws mdremap::Error naming the file on
   // failure (io::OutputBusy when another process is writing `path`).
-  // With `continue_at` >= 0 (a run continued from a checkpoint at that step) an existing file
-  // (the interrupted run's `path.partial`, else `path`) is continued: its rows before that
-  // step are kept, later ones dropped, and the new rows appended.
-  explicit ThermoCsv(const std::string& path, std::int64_t continue_at = -1);
+  // `columns`: the deck's run.thermo_columns after the fixed six. With `continue_at` >= 0 (a run
+  // continued from a checkpoint at that step) an existing file (the interrupted run's
+  // `path.partial`, else `path`) is continued: its rows before that step are kept, later ones
+  // dropped, and the new rows appended (its header must be this run's).
+  explicit ThermoCsv(const std::string& path, std::vector<std::string> columns = {},
+                     std::int64_t continue_at = -1);
   ~ThermoCsv();  // not closed: the rows so far stay in path.partial
   ThermoCsv(const ThermoCsv&) = delete;
   ThermoCsv& operator=(const ThermoCsv&) = delete;
@@ -36,6 +40,8 @@ class ThermoCsv {
   std::string path_;
   std::unique_ptr<StagedFile> staged_;
   std::FILE* file_ = nullptr;
+  std::vector<std::string> columns_;  // run.thermo_columns
+  std::string header_;                // the first line, columns_ included
 };
 
 }  // namespace mdremap::io

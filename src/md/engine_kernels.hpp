@@ -34,6 +34,22 @@ void permute_atoms(AtomArrays<S>& a, Kokkos::View<const std::int64_t*> perm) {
 }
 
 // Snapshot packing on the device: xyz interleaved in double, so each array is one copy out.
+// x_a = ctr_a + (x_a - ctr_a) f_a: the atoms follow a box scaled about its centre (a barostat's
+// dilation, integrators::Cell::dilate).
+template <class S>
+void dilate_positions(Kokkos::View<Vec4<S>*> x, std::int64_t n, const double ctr[3],
+                      const double f[3]) {
+  const double cx = ctr[0], cy = ctr[1], cz = ctr[2], fx = f[0], fy = f[1], fz = f[2];
+  Kokkos::parallel_for(
+      "Integrate::dilate", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const int i) {
+        Vec4<S> p = x(i);
+        p.x = static_cast<S>(cx + (p.x - cx) * fx);
+        p.y = static_cast<S>(cy + (p.y - cy) * fy);
+        p.z = static_cast<S>(cz + (p.z - cz) * fz);
+        x(i) = p;
+      });
+}
+
 template <class S>
 void pack_positions(Kokkos::View<double*> out, Kokkos::View<const Vec4<S>*> x) {
   Kokkos::parallel_for(

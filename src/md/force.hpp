@@ -4,6 +4,7 @@
 // gather included, for the potential of potential.style. The loops and the potentials are in
 // src/md/pair/ (evaluator.hpp says what a potential is; driver.hpp runs them). C: arithmetic and
 // gather precision; A: force accumulation and storage.
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@
 #include "neighbor/neighbor_list.hpp"
 
 namespace mdremap::md {
+
+// The pair virial per axis pair, sum over pairs of r_a F_b: xx yy zz xy xz yz
+// (md/pair/virial_tensor.hpp).
+using VirialTensor = std::array<double, 6>;
 
 struct ForceResult {
   double e_pair = 0;  // total pair energy (not per atom)
@@ -93,6 +98,9 @@ class PairForce : public ForceProbe {
     (void)xall, (void)f, (void)ev, (void)sel, (void)last;
     throw Error("this force engine runs all of its atoms at once");
   }
+  // The pair virial tensor at the positions of the last compute() (a pass of its own over the
+  // list: called only where a run asks for the tensor).
+  virtual VirialTensor virial_tensor() = 0;
   virtual std::string name() const = 0;  // the remap strategy's
   virtual RemapStats stats(bool with_transactions) const = 0;
 };

@@ -163,6 +163,7 @@ io::H5mdOptions RunOutput::h5md_options(const MdParams& p, const MdEngine& engin
   o.creator_version = info.creator_version;
   o.deck_yaml = info.deck_yaml;
   o.dt = p.dt;
+  o.thermo_columns = p.thermo_columns;
   for (int d = 0; d < 3; ++d) o.box_len[d] = p.box_len(d), o.box_lo[d] = p.box_lo(d);
   o.n_atoms = static_cast<std::size_t>(engine.natoms());
   for (const auto& t : p.types) {

@@ -14,6 +14,7 @@
 #include "io/h5md_writer.hpp"
 #include "io/number.hpp"
 #include "md/system_file.hpp"
+#include "mdremap/thermo_columns.hpp"
 #include "neighbor/cluster_list.hpp"
 
 namespace mdremap::md {
@@ -160,6 +161,7 @@ integrators::KeyValues read_declared_keys(io::DeckSection& s,
     std::string problem;
     switch (k.kind) {
       case integrators::KeyKind::Real: {
+        if (k.optional && !s.has(k.name)) break;  // unset: the integrator's own fallback
         const double x = s.get<double>(k.name, k.real_default);
         problem = k.check(x);
         v.set_real(k.name, x);
@@ -173,6 +175,9 @@ integrators::KeyValues read_declared_keys(io::DeckSection& s,
       }
       case integrators::KeyKind::Seed:
         v.set_seed(k.name, s.get<unsigned long long>(k.name, k.seed_default));
+        break;
+      case integrators::KeyKind::Choice:
+        v.set_choice(k.name, one_of(s, k.name, k.choices.front(), k.choices));
         break;
     }
     if (!problem.empty()) s.fail(k.name, problem);
@@ -530,6 +535,13 @@ MdParams read_md_params(io::Deck& deck) {
     nb.fail("row_order", "orders the rows of the plain lists; the cluster-pair list has its own");
   nb.finish();
   read_parallel(root.section("parallel"), p);
+  // A barostat changes the box; the ranks' sub-boxes are fixed at the start.
+  if (p.exchange_ghosts && (p.integrator.style() == "npt" || p.integrator.style() == "c-rescale"))
+    root.section("integrator")
+        .fail("style",
+              p.integrator.style() +
+                  " changes the box, which the MPI ranks' fixed sub-boxes do not follow: run it "
+                  "on one process (without mpirun and parallel.ghosts)");
   // Read only where the deck has the section: its defaults in the resolved deck would say that
   // the run minimises.
   if (root.has("minimize")) {
@@ -546,6 +558,14 @@ MdParams read_md_params(io::Deck& deck) {
   p.steps = ranged<long long>(run, "steps", p.steps, 0, kMaxSteps);
   p.thermo = run.get<int>("thermo", p.thermo);
   if (p.thermo < 0) run.fail("thermo", "must not be negative");
+  p.thermo_columns = run.get<std::vector<std::string>>("thermo_columns", p.thermo_columns);
+  for (const auto& c : p.thermo_columns) {
+    try {
+      find_thermo_column(c);
+    } catch (const Error& e) {
+      run.fail("thermo_columns", e.what());
+    }
+  }
   const std::string prec = one_of(run, "precision", "double", {"double", "mixed", "single"});
   p.precision = prec == "double"  ? Precision::Double
                 : prec == "mixed" ? Precision::Mixed

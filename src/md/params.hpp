@@ -118,6 +118,8 @@ struct MdParams {
   // run
   std::int64_t steps = 100;
   int thermo = 50;
+  // run.thermo_columns: columns after the fixed ones (include/mdremap/thermo_columns.hpp)
+  std::vector<std::string> thermo_columns;
   Precision precision = Precision::Double;
   // output (BRIEF section 8): "" = not written; frames at the first step and every `every`
   std::string thermo_csv;

@@ -83,7 +83,8 @@ void Run::lock_outputs(const RunRequest& request) {
     }
     if (!p_.thermo_csv.empty()) {
       try {
-        csv_ = std::make_unique<io::ThermoCsv>(p_.thermo_csv, checkpoint_ ? checkpoint_->step : -1);
+        csv_ = std::make_unique<io::ThermoCsv>(p_.thermo_csv, p_.thermo_columns,
+                                               checkpoint_ ? checkpoint_->step : -1);
       } catch (const io::OutputBusy& e) {
         throw InputError("output.thermo_csv", 0, e.what());
       } catch (const io::CannotContinue& e) {

@@ -22,6 +22,7 @@
 #include "md/system_file.hpp"
 #include "mdremap/error.hpp"
 #include "mdremap/fenced_ms.hpp"
+#include "mdremap/thermo_columns.hpp"
 #include "neighbor/cluster_builder.hpp"
 #include "neighbor/neighbor_list.hpp"
 #include "neighbor/periodic.hpp"
@@ -36,7 +37,7 @@ namespace {
 constexpr bool kHostBackend = std::is_same_v<ExecSpace, Kokkos::DefaultHostExecutionSpace>;
 
 template <class S, class C>
-class Simulation final : public MdEngine, public EnergySurface<S> {
+class Simulation final : public MdEngine, public EnergySurface<S>, public integrators::Cell {
  public:
   Simulation(const MdParams& p, const HostSystem& s, std::int64_t first_step)
       : p_(p), step_(first_step), natoms_(s.n()) {
@@ -54,6 +55,11 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
     if (cluster_)
       cluster_builder_ = std::make_unique<neighbor::ClusterListBuilder<C>>(c.rlist, p.cluster_size);
     make_integrator(s);
+    if (domain_ && virial_every_)
+      throw Error(fmt::format(
+          "integrator {}: the box changes, which the ranks' fixed sub-boxes do not follow; run "
+          "it on one process without parallel.ghosts",
+          p_.integrator.style()));
     force_ = make_pair_force<C, S>(c.pair);
     if (domain_) {
       overlap_ = c.overlap_wanted && force_->runs_parts();
@@ -92,6 +98,7 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
     const int builds0 = builds_, dangerous0 = dangerous_, sorts0 = sorts_;
     const int regrows0 = list_regrows();
     const int candidates0 = candidate_rebuilds();
+    integrator_->begin_run(first, last_step);
     clock_.settle();  // phases timed before this run (set-up, restarts) count where they were
     split_ = TimeSplit{};
     const double mpi0 = domain_ ? domain_->mpi_seconds() : 0.0;
@@ -113,7 +120,7 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
       timed(split_.neighbor, [&] { maybe_rebuild(out.restart_point); });
       const bool thermo_step = step_ == last_step || (p_.thermo > 0 && step_ % p_.thermo == 0);
       const bool ev = thermo_step || out.write || out.restart_point;
-      last_ = compute_forces(ev);
+      last_ = compute_forces(ev || virial_every_, ev);
       kick_pending = !ev && s + 1 < nsteps;
       timed(split_.integrate, [&] {
         integrator_->post_force(atoms_, step_);
@@ -442,9 +449,15 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
     mass_ = integrators::mass_table<S>(is.type_mass);
     dof_ = is.dof;
     integrator_ = integrators::make_integrator<S>(is);
+    integrator_->attach_cell(this);
+    virial_every_ = integrator_->virial_needed() != integrators::Virial::None;
+    tensor_every_ = integrator_->virial_needed() == integrators::Virial::Tensor;
     std::vector<std::int64_t> count(p_.types.size(), 0);
     for (auto t : s.type) ++count[t];
     tail_correction(p_.pairs, count, etail_, ptail_);
+    total_mass_ = 0;
+    for (std::size_t t = 0; t < count.size(); ++t) total_mass_ += count[t] * is.type_mass[t];
+    tensor_on_thermo_ = thermo_columns_need_tensor(p_.thermo_columns);
   }
 
   // A step phase's time into acc (seconds): on a GPU by events, without waiting (phase_clock.hpp).
@@ -562,6 +575,7 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
     });
     ++builds_;
     last_build_step_ = step_;
+    box_hold_ = box_d_;
   }
 
   // A decomposed run's rebuild: atoms wrapped into the box and moved to their sub-box's rank,
@@ -605,6 +619,7 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
     });
     ++builds_;
     last_build_step_ = step_;
+    box_hold_ = box_d_;
   }
 
   // xhold_ sized to the atoms here, over a kept allocation: a decomposed run's count changes at
@@ -646,7 +661,21 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
       rebuild();
       return;
     }
-    const double half_skin_sq = 0.25 * p_.skin * p_.skin;
+    // A box that changed since the build moves the periodic images as well: the atoms may move
+    // only what the skin leaves after the box faces' movement (LAMMPS' check with a changing
+    // box).
+    double trigger = 0.5 * p_.skin;
+    if (virial_every_) {
+      double dlo = 0, dhi = 0;
+      for (int d = 0; d < 3; ++d) {
+        const double a = box_d_.lo[d] - box_hold_.lo[d];
+        const double b = a + box_d_.len[d] - box_hold_.len[d];
+        dlo += a * a;
+        dhi += b * b;
+      }
+      trigger = std::max(0.0, 0.5 * (p_.skin - (std::sqrt(dlo) + std::sqrt(dhi))));
+    }
+    const double half_skin_sq = trigger * trigger;
     bool need = false;
     if (step_ % p_.every == 0) {
       refresh_for_check();
@@ -743,13 +772,17 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
             1);
   }
 
-  ForceResult compute_forces(bool ev) {
+  // ev: energy and virial; sampled: the step's thermo is taken (its tensor columns).
+  ForceResult compute_forces(bool ev, bool sampled = true) {
     ForceResult r;
     clock_.time(&split_.force, &force_s_, [&] {
       r = ghosts_in_flight_ ? forces_beside_exchange(ev) : force_->compute(xg_, atoms_.f, ev);
     });
     ++force_evals_;
     if (ev) have_ev_ = true;
+    // The pressure tensor where the thermo columns ask for it (a pass of its own).
+    tensor_now_ = ev && !minimizing_ && (tensor_every_ || (tensor_on_thermo_ && sampled));
+    if (tensor_now_) timed(split_.other, [&] { wtensor_ = force_->virial_tensor(); });
     return r;
   }
 
@@ -826,6 +859,36 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
                        p_.shift ? ", shifted" : "", p_.tail ? ", tail correction" : "");
   }
 
+  // The box as a barostat sees it (integrators::Cell).
+  std::array<double, 3> lengths() const override {
+    return {box_d_.len[0], box_d_.len[1], box_d_.len[2]};
+  }
+  std::array<double, 6> virial() const override {
+    const double tail = p_.tail ? ptail_ / box_d_.volume() : 0.0;
+    std::array<double, 6> w{};
+    // The tensor only for a per-axis barostat: an isotropic one reads the force kernels' trace
+    // whether or not the thermo columns computed the tensor at this step.
+    if (tensor_every_) {
+      for (int a = 0; a < 6; ++a) w[a] = wtensor_[a];
+    } else {
+      for (int a = 0; a < 3; ++a) w[a] = last_.virial / 3.0;
+    }
+    for (int a = 0; a < 3; ++a) w[a] += tail;
+    return w;
+  }
+  void dilate(const std::array<double, 3>& f) override {
+    double lo[3], len[3], ctr[3];
+    for (int d = 0; d < 3; ++d) {
+      ctr[d] = box_d_.lo[d] + 0.5 * box_d_.len[d];
+      lo[d] = ctr[d] + (box_d_.lo[d] - ctr[d]) * f[d];
+      len[d] = box_d_.len[d] * f[d];
+    }
+    box_d_ = Box<double>::make(lo, len);
+    box_s_ = Box<S>::make(lo, len);
+    box_c_ = Box<C>::make(lo, len);
+    dilate_positions<S>(atoms_.x, atoms_.n, ctr, f.data());
+  }
+
  private:
   ThermoSample sample() {
     const double n = double(natoms_);
@@ -848,7 +911,26 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
     t.etotal = t.e_pair + t.ke;
     t.press = (ke2 + virial) / (3.0 * vol);
     t.volume = vol;
+    t.density = total_mass_ / vol;
+    t.enthalpy = t.etotal + t.press * vol / n;
+    if (tensor_now_) pressure_tensor(t.ptensor);
+    t.has_ptensor = tensor_now_;
     return t;
+  }
+
+  // P_ab = (sum m v_a v_b + W_ab) / V, W the pair virial tensor of the last forces, summed over
+  // the ranks; the tail correction is isotropic (LAMMPS' compute pressure vector).
+  void pressure_tensor(double p[6]) const {
+    const std::array<double, 6> k = integrators::kinetic_tensor(atoms_, mass_);
+    double s[12];
+    for (int a = 0; a < 6; ++a) s[a] = k[a], s[6 + a] = wtensor_[a];
+    if (domain_) comm::sum_in_place(s, 12);
+    const double vol = box_d_.volume();
+    for (int a = 0; a < 6; ++a) {
+      double w = s[6 + a];
+      if (p_.tail && a < 3) w += ptail_ / vol;
+      p[a] = (s[a] + w) / vol;
+    }
   }
 
   MdParams p_;
@@ -881,6 +963,13 @@ class Simulation final : public MdEngine, public EnergySurface<S> {
   std::unique_ptr<integrators::Integrator<S>> integrator_;
   TypeTable<S> mass_;
   double dof_ = 0, etail_ = 0, ptail_ = 0;
+  double total_mass_ = 0;          // for the density
+  bool tensor_on_thermo_ = false;  // run.thermo_columns name a pressure-tensor column
+  bool tensor_now_ = false;        // wtensor_ is of the last forces
+  bool virial_every_ = false;      // the integrator reads the virial every step (a barostat)
+  bool tensor_every_ = false;      // and the tensor (per-axis coupling)
+  Box<double> box_hold_;           // the box at the last list build
+  VirialTensor wtensor_{};
   ForceResult last_;
   bool have_ev_ = false;
   TimeSplit split_;

@@ -11,6 +11,7 @@
 #include "md/force.hpp"
 #include "md/pair/cluster_half.hpp"
 #include "md/pair/cluster_portable.hpp"
+#include "md/pair/virial_tensor.hpp"
 #ifdef __CUDACC__
 #include "md/pair/cluster_cuda.hpp"
 #else
@@ -73,6 +74,11 @@ class ClusterPairDriver final : public PairForce<C, A> {
     r.e_pair = s.s0;
     r.virial = s.s1;
     return r;
+  }
+
+  // Over the masks (both directions) on the positions packed by the last compute().
+  VirialTensor virial_tensor() override {
+    return cluster_virial_tensor(pot_, Kokkos::View<const T*>(xc_), list_);
   }
 
   RemapStats stats(bool) const override {

@@ -17,6 +17,7 @@
 #include "md/pair/full_portable.hpp"
 #include "md/pair/half_host.hpp"
 #include "md/pair/half_portable.hpp"
+#include "md/pair/virial_tensor.hpp"
 #include "mdremap/error.hpp"
 #ifndef __CUDACC__
 #include "md/pair/full_host.hpp"
@@ -166,6 +167,11 @@ class PairDriver final : public PairForce<C, A> {
       Kokkos::Experimental::contribute(f, scatter_);
     }
     return result(sums);
+  }
+
+  // A full list holds each pair twice, a half list once.
+  VirialTensor virial_tensor() override {
+    return list_virial_tensor(pot_, x_, pv_, half_ ? 1.0 : 0.5);
   }
 
   bool runs_parts() override {

@@ -1,0 +1,95 @@
+#pragma once
+// The pair virial as a tensor, W_ab = sum over pairs of r_a F_b (r = x_i - x_j, F the force on
+// i), in the order xx yy zz xy xz yz (LAMMPS' compute pressure vector). A pass of its own over
+// the force engine's list, run only where a run asks for it (the thermo columns pxx..pyz,
+// per-axis pressure coupling): the force kernels, and every step that does not ask, stay as
+// they are. Its trace is the scalar virial the force kernels sum.
+#include <Kokkos_Core.hpp>
+#include <array>
+#include <cstdint>
+
+#include "md/force.hpp"
+#include "md/pair/full_portable.hpp"
+#include "mdremap/remap/device_pattern.hpp"
+#include "neighbor/cluster_list.hpp"
+
+namespace mdremap::md {
+
+// One pair into the six sums (the evaluator's F/r, zero beyond the cut-off).
+template <class P, class C, class Xj>
+KOKKOS_INLINE_FUNCTION void tally_pair(const P& pot, const Vec4<C>& xi, const int ti, const Xj& xj,
+                                       double& xx, double& yy, double& zz, double& xy, double& xz,
+                                       double& yz) {
+  C dx, dy, dz, rsq, ep = 0;
+  const double fp = pair_force<false, false>(pot, xi, ti, xj, dx, dy, dz, rsq, ep);
+  const double ddx = dx, ddy = dy, ddz = dz;
+  xx += fp * ddx * ddx;
+  yy += fp * ddy * ddy;
+  zz += fp * ddz * ddz;
+  xy += fp * ddx * ddy;
+  xz += fp * ddx * ddz;
+  yz += fp * ddy * ddz;
+}
+
+// Over a plain list (neighbour j < len(i) of atom i at index[j * stride_j + i * stride_t]): a
+// full list sees each pair twice (weight 1/2), a half list once (weight 1).
+template <class P, class C>
+VirialTensor list_virial_tensor(const P& pot, const Kokkos::View<const Vec4<C>*>& x,
+                                const remap::PatternView& pv, const double weight) {
+  const auto index = pv.index;
+  const auto len = pv.len;
+  const std::int64_t sj = pv.stride_j, st = pv.stride_t;
+  double s[6] = {};
+  Kokkos::parallel_reduce(
+      "ForceLJ::virial_tensor", Kokkos::RangePolicy<ExecSpace>(0, pv.threads),
+      KOKKOS_LAMBDA(const std::int64_t i, double& xx, double& yy, double& zz, double& xy,
+                    double& xz, double& yz) {
+        const Vec4<C> xi = x(i);
+        const int ti = static_cast<int>(xi.w) * kMaxTypes;
+        for (int j = 0; j < len(i); ++j)
+          tally_pair(pot, xi, ti, x(index(j * sj + i * st)), xx, yy, zz, xy, xz, yz);
+      },
+      s[0], s[1], s[2], s[3], s[4], s[5]);
+  VirialTensor w;
+  for (int k = 0; k < 6; ++k) w[k] = weight * s[k];
+  return w;
+}
+
+// Over a cluster-pair list's masks (every pair from both sides, neighbor/cluster_list.hpp), on
+// the positions in cluster order (weight 1/2).
+template <class P, class C>
+VirialTensor cluster_virial_tensor(const P& pot, const Kokkos::View<const Vec4<C>*>& xc,
+                                   const neighbor::ClusterList& list) {
+  const auto atom = list.atom;
+  const auto count = list.count;
+  const auto cj = list.cj;
+  const auto mask = list.mask;
+  const int m = list.m, words = list.words, cap = list.max_pairs;
+  const std::uint32_t row_bits = m >= 32 ? ~0u : (1u << m) - 1u;
+  double s[6] = {};
+  Kokkos::parallel_reduce(
+      "ForceLJ::cluster_virial_tensor",
+      Kokkos::RangePolicy<ExecSpace>(0, std::int64_t(list.n_iclusters) * m),
+      KOKKOS_LAMBDA(const std::int64_t slot, double& xx, double& yy, double& zz, double& xy,
+                    double& xz, double& yz) {
+        if (atom(slot) < 0) return;  // padding
+        const std::int64_t ic = slot / m;
+        const int ii = static_cast<int>(slot % m);
+        const int word = (ii * m) / 32, shift = (ii * m) % 32;
+        const Vec4<C> xi = xc(slot);
+        const int ti = static_cast<int>(xi.w) * kMaxTypes;
+        const std::int64_t row = ic * cap;
+        for (int k = 0; k < count(ic); ++k) {
+          std::uint32_t bits = (mask((row + k) * words + word) >> shift) & row_bits;
+          const std::int64_t j0 = std::int64_t(cj(row + k)) * m;
+          for (int jj = 0; bits != 0u; ++jj, bits >>= 1)
+            if (bits & 1u) tally_pair(pot, xi, ti, xc(j0 + jj), xx, yy, zz, xy, xz, yz);
+        }
+      },
+      s[0], s[1], s[2], s[3], s[4], s[5]);
+  VirialTensor w;
+  for (int k = 0; k < 6; ++k) w[k] = 0.5 * s[k];
+  return w;
+}
+
+}  // namespace mdremap::md
