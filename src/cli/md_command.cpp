@@ -132,9 +132,11 @@ class Console : public md::RunConsole {
         "  Energy initial, next-to-last, final = {:.15g} {:.15g} {:.15g}\n"
         "  Force two-norm initial, final = {:.8g} {:.8g}\n"
         "  Force max component initial, final = {:.8g} {:.8g}\n"
-        "  Iterations, force evaluations = {} {}\n",
+        "  Iterations, force evaluations = {} {}\n"
+        "Minimization time {:.4g} s ({:.4g} iterations/s)\n",
         to_string(r.stop), r.e_initial, r.e_next_to_last, r.e_final, r.fnorm_initial, r.fnorm_final,
-        r.fmax_initial, r.fmax_final, r.iterations, r.evaluations);
+        r.fmax_initial, r.fmax_final, r.iterations, r.evaluations, r.seconds,
+        r.seconds > 0 ? r.iterations / r.seconds : 0.0);
     std::fflush(stdout);
   }
   void steps_done() override { progress_.clear(); }
@@ -324,7 +326,7 @@ nlohmann::json summary_json(const MdOptions& o, const md::Run& run, const md::Ru
         {"iterations", r.minimize.iterations},       {"evaluations", r.minimize.evaluations},
         {"e_initial", r.minimize.e_initial},         {"e_final", r.minimize.e_final},
         {"fnorm_initial", r.minimize.fnorm_initial}, {"fnorm_final", r.minimize.fnorm_final},
-        {"fmax_final", r.minimize.fmax_final}};
+        {"fmax_final", r.minimize.fmax_final},       {"seconds", r.minimize.seconds}};
   j["final_thermo"] = thermo_json(st.last);
   j["loop_seconds"] = st.loop_seconds;
   j["wall_seconds"] = wall_seconds;

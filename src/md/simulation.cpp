@@ -197,7 +197,11 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
           "minimize: runs on one process (the minimiser's per-atom vectors do not "
           "migrate between MPI ranks)");
     minimizing_ = true;
-    const MinimizeResult r = md::minimize<S>(*this, settings, p_.dt, obs);
+    Kokkos::fence();
+    Kokkos::Timer clock;
+    MinimizeResult r = md::minimize<S>(*this, settings, p_.dt, obs);
+    Kokkos::fence();
+    r.seconds = clock.seconds();
     minimizing_ = false;
     // The dynamics starts from here: the lists built and the forces computed as at setup.
     rebuild();

@@ -41,6 +41,7 @@ struct MinimizeResult {
   double fnorm_initial = 0, fnorm_final = 0;
   double fmax_initial = 0, fmax_final = 0;
   double alpha_final = 0;  // CG: the last line search's step (0 for FIRE)
+  double seconds = 0;      // the iterations' time, device work fenced
 };
 
 template <class S>
