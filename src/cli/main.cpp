@@ -102,6 +102,14 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// A run's exit code with its log closed: a log that could not be written fails the run (exit 1).
+int logged(int rc) {
+  const std::string problem = mdremap::cli::finish_log();
+  if (problem.empty()) return rc;
+  fmt::print(stderr, "mdremap: error: {}\n", problem);
+  return rc == 0 ? 1 : rc;
+}
+
 // The files a command names on its command line, as inputs and outputs, beside --log FILE: the log
 // replaces none of them.
 void check_log_path(const std::string& log, const CLI::App& app, const mdremap::cli::MdOptions& md,
@@ -246,11 +254,11 @@ int main(int argc, char** argv) {
                       "mpirun (or with -np 1)",
                       app.get_subcommands().front()->get_name()),
           2);
-    if (app.got_subcommand("md")) return mdremap::cli::run_md(md_opts);
-    if (app.got_subcommand("minimize")) return mdremap::cli::run_md(minimize_opts);
-    if (app.got_subcommand("compare")) return mdremap::cli::run_compare(compare_opts);
-    if (app.got_subcommand("cg")) return mdremap::cli::run_cg(cg_opts);
-    if (app.got_subcommand("sp")) return mdremap::cli::run_sp(sp_opts);
+    if (app.got_subcommand("md")) return logged(mdremap::cli::run_md(md_opts));
+    if (app.got_subcommand("minimize")) return logged(mdremap::cli::run_md(minimize_opts));
+    if (app.got_subcommand("compare")) return logged(mdremap::cli::run_compare(compare_opts));
+    if (app.got_subcommand("cg")) return logged(mdremap::cli::run_cg(cg_opts));
+    if (app.got_subcommand("sp")) return logged(mdremap::cli::run_sp(sp_opts));
     if (app.got_subcommand("info")) return mdremap::cli::run_info(info_opts);
   } catch (const mdremap::comm::CollectiveError& e) {
     return report(e.what(), e.exit_code());

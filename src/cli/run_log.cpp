@@ -22,14 +22,17 @@ namespace {
 Verbosity g_verbosity = Verbosity::normal;
 const bool g_stdout_tty = isatty(STDOUT_FILENO) != 0;
 
-void write_all(int fd, const char* p, std::size_t n) {
+// False with errno set where a write failed (a closed terminal, a full disk).
+bool write_all(int fd, const char* p, std::size_t n) {
   while (n > 0) {
     const ssize_t w = ::write(fd, p, n);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return;  // a closed terminal or a full disk: the run goes on without this copy
+    if (w == 0) errno = ENOSPC;
+    if (w <= 0) return false;
     p += w;
     n -= static_cast<std::size_t>(w);
   }
+  return true;
 }
 
 // One of stdout and stderr: its pipe, the descriptor it printed to before, and the copy thread.
@@ -44,6 +47,8 @@ struct Tee {
 struct Log {
   std::mutex m;
   int file = -1;
+  std::string path;
+  std::string error;  // the first failed write to the log: the run goes on, its exit code fails
   Tee tees[2];
   bool open = false;
 };
@@ -64,7 +69,8 @@ std::string settled(const std::string& line) {
 void to_log(Log& log, const std::string& text) {
   if (text.empty()) return;
   std::lock_guard<std::mutex> g(log.m);
-  if (log.file >= 0) write_all(log.file, text.data(), text.size());
+  if (log.file >= 0 && !write_all(log.file, text.data(), text.size()) && log.error.empty())
+    log.error = fmt::format("cannot write the log file '{}': {}", log.path, std::strerror(errno));
 }
 
 // A line that starts with kLogOnly is the log's alone (log_only): it travels through stdout so
@@ -127,7 +133,11 @@ void start_log(const std::string& path, bool append, const std::vector<std::stri
   const std::string head =
       fmt::format("# mdremap log {:%Y-%m-%d %H:%M:%S}\n# command: {}\n# build: {}\n",
                   fmt::localtime(now), cmd, build);
-  write_all(file, head.data(), head.size());
+  if (!write_all(file, head.data(), head.size())) {
+    const int e = errno;
+    ::close(file);
+    throw Error(fmt::format("cannot write the log file {}: {}", path, std::strerror(e)));
+  }
   std::fflush(stdout);
   std::fflush(stderr);
   for (int k = 0; k < 2; ++k) {
@@ -147,6 +157,7 @@ void start_log(const std::string& path, bool append, const std::vector<std::stri
   // A pipe makes stdout fully buffered: keep its lines as prompt as on a terminal.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   log.file = file;
+  log.path = path;
   log.open = true;
   for (auto& t : log.tees) t.copier = std::thread(copy, std::ref(log), std::ref(t));
 }
@@ -173,9 +184,9 @@ void detail(const std::string& text) {
   }
 }
 
-void finish_log() {
+std::string finish_log() {
   Log& log = the_log();
-  if (!log.open) return;
+  if (!log.open) return "";
   std::fflush(stdout);
   std::fflush(stderr);
   for (auto& t : log.tees)
@@ -185,9 +196,11 @@ void finish_log() {
     ::close(t.read_end);
     ::close(t.original);
   }
-  ::close(log.file);
+  if (::close(log.file) != 0 && log.error.empty())
+    log.error = fmt::format("cannot write the log file '{}': {}", log.path, std::strerror(errno));
   log.file = -1;
   log.open = false;
+  return log.error;
 }
 
 }  // namespace mdremap::cli

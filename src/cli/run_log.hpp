@@ -32,7 +32,8 @@ void start_log(const std::string& path, bool append, const std::vector<std::stri
 void log_only(const std::string& text);
 // Set-up detail (the resolved deck, the choices): printed at -v, else in the log alone.
 void detail(const std::string& text);
-// Flushes stdio, copies what is still in flight and closes the log (idempotent).
-void finish_log();
+// Flushes stdio, copies what is still in flight and closes the log (idempotent). Returns the
+// first failure to write the log ("" if none).
+std::string finish_log();
 
 }  // namespace mdremap::cli

@@ -76,5 +76,13 @@ check quiet-verbose-refused test $? -eq 2
 "$bin" cg "$src/inputs/cg_laplace2d.yaml" --set "matrix.dims=[16, 16]" --log cg.log >out10 2>err10
 check cg-log grep -q '^# command: .* cg ' cg.log
 
+# A log that cannot be written is refused before the run (a full disk).
+if [[ -w /dev/full ]]; then
+  "$bin" md small.yaml --log /dev/full >out11 2>err11
+  check full-log-exit-2 test $? -eq 2
+  check full-log-one-line test "$(wc -l <err11)" -eq 1
+  check full-log-says-so grep -q "^mdremap: error: --log: cannot write the log file /dev/full" err11
+fi
+
 echo "test_log: $pass passed, $fail failed"
 ((fail == 0))
