@@ -743,6 +743,7 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
                                  : overlap_hint_;
   }
 
+ public:  // a CUDA extended lambda's enclosing function must be public
   // Forces that move an atom at rest by more than kOverlapMove in one step come from atoms
   // sitting on each other: the hint names the worst pair (md/overlap_hint.hpp).
   void find_overlaps() {
@@ -765,6 +766,7 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     overlap_hint_ = overlap_hint(snapshot(true), box_d_, given_atom_ids(p_), p_.dt);
   }
 
+ private:
   void check_thermo(const ThermoSample& t) const {
     for (double v : {t.temp, t.e_pair, t.ke, t.press})
       if (!std::isfinite(v))
