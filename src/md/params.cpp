@@ -501,8 +501,8 @@ void check_box_fits(const io::Deck& deck, const MdParams& p) {
     if (L < 2.0 * rlist)
       throw InputError(deck.file(), 0,
                        fmt::format("box length {:.6g} along {} is smaller than 2*(cutoff+skin) = "
-                                   "{:.6g}: the box is too small for cutoff+skin (cutoff larger "
-                                   "than half the box); use more cells",
+                                   "{:.6g}: the box is too small for cutoff+skin, with a cutoff "
+                                   "larger than half the box; use more cells",
                                    L, "xyz"[d], 2.0 * rlist));
   }
 }
