@@ -328,6 +328,39 @@ void on_root(void (*f)(void*), void* arg) {
   }
 }
 
+void agree_on_failure(int exit_code, const std::string& message) {
+  if (!g_active || g_size == 1) {
+    if (exit_code != 0) throw CollectiveError(message, exit_code);
+    return;
+  }
+#ifdef MDREMAP_HAS_MPI
+  // One reduction: how many failed, the largest code, and the range of the failed messages'
+  // hashes (equal: every rank met the same error).
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : message) h = (h ^ c) * 1099511628211ull;
+  const bool failed = exit_code != 0;
+  long long v[4] = {failed ? 1 : 0, exit_code, failed ? static_cast<long long>(h >> 1) : -1,
+                    failed ? -static_cast<long long>(h >> 1) : -1};
+  long long all[4];
+  check(MPI_Allreduce(v, all, 4, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  long long nfailed = 0;
+  check(MPI_Allreduce(&v[0], &nfailed, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (nfailed == 0) return;
+  const int code = static_cast<int>(all[1]);
+  if (nfailed == g_size && all[2] == -all[3]) throw CollectiveError(message, code);
+  if (failed) {
+    std::fprintf(stderr, "mdremap: error (MPI rank %d of %d): %s\n", g_rank, g_size,
+                 printable_message(message).c_str());
+    std::fflush(stderr);
+  }
+  // Every failed rank has printed before the job ends.
+  MPI_Barrier(MPI_COMM_WORLD);
+  abort(code);
+#else
+  if (exit_code != 0) throw CollectiveError(message, exit_code);
+#endif
+}
+
 void abort(int exit_code) {
   std::fflush(stdout);
   std::fflush(stderr);

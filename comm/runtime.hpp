@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -95,18 +97,43 @@ class CollectiveError : public Error {
   int code_;
 };
 
-// Runs `f` on every rank, which all run the same code on the same data (reading the deck):
-// an Error it throws becomes a CollectiveError (exit 2 for bad input, else 1).
+// Every rank tells the others whether its part failed (`exit_code` 0: it did not) and with
+// what message. Nobody failed: returns. Every rank failed alike (the same message: the same
+// deck read everywhere): a CollectiveError that rank 0 reports once. Some ranks failed, or
+// differently (a deck missing in one rank's working directory): each failing rank prints its
+// message naming itself and the job ends with MPI_Abort(the largest exit code), so that no rank
+// waits forever in a collective the failed ones never reach. One rank: throws the error.
+void agree_on_failure(int exit_code, const std::string& message);
+
+// Runs `f` on every rank, which all run the same code (reading the deck): an Error it throws on
+// any rank ends every rank (agree_on_failure; exit 2 for bad input, else 1).
 template <class F>
 auto on_every_rank(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const CollectiveError&) {
-    throw;
-  } catch (const InputError& e) {
-    throw CollectiveError(e.what(), 2);
-  } catch (const Error& e) {
-    throw CollectiveError(e.what(), 1);
+  using R = decltype(f());
+  int code = 0;
+  std::string message;
+  auto run = [&](auto&& body) {
+    try {
+      body();
+    } catch (const CollectiveError& e) {
+      code = e.exit_code(), message = e.what();
+    } catch (const InputError& e) {
+      code = 2, message = e.what();
+    } catch (const std::bad_alloc&) {
+      code = 1,
+      message = "out of memory (std::bad_alloc): the system is too large for this machine";
+    } catch (const std::exception& e) {
+      code = 1, message = e.what();
+    }
+  };
+  if constexpr (std::is_void_v<R>) {
+    run([&] { f(); });
+    agree_on_failure(code, message);
+  } else {
+    std::optional<R> result;
+    run([&] { result.emplace(f()); });
+    agree_on_failure(code, message);
+    return std::move(*result);
   }
 }
 

@@ -82,7 +82,8 @@ void check_flags(CLI::App& app, int argc, char** argv) {
 // One line on stderr. In a run of several MPI ranks every rank meets an error of its input at
 // the same point: rank 0 alone prints it.
 int report(const std::string& message, int code) {
-  if (mdremap::comm::rank() == 0) fmt::print(stderr, "mdremap: error: {}\n", message);
+  if (mdremap::comm::rank() == 0)
+    fmt::print(stderr, "mdremap: error: {}\n", mdremap::printable_message(message));
   return code;
 }
 
@@ -90,7 +91,7 @@ int report(const std::string& message, int code) {
 // naming itself, and ends the run on every rank.
 [[noreturn]] void fail_alone(const std::string& message, int code) {
   fmt::print(stderr, "mdremap: error (MPI rank {} of {}): {}\n", mdremap::comm::rank(),
-             mdremap::comm::size(), message);
+             mdremap::comm::size(), mdremap::printable_message(message));
   mdremap::comm::abort(code);
 }
 
@@ -264,7 +265,7 @@ int main(int argc, char** argv) {
     return report(e.what(), e.exit_code());
   } catch (const mdremap::InputError& e) {
     if (mdremap::comm::size() > 1) fail_alone(e.what(), 2);
-    fmt::print(stderr, "mdremap: error: {}\n", e.what());
+    fmt::print(stderr, "mdremap: error: {}\n", mdremap::printable_message(e.what()));
     return 2;
   } catch (const std::bad_alloc&) {
     const char* what = "out of memory (std::bad_alloc): the system is too large for this machine";
@@ -273,7 +274,7 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const std::exception& e) {
     if (mdremap::comm::size() > 1) fail_alone(e.what(), 1);
-    fmt::print(stderr, "mdremap: error: {}\n", e.what());
+    fmt::print(stderr, "mdremap: error: {}\n", mdremap::printable_message(e.what()));
     return 1;
   }
   return 0;

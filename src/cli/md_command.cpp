@@ -15,6 +15,7 @@
 #include "integrators/settings.hpp"
 #include "io/checkpoint.hpp"
 #include "io/deck.hpp"
+#include "md/deck_diff.hpp"
 #include "md/run.hpp"
 #include "md/system_file.hpp"
 #include "mdremap/thermo_columns.hpp"
@@ -174,6 +175,22 @@ void print_start(const MdOptions& o, const md::Run& run) {
   if (const io::Checkpoint* c = run.checkpoint()) {
     if (!o.quiet)
       fmt::print("# restart from {} at step {}: {} more steps\n", o.restart, c->step, p.steps);
+    // The checkpoint's atoms, box and velocities replace the deck's: say so in the log's
+    // resolved deck, and name the deck values that differ from the run that wrote it.
+    detail(fmt::format("# on this restart {} come from {}, not from the deck above",
+                       md::kRestartReplacedKeys, o.restart));
+    const auto ignored = md::restart_ignored_keys(run.deck().resolved_yaml(), c->deck_yaml);
+    if (!ignored.empty() && comm::rank() == 0) {
+      constexpr std::size_t kShown = 6;
+      std::string list;
+      for (std::size_t i = 0; i < ignored.size() && i < kShown; ++i)
+        list += (i ? "; " : "") + ignored[i];
+      if (ignored.size() > kShown) list += fmt::format("; and {} more", ignored.size() - kShown);
+      fmt::print(stderr,
+                 "note: {} sets the atoms, box and velocities: these deck values are not used "
+                 "on this restart: {}\n",
+                 o.restart, list);
+    }
     if (c->backend != device_backend() && comm::rank() == 0)
       fmt::print(stderr,
                  "note: {} was written by the {} backend; this run continues on {} (correct, "

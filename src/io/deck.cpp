@@ -104,13 +104,17 @@ void DeckSection::fail(const std::string& key, const std::string& problem) const
   const std::string* origin = src_->origin_of(full, at);
   if (origin != nullptr)
     throw InputError(*origin, 0, at == full ? problem : "'" + full + "': " + problem);
+  throw InputError(src_->file, line_of_key(key),
+                   key.empty() ? problem : "'" + full + "': " + problem);
+}
+
+int DeckSection::line_of_key(const std::string& key) const {
   // The line of the key itself (a key with no value has its null value marked on the next line).
   int line = 0;
   if (!key.empty() && node_.IsDefined() && node_.IsMap())
     for (auto it = node_.begin(); it != node_.end() && line == 0; ++it)
       if (it->first.IsScalar() && it->first.Scalar() == key) line = line_of(it->first);
-  if (line == 0) line = line_of(node_);
-  throw InputError(src_->file, line, key.empty() ? problem : "'" + full + "': " + problem);
+  return line == 0 ? line_of(node_) : line;
 }
 
 template <class T>
@@ -125,7 +129,7 @@ T DeckSection::scalar(const std::string& key, const YAML::Node& n) const {
     try {
       return n.as<T>();
     } catch (const YAML::Exception&) {
-      fail(key, fmt::format("expected {}, got '{}'", type_name<T>(), n.Scalar()));
+      fail(key, fmt::format("expected {}, got '{}'", type_name<T>(), shown_value(n.Scalar())));
     }
   }
 }
@@ -145,7 +149,8 @@ T DeckSection::get(const std::string& key, const T& fallback) {
     if (n.IsMap() || (n.IsSequence() && !is_list))
       fail(key, std::string("expected ") + type_name<T>());
     if constexpr (is_list) {
-      if (!n.IsSequence()) fail(key, fmt::format("expected a list, got '{}'", n.Scalar()));
+      if (!n.IsSequence())
+        fail(key, fmt::format("expected a list, got '{}'", shown_value(n.Scalar())));
       value.clear();
       for (std::size_t i = 0; i < n.size(); ++i)
         value.push_back(scalar<typename T::value_type>(key, n[i]));
@@ -227,7 +232,7 @@ void DeckSection::finish() const {
     const std::string k = it->first.as<std::string>();
     if (known_.count(k)) continue;
     const std::string near = nearest(k, valid);
-    std::string msg = "unknown key '" + path_of(k) + "'";
+    std::string msg = "unknown key '" + shown_value(path_of(k)) + "'";
     if (!near.empty())
       msg += " (did you mean '" + path_of(near) + "'?)";
     else if (!valid.empty()) {
@@ -369,7 +374,7 @@ void Deck::apply_override(const std::string& assignment, const std::string& orig
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InputError(origin.empty() ? "--set" : origin, 0,
-                     "expected key=value, got '" + assignment + "'");
+                     "expected key=value, got '" + shown_value(assignment) + "'");
   const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   const std::string where = origin.empty() ? "--set " + key : origin;
@@ -381,11 +386,12 @@ void Deck::apply_override(const std::string& assignment, const std::string& orig
   try {
     int second = 0;
     value = load_first(text, second);
-    if (second > 0) throw InputError(where, 0, "expected one value, got '" + text + "'");
+    if (second > 0)
+      throw InputError(where, 0, "expected one value, got '" + shown_value(text) + "'");
   } catch (const YAML::ParserException& e) {
-    throw InputError(where, 0, "cannot parse value '" + text + "': " + e.msg);
+    throw InputError(where, 0, "cannot parse value '" + shown_value(text) + "': " + e.msg);
   } catch (const YAML::Exception& e) {
-    throw InputError(where, 0, "cannot parse value '" + text + "': " + e.msg);
+    throw InputError(where, 0, "cannot parse value '" + shown_value(text) + "': " + e.msg);
   }
   long budget = 1000000;
   check_keys(value, where, key, 1, budget);
@@ -509,7 +515,7 @@ std::string one_of(DeckSection& s, const std::string& key, const std::string& fa
                    const std::vector<std::string>& allowed) {
   const std::string v = s.get<std::string>(key, fallback);
   if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
-  std::string msg = fmt::format("unknown value '{}'", v);
+  std::string msg = fmt::format("unknown value '{}'", shown_value(v));
   const std::string near = nearest(v, allowed);
   if (!near.empty()) msg += fmt::format(" (did you mean '{}'?)", near);
   msg += " (one of:";

@@ -43,6 +43,8 @@ class DeckSection {
 
   // One-line error at the location of `key` (or of this section if the key is absent).
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
+  // The deck line of `key` (of this section if the key is absent); 0 where unknown.
+  int line_of_key(const std::string& key) const;
   std::string path_of(const std::string& key) const {
     return path_.empty() ? key : path_ + "." + key;
   }

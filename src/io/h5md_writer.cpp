@@ -1,9 +1,16 @@
 #include "io/h5md_writer.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <numeric>
+
+#include <fmt/format.h>
 
 #include "comm/runtime.hpp"
 #include "io/hdf5_util.hpp"
@@ -25,6 +32,32 @@ const char* const kObservableNames[] = {"temperature", "potential_energy", "kine
 // Frames of per-atom data are chunked one frame per chunk (a frame is written and read whole);
 // small series get bigger chunks so a long run does not create one chunk per sample.
 constexpr hsize_t kSmallSeriesChunk = 256;
+
+// Why H5Fcreate failed on `path`, found from the file system (HDF5 keeps errno to itself): a
+// device or pipe (HDF5 seeks back to write its header), a missing or read-only directory.
+std::string why_not_created(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    const char* what = S_ISCHR(st.st_mode)    ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISFIFO(st.st_mode) ? "a pipe"
+                       : S_ISDIR(st.st_mode)  ? "a directory"
+                                              : "not a regular file";
+    return fmt::format(
+        "it is {}, and HDF5 could not write its header there: an H5MD file needs a "
+        "regular file",
+        what);
+  }
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  if (::stat(dir.c_str(), &st) != 0) return fmt::format("its directory '{}' does not exist", dir);
+  if (!S_ISDIR(st.st_mode)) return fmt::format("'{}' is not a directory", dir);
+  if (::access(dir.c_str(), W_OK) != 0)
+    return fmt::format("its directory '{}' is not writable ({})", dir, std::strerror(errno));
+  return "HDF5 could not create it";
+}
 
 // Fills `order` so that order[k] is the slot of the k-th smallest id. Ids 0..n-1 (the usual
 // case) take a linear scatter; anything else is sorted. Duplicate ids are an engine bug.
@@ -413,8 +446,7 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
     }
     m.file =
         h5::Handle(H5Fcreate(staging.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
-    if (!m.file.valid())
-      throw h5::Failure("cannot create the file (does its directory exist and is it writable?)");
+    if (!m.file.valid()) throw h5::Failure("cannot create the file: " + why_not_created(staging));
     const hid_t root = m.file.get();
 
     h5::Handle h5md = h5::create_group(root, "h5md");

@@ -5,8 +5,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <type_traits>
+
+#include "mdremap/error.hpp"
 
 namespace mdremap::io {
 
@@ -14,7 +17,7 @@ namespace {
 
 std::string shown(const std::string& text) {
   // Long junk is cut: a message is one readable line.
-  return text.size() <= 40 ? text : text.substr(0, 37) + "...";
+  return shown_value(text, 40);
 }
 
 std::string trimmed(const std::string& text) {
@@ -58,8 +61,19 @@ std::string parse_number(const std::string& raw, T& out) {
     const char* e = text.data() + text.size();
     double value = 0;
     const auto r = std::from_chars(b, e, value, std::chars_format::general);
-    if (r.ec == std::errc::result_out_of_range)
-      return fmt::format("'{}' is out of range (not a finite double)", shown(text));
+    // Out of range both ways: strtod tells an overflow (huge) from an underflow (below the
+    // smallest subnormal, which would silently become 0).
+    if (r.ec == std::errc::result_out_of_range) {
+      if (std::fabs(std::strtod(text.c_str(), nullptr)) < 1)
+        return fmt::format(
+            "'{}' underflows to 0 (it is smaller in magnitude than the smallest "
+            "double, about 4.9e-324): write 0 if zero is meant",
+            shown(text));
+      return fmt::format(
+          "'{}' overflows (it is larger in magnitude than the largest double, "
+          "about 1.8e308)",
+          shown(text));
+    }
     if (r.ec != std::errc() || r.ptr != e || b == e)
       return fmt::format("expected a number, got '{}'", shown(text));
     if (!std::isfinite(value)) return fmt::format("'{}' is not a finite number", shown(text));

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <Kokkos_Macros.hpp>
 #include "comm/peer_window.hpp"
@@ -148,7 +149,7 @@ E one_of_choice(io::DeckSection& s, const std::string& key, E fallback,
   const std::string v = one_of(s, key, to_string_choice(fallback), allowed);
   for (const auto& [name, e] : choice_names<E>())
     if (name == v) return e;
-  s.fail(key, "unknown value '" + v + "'");
+  s.fail(key, "unknown value '" + shown_value(v) + "'");
 }
 
 // The keys an integrator declares, read from its deck section (defaults recorded in the
@@ -334,11 +335,24 @@ void read_potential(io::DeckSection pot, MdParams& p) {
       pc.sigma[a * nt + b] = s;
       pc.cutoff[a * nt + b] = wca ? wca_cutoff(s) : c;
     }
-  for (auto& e : pot.list("pairs")) {
+  // Each type pair once: a second entry would silently replace the first.
+  std::map<std::pair<int, int>, std::pair<std::size_t, int>> given;  // pair -> (entry, line)
+  auto entries = pot.list("pairs");
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    auto& e = entries[k];
     auto names = e.require<std::vector<std::string>>("types");
     if (names.size() != 2) e.fail("types", "expected two type names [A, B]");
     const int a = type_index(p, e, names[0]);
     const int b = type_index(p, e, names[1]);
+    const auto [first, fresh] =
+        given.emplace(std::minmax(a, b), std::pair{k, e.line_of_key("types")});
+    if (!fresh) {
+      const int line = first->second.second;
+      e.fail("types", fmt::format("the pair {} {} is given twice: potential.pairs[{}]{} gives it "
+                                  "too; give each pair once",
+                                  names[0], names[1], first->second.first,
+                                  line > 0 ? fmt::format(" (line {})", line) : ""));
+    }
     const double eps = e.get<double>("epsilon", pc.epsilon[a * nt + b]);
     if (wca && e.has("cutoff"))
       e.fail("cutoff", "style wca cuts each type pair at 2^(1/6) sigma: remove the cutoff");
@@ -425,11 +439,18 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   p.h5md_every = h5.get<int>("every", p.h5md_every);
   if (p.h5md_every < 1) h5.fail("every", "must be at least 1");
   p.h5md_fields = h5.get<std::vector<std::string>>("fields", p.h5md_fields);
+  io::H5mdFields fields;
   try {
-    io::H5mdFields::from_names(p.h5md_fields);
+    fields = io::H5mdFields::from_names(p.h5md_fields);
   } catch (const Error& e) {
     h5.fail("fields", e.what());
   }
+  // An empty list writes nothing per atom, which the writer cannot open: refused here.
+  if (!(fields.position || fields.velocity || fields.force || fields.species || fields.id ||
+        fields.image))
+    h5.fail("fields",
+            "selects no trajectory field (one or more of: position velocity force "
+            "species id image)");
   p.h5md_topology = h5.get<std::string>("topology", "");
   if (!p.h5md_topology.empty() && p.h5md_file.empty())
     h5.fail("topology", "is the topology of output.h5md.file, which is not set");
@@ -468,6 +489,27 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
 
 [[noreturn]] static void nb_fail(io::Deck& deck, const std::string& key, const std::string& msg) {
   throw InputError(deck.file(), 0, key + ": " + msg);
+}
+
+// Every box edge at least twice the list cut-off (an atom meets one image of each neighbour);
+// checked before the rank grid, which a box this small fails on any number of ranks.
+void check_box_fits(const io::Deck& deck, const MdParams& p) {
+  const double rlist = p.pairs.max_cutoff() + p.skin;
+  for (int d = 0; d < 3; ++d) {
+    const double L = p.box_len(d);
+    if (L < 2.0 * rlist && p.file)
+      throw p.file->at_box(fmt::format("box length {:.6g} along {} is smaller than "
+                                       "2*(cutoff+skin) = {:.6g}: the deck's cut-off needs a "
+                                       "larger box",
+                                       L, "xyz"[d], 2.0 * rlist),
+                           d);
+    if (L < 2.0 * rlist)
+      throw InputError(deck.file(), 0,
+                       fmt::format("box length {:.6g} along {} is smaller than 2*(cutoff+skin) = "
+                                   "{:.6g}: the box is too small for cutoff+skin, with a cutoff "
+                                   "larger than half the box; use more cells",
+                                   L, "xyz"[d], 2.0 * rlist));
+  }
 }
 
 MdParams read_md_params(io::Deck& deck) {
@@ -534,6 +576,7 @@ MdParams read_md_params(io::Deck& deck) {
   if (p.list == neighbor::ListKind::Cluster && p.row_order == neighbor::RowOrder::Id)
     nb.fail("row_order", "orders the rows of the plain lists; the cluster-pair list has its own");
   nb.finish();
+  check_box_fits(deck, p);
   read_parallel(root.section("parallel"), p);
   // A barostat changes the box; the ranks' sub-boxes are fixed at the start.
   if (p.exchange_ghosts && (p.integrator.style() == "npt" || p.integrator.style() == "c-rescale"))
@@ -671,21 +714,6 @@ MdParams read_md_params(io::Deck& deck) {
                      fmt::format("{} atoms need at least {:.3g} GB of host memory ({} bytes per "
                                  "atom for the initial state alone); this machine has {:.3g} GB",
                                  p.natoms(), need / 1e9, kMinHostBytesPerAtom, host_bytes / 1e9));
-  for (int d = 0; d < 3; ++d) {
-    const double L = p.box_len(d);
-    if (L < 2.0 * rlist && p.file)
-      throw p.file->at_box(fmt::format("box length {:.6g} along {} is smaller than "
-                                       "2*(cutoff+skin) = {:.6g}: the deck's cut-off needs a "
-                                       "larger box",
-                                       L, "xyz"[d], 2.0 * rlist),
-                           d);
-    if (L < 2.0 * rlist) {
-      throw InputError(deck.file(), 0,
-                       fmt::format("box length {:.6g} along {} is smaller than 2*(cutoff+skin) = "
-                                   "{:.6g}: cutoff larger than half the box; use more cells",
-                                   L, "xyz"[d], 2.0 * rlist));
-    }
-  }
   return p;
 }
 

@@ -5,6 +5,8 @@
 #include "io/paths.hpp"
 #include "io/staged_file.hpp"
 #include "io/thermo_csv.hpp"
+#include "md/deck_diff.hpp"
+#include "md/reorder.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::md {
@@ -29,8 +31,26 @@ Run::Run(const std::function<io::Deck()>& make_deck, const RunRequest& request) 
   comm::on_every_rank([&] {
     deck_ = make_deck();
     p_ = read_md_params(deck_);
-    check_paths(request);
+    // A strategy the force kernel cannot use (padding) is bad input, refused before any work;
+    // compare reads such a deck to show the refusal, so read_md_params lets it through.
+    if (const auto a = p_.remap.mode.applies(remap_options(p_)); !a.ok)
+      deck_.root().section("remap").fail("mode", "'" + p_.remap.mode.name() + "' does not apply: " +
+                                                     a.why + "; use dup or sharing");
   });
+  // The ranks of one run must run the same deck: one given other flags (--steps, --set) or
+  // another deck file would wait forever in a collective the others never reach.
+  if (comm::size() > 1)
+    comm::on_every_rank([&] {
+      const std::string mine = deck_.resolved_yaml();
+      std::string root = mine;
+      comm::broadcast(root);
+      const std::string diff = first_difference(mine, root, "rank 0");
+      if (!diff.empty())
+        throw InputError("command line", 0,
+                         "this rank's deck and flags resolve to another run than rank 0's: " +
+                             diff + " (start every rank with the same deck and flags)");
+    });
+  comm::on_every_rank([&] { check_paths(request); });
   restarted_ = !request.restart.path.empty();
   if (restarted_) open_restart(request.restart.path);
   lock_outputs(request);

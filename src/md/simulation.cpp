@@ -738,10 +738,20 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
   // What a blow-up message blames: the overlapping atoms the first forces showed, else the
   // usual suspects.
   std::string blowup_cause() const {
+    // A random gas placed without a minimum distance starts with atoms on top of each other.
+    if (p_.lattice == Lattice::Random && p_.system_file.empty() &&
+        p_.min_distance < kSafeMinDistance)
+      return fmt::format(
+          "overlapping atoms: the random gas was placed with system.random.min_distance {}; set "
+          "min_distance: {} or minimise first (a `minimize:` section in the deck){}",
+          p_.min_distance, kSafeMinDistance, overlap_hint_.empty() ? "" : "; " + overlap_hint_);
     return overlap_hint_.empty() ? "time step too large, overlapping atoms, or an absurd "
                                    "temperature"
                                  : overlap_hint_;
   }
+  // Atoms of a random gas at least this far apart (sigma) start with forces a step of the usual
+  // dt survives (LJ at 0.8 sigma: |f| about 950).
+  static constexpr double kSafeMinDistance = 0.8;
 
  public:  // a CUDA extended lambda's enclosing function must be public
   // Forces that move an atom at rest by more than kOverlapMove in one step come from atoms

@@ -250,7 +250,7 @@ for kv in neighbor.bin_size=.nan velocity.temperature=.nan neighbor.skin=.nan po
   integrator.dt=-.inf 'system.types=[{name: A, fraction: .nan}]' \
   'system.types=[{name: A, epsilon: .inf}]' 'system.lattice.density=1e999' remap.dup_fraction=.NaN; do
   key=${kv%%=*}
-  expect_input_error "f4-$kv" "^mdremap: error: --set ${key//./\\.}: .*(not a finite number|out of range)" -- md "$work/ok.yaml" --set "$kv"
+  expect_input_error "f4-$kv" "^mdremap: error: --set ${key//./\\.}: .*(not a finite number|out of range|overflows)" -- md "$work/ok.yaml" --set "$kv"
 done
 printf 'system:\n  lattice: {style: fcc, density: 0.8442, cells: [6, 6, 6]}\nneighbor:\n  skin: .nan\n' >"$work/nan.yaml"
 expect_input_error f4-deck-file-line "nan\.yaml:4: 'neighbor\.skin': '\.nan' is not a finite number" -- md "$work/nan.yaml"

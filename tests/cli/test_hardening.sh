@@ -16,6 +16,9 @@
 # declared-sizes        huge declared sizes are refused before any allocation
 # compare-plot          --plot with a quote in its name; the header line is not data
 # messages              flags named as themselves, a directory given as a matrix
+# md-messages           md's refusals name the key and the real cause (padding, empty H5MD fields,
+#                       a small box, under/overflow, a device, overlapping atoms, a duplicate
+#                       pair, huge or control-byte values, deck keys a restart ignores)
 # A case that needs what this machine lacks (gnuplot, a tmpfs mount) exits 77 (skipped).
 set -u
 bin=$1
@@ -282,6 +285,61 @@ compare-plot)
 messages)
   expect "cg --spmv named as the flag" 2 "^mdremap: error: --spmv: " -- cg "$src/inputs/cg_laplace3d.yaml" --spmv bogus
   expect "cg --matrix . is a directory" 2 "is a directory" -- cg "$src/inputs/cg_laplace3d.yaml" --matrix .
+  ;;
+md-messages)
+  # Refused before the first step: bad input, exit 2, the key named.
+  expect "padding refused up front" 2 "--remap: 'padding' does not apply: .*reference patterns" -- \
+    md ok.yaml --remap padding -q
+  expect "no H5MD fields" 2 "output\.h5md\.fields: selects no trajectory field" -- \
+    md ok.yaml --set 'output.h5md.fields=[]' --set output.h5md.file=t.h5 -q
+  expect "box shorter than cutoff+skin" 2 "box length 1\.6796 along x .* the box is too small for cutoff\+skin" -- \
+    md ok.yaml --set 'system.lattice.cells=[1,1,1]' -q
+  expect "thin box" 2 "along z .* the box is too small for cutoff\+skin" -- \
+    md ok.yaml --set 'system.lattice.cells=[6,6,1]' -q
+  expect "underflow" 2 "'-1e-330' underflows to 0" -- md ok.yaml --set system.lattice.density=-1e-330 -q
+  expect "overflow" 2 "'1e400' overflows" -- md ok.yaml --set system.lattice.density=1e400 -q
+  # An H5MD file on a character device: what is wrong with it, not its directory.
+  expect "H5MD on a device" 1 "'/dev/full': cannot create the file: it is a character device" -- \
+    md ok.yaml --set output.h5md.file=/dev/full -q
+  # A random gas without a minimum distance blows up: the message names min_distance.
+  cat >gas.yaml <<'YAML'
+system:
+  random: {atoms: 4000, density: 0.8442, min_distance: 0, seed: 1}
+run: {steps: 100, thermo: 10}
+YAML
+  expect "overlapping random gas" 1 "placed with system\.random\.min_distance 0; set min_distance: 0\.8 or minimise" -- \
+    md gas.yaml -q
+  # Each type pair once.
+  cat >pairs.yaml <<'YAML'
+system:
+  lattice: {style: fcc, density: 0.8442, cells: [6, 6, 6]}
+  types:
+    - {name: A, fraction: 0.5}
+    - {name: B, fraction: 0.5}
+potential:
+  pairs:
+    - {types: [A, B], epsilon: 1.5}
+    - {types: [B, A], epsilon: 0.5}
+run: {steps: 10}
+YAML
+  expect "duplicate pair" 2 "pairs\.yaml:9: 'potential\.pairs\[1\]\.types': the pair B A is given twice: potential\.pairs\[0\] \(line 8\)" -- \
+    md pairs.yaml -q
+  # A 10 MB value is cut, control bytes escaped: one short line.
+  python3 -c "
+open('big.yaml', 'w').write('system:\\n  lattice: {style: ' + 'x' * 10_000_000 + ', density: 0.8442}\\n')
+open('ctl.yaml', 'w').write('system:\\n  lattice: {style: \"fc\\\\x1b[31mc\\\\x07\", density: 0.8442}\\n')"
+  expect "10 MB value" 2 "unknown value 'x{80}\.\.\.' \(one of: fcc bcc sc\)" -- md big.yaml -q
+  check "10 MB value: a short line" test "$(wc -c <err.txt)" -lt 400
+  expect "control bytes" 2 "unknown value 'fc\\\\x1b\[31mc\\\\x07'" -- md ctl.yaml -q
+  check "control bytes: none printed" python3 -c "import sys; sys.exit(any(b < 32 and b != 10 for b in open('err.txt', 'rb').read()))"
+  # A restart names the deck values its checkpoint replaces, and the log's resolved deck says so.
+  "$bin" md ok.yaml --set restart.file=ck.h5 -q >/dev/null 2>&1 || bad "restart: first run"
+  "$bin" md ok.yaml --restart ck.h5 --set system.lattice.density=0.9 --set velocity.temperature=2 \
+    -q --log run.log >out.txt 2>err.txt || bad "restart: exit $?"
+  check "restart: the ignored density named" grep -q "note: ck.h5 sets the atoms, box and velocities: these deck values are not used on this restart: system.lattice.density 0.9 (the checkpoint's run: 0.8442); velocity.temperature 2 (the checkpoint's run: " err.txt
+  check "restart: the log's deck says so" grep -q "# on this restart system.lattice, .* and velocity come from ck.h5, not from the deck above" run.log
+  "$bin" md ok.yaml --restart ck.h5 -q >out.txt 2>err.txt || bad "restart with the same deck"
+  if grep -q "not used on this restart" err.txt; then bad "restart with the same deck: a note"; fi
   ;;
 *)
   echo "unknown case '$case'"

@@ -20,6 +20,10 @@
 # exchange1     (no mpirun) the ranks' ghost exchange on one rank (parallel.ghosts=exchange)
 #               against the periodic images: 1,000 steps within 1e-12
 # deck          (no mpirun) parallel.* keys validated like every key: exit 2, file:line
+# one-rank-deck, one-rank-nan, one-rank-output, one-rank-steps
+#               bad input on one rank of two (a deck missing from its working directory, a NaN
+#               --set, an output directory it lacks, other --steps): that rank names itself,
+#               the job ends with exit 2 within two minutes
 set -u
 bin=$1
 src=$2
@@ -166,6 +170,56 @@ YAML
   expect_refusal other-command 2 "only \`mdremap md\` runs on several MPI ranks" 2 \
     cg "$src/inputs/cg_laplace2d.yaml"
   expect_refusal blow-up 1 "lost atoms|non-finite" 2 md "$melt" --steps 100 --set integrator.dt=0.5
+  ;;
+one-rank-deck | one-rank-nan | one-rank-output | one-rank-steps)
+  # Bad input on one rank of two: that rank prints its error naming itself and the job ends
+  # (MPI_Abort, exit 2) within the timeout instead of the other rank waiting forever.
+  mkdir -p A B A/out
+  cat >A/d.yaml <<'YAML'
+system:
+  lattice: {style: fcc, density: 0.8442, cells: [6, 6, 6]}
+run: {steps: 10, thermo: 5}
+YAML
+  cp A/d.yaml ok.yaml
+  both=(--allow-run-as-root --oversubscribe)
+  run_two() {
+    OMP_NUM_THREADS=1 timeout "${MDREMAP_MPI_TIMEOUT:-120}" "${MDREMAP_MPIRUN:-mpirun}" "${both[@]}" "$@" >out.txt 2>err.txt
+  }
+  expect_rank() {
+    local name=$1 want=$2 regex=$3 rc=$4
+    if [[ $rc -eq 124 ]]; then
+      bad "$name: hung (killed after ${MDREMAP_MPI_TIMEOUT:-120} s)"
+      cat err.txt
+    elif [[ $rc -eq $want ]] && grep -Eq -- "^mdremap: error \(MPI $regex" err.txt; then
+      note "ok $name: exit $rc, $(grep "mdremap: error" err.txt)"
+    else
+      bad "$name: exit $rc (want $want):"
+      cat err.txt
+    fi
+  }
+  case $case in
+  one-rank-deck)
+    # d.yaml only in rank 1's working directory: rank 0 cannot read it
+    mv A/d.yaml B/d.yaml
+    run_two -np 1 -wdir A "$bin" md d.yaml -q : -np 1 -wdir B "$bin" md d.yaml -q
+    expect_rank "deck missing on rank 0" 2 "rank 0 of 2\): d\.yaml: " $?
+    ;;
+  one-rank-nan)
+    run_two -np 1 "$bin" md ok.yaml -q : -np 1 "$bin" md ok.yaml -q --set velocity.temperature=nan
+    expect_rank "NaN on rank 1" 2 "rank 1 of 2\): --set velocity\.temperature: .*not a finite number" $?
+    ;;
+  one-rank-output)
+    # out/ only in rank 0's working directory
+    cp ok.yaml B/d.yaml
+    run_two -np 1 -wdir A "$bin" md d.yaml -q --thermo-csv out/t.csv : \
+      -np 1 -wdir B "$bin" md d.yaml -q --thermo-csv out/t.csv
+    expect_rank "output unwritable on rank 1" 2 "rank 1 of 2\): .*out/t\.csv" $?
+    ;;
+  one-rank-steps)
+    run_two -np 1 "$bin" md ok.yaml -q --steps 10 : -np 1 "$bin" md ok.yaml -q --steps 20
+    expect_rank "--steps differ" 2 "rank 1 of 2\): command line: this rank's deck and flags resolve to another run than rank 0's: run\.steps is '20' here, '10' on rank 0" $?
+    ;;
+  esac
   ;;
 restart)
   # The first python3 that imports h5py (pyenv shims may hide Debian's).
