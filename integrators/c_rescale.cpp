@@ -97,6 +97,8 @@ void CRescale<S>::restore_state(const IntegratorState& st) {
   if (st.thermostat.size() != 1)
     throw Error(fmt::format("c-rescale state has {} values, expected 1", st.thermostat.size()));
   heat_ = st.thermostat[0];
+  // The checkpoint's seed continues its stream, as Langevin's does.
+  if (st.style == Spec::kName) seed_ = st.rng_seed;
 }
 
 template <class S>

@@ -6,6 +6,7 @@
 // execution space, so a CUDA build runs these on the GPU (label gpu).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -85,6 +86,41 @@ double tether_forces(AtomArrays<S>& a, TypeTable<S> k) {
       pe);
   return pe;
 }
+
+// The box a barostat couples to: tethered atoms in a cube about the origin, the virial from the
+// tether forces (sum over atoms of x_a f_b), dilated about the origin.
+template <class S>
+class TetherCell : public Cell {
+ public:
+  explicit TetherCell(AtomArrays<S>& a) : a_(a) {}
+  std::array<double, 3> lengths() const override { return len_; }
+  std::array<double, 6> virial() const override {
+    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a_.x);
+    auto hf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a_.f);
+    std::array<double, 6> w{};
+    const int pairs[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+    for (std::int64_t i = 0; i < a_.n; ++i) {
+      const double r[3] = {double(hx(i).x), double(hx(i).y), double(hx(i).z)};
+      for (int k = 0; k < 6; ++k) w[k] += r[pairs[k][0]] * double(hf(i, pairs[k][1]));
+    }
+    return w;
+  }
+  void dilate(const std::array<double, 3>& f) override {
+    for (int d = 0; d < 3; ++d) len_[d] *= f[d];
+    auto x = a_.x;
+    const S fx = S(f[0]), fy = S(f[1]), fz = S(f[2]);
+    Kokkos::parallel_for(
+        "Test::dilate", Kokkos::RangePolicy<ExecSpace>(0, a_.n), KOKKOS_LAMBDA(const int i) {
+          x(i).x *= fx;
+          x(i).y *= fy;
+          x(i).z *= fz;
+        });
+  }
+
+ private:
+  AtomArrays<S>& a_;
+  std::array<double, 3> len_{10.0, 10.0, 10.0};
+};
 
 template <class S>
 void zero_forces(AtomArrays<S>& a) {
@@ -167,7 +203,8 @@ void run_steps(Integrator<S>& in, AtomArrays<S>& a, std::int64_t first, int step
 // ---- settings: declarations, defaults, validation ----------------------------------------
 
 TEST(IntegratorSettings, RegistryListsEachIntegratorOnceInOrder) {
-  EXPECT_EQ(integrator_names(), (std::vector<std::string>{"nve", "langevin", "nose-hoover"}));
+  EXPECT_EQ(integrator_names(),
+            (std::vector<std::string>{"nve", "langevin", "nose-hoover", "npt", "c-rescale"}));
   EXPECT_THROW(find_integrator("nvt"), Error);
   IntegratorSettings s = settings("nve", 4);
   s.style = "verlet";
@@ -250,17 +287,26 @@ void check_round_trip(const std::string& style) {
   SCOPED_TRACE(style);
   const std::int64_t n = 64;
   IntegratorSettings s = settings(style, n);
-  if (style == "langevin") s.keys.set_seed("seed", 1234);
+  bool has_seed = false;
+  for (const auto& key : find_integrator(style).keys) has_seed = has_seed || key.name == "seed";
+  if (has_seed) s.keys.set_seed("seed", 1234);
   const TypeTable<S> k = mass_table<S>({4.0, 9.0});
   auto forces = [&](AtomArrays<S>& a) { tether_forces(a, k); };
-  AtomArrays<S> whole = make_atoms<S>(n, 0.3);
+  AtomArrays<S> whole = make_atoms<S>(n, 0.3, 2, 0.5, {1.0, 2.5});
   tether_forces(whole, k);
   AtomArrays<S> half = copy_of(whole);
+  // Barostats couple to a box (the engine's Cell); the others never ask for it.
+  TetherCell<S> whole_cell(whole), half_cell(half);
+  const bool barostat = make_integrator<S>(s)->virial_needed() != Virial::None;
 
   auto a = make_integrator<S>(s);
+  a->attach_cell(&whole_cell);
+  a->begin_run(0, 40);
   run_steps(*a, whole, 0, 40, forces);
 
   auto b = make_integrator<S>(s);
+  b->attach_cell(&half_cell);
+  b->begin_run(0, 20);
   run_steps(*b, half, 0, 20, forces);
   IntegratorState st = b->checkpoint_state();
   st.style = style;  // as restart_engine reads it from the checkpoint's deck
@@ -269,19 +315,27 @@ void check_round_trip(const std::string& style) {
     bool moved = false;
     for (double v : st.thermostat) moved = moved || v != 0.0;
     EXPECT_TRUE(moved);
+  } else if (barostat) {
+    EXPECT_FALSE(st.thermostat.empty());  // the cell's and the chains' state
   } else {
     EXPECT_TRUE(st.thermostat.empty());
   }
-  EXPECT_EQ(st.rng_seed, style == "langevin" ? 1234u : 0u);
+  EXPECT_EQ(st.rng_seed, has_seed ? 1234u : 0u);
 
   IntegratorSettings fresh = s;
-  if (style == "langevin") fresh.keys.set_seed("seed", 777);  // the checkpoint's seed wins
+  if (has_seed) fresh.keys.set_seed("seed", 777);  // the checkpoint's seed wins
   auto c = make_integrator<S>(fresh);
+  c->attach_cell(&half_cell);
   c->restore_state(st);
+  c->begin_run(20, 40);
   EXPECT_EQ(c->describe(), b->describe());
   run_steps(*c, half, 20, 20, forces);
   EXPECT_TRUE(same_bytes(host_positions(whole), host_positions(half)));
   EXPECT_TRUE(same_bytes(host_velocities(whole), host_velocities(half)));
+  if (barostat) {
+    EXPECT_EQ(whole_cell.lengths(), half_cell.lengths());
+    EXPECT_NE(whole_cell.lengths()[0], 10.0);  // the box moved
+  }
   EXPECT_EQ(c->thermostat_energy(), a->thermostat_energy());
 }
 

@@ -1,12 +1,16 @@
 // The barostats against LAMMPS' fix npt (tests/reference/npt/npt.yaml, the averages of npt.lmp
 // over four seeds): after 5000 steps to equilibrate, the production means of the pressure,
-// density and enthalpy per atom agree within two combined standard errors (block averages).
+// density and enthalpy per atom agree within three combined standard errors. This run's error is
+// the larger of its block estimate and LAMMPS' scatter between seeds scaled to this run's length:
+// ten blocks of 2000 steps underestimate it (the volume stays correlated over a block), and a
+// bound from them alone fails on a correct barostat about one run in ten.
 // C-rescale samples the same ensemble (LAMMPS has no C-rescale), so it meets the same numbers;
 // its compressibility is this state's (about 0.3 from the volume fluctuations): a guess far
 // below it makes the volume relax over many blocks, and the block errors too small.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -44,7 +48,7 @@ std::pair<double, double> block_mean(const std::vector<double>& x, int blocks) {
 
 class NptAverages : public ::testing::TestWithParam<std::vector<std::string>> {};
 
-TEST_P(NptAverages, EqualLammpsFixNptWithinTwoStandardErrors) {
+TEST_P(NptAverages, EqualLammpsFixNptWithinThreeStandardErrors) {
   const YAML::Node ref = YAML::LoadFile(test::source_path(kDir + "npt.yaml"));
   auto sets = GetParam();
   sets.push_back("run.thermo=10");
@@ -58,10 +62,14 @@ TEST_P(NptAverages, EqualLammpsFixNptWithinTwoStandardErrors) {
                                 std::pair{"enthalpy", &s.enthalpy}}) {
     const auto [mean, se] = block_mean(*x, blocks);
     const double want = ref[name]["mean"].as<double>(), want_se = ref[name]["se"].as<double>();
-    const double tol = 2.0 * std::hypot(se, want_se);
-    RecordProperty(name, std::to_string(mean) + " +- " + std::to_string(se));
-    EXPECT_LT(std::abs(mean - want), tol)
-        << name << ": " << mean << " +- " << se << ", LAMMPS " << want << " +- " << want_se;
+    const double scatter =
+        ref[name]["run_sd"].as<double>() *
+        std::sqrt(ref["run_production"].as<double>() / ref["production"].as<double>());
+    const double err = std::max(se, scatter);
+    const double tol = 3.0 * std::hypot(err, want_se);
+    RecordProperty(name, std::to_string(mean) + " +- " + std::to_string(err));
+    EXPECT_LT(std::abs(mean - want), tol) << name << ": " << mean << " +- " << err << " (blocks "
+                                          << se << "), LAMMPS " << want << " +- " << want_se;
   }
 }
 

@@ -158,10 +158,18 @@ TEST(Cnf, MalformedInputIsRefusedWithItsLine) {
 TEST(Cnf, HostileHeaderDoesNotAllocateItsCounts) {
   // A header promising 2e18 clauses with a tiny body: read quickly, warned, no bad_alloc.
   sp::CnfNotes notes;
-  const auto f = read("p cnf 2147483646 2000000000000000000\n1 -2147483646 0\n", &notes);
+  const auto f = read("p cnf 3 2000000000000000000\n1 -3 0\n", &notes);
   EXPECT_EQ(f.clauses(), 1);
-  EXPECT_EQ(f.nvars, 2147483646);
+  EXPECT_EQ(f.nvars, 3);
   EXPECT_EQ(notes.warnings.size(), 1u);
+  // Two billion variables that a clause really uses: refused before the per-variable arrays
+  // are allocated, naming the memory they need.
+  try {
+    read("p cnf 2147483646 1\n1 -2147483646 0\n");
+    ADD_FAILURE() << "two billion variables accepted";
+  } catch (const mdremap::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("host memory"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Cnf, MissingFileIsAnInputError) {

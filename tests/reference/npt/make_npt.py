@@ -43,5 +43,7 @@ for seed in SEEDS:
 for k in KEYS:
     m = sum(v[0] for v in per_run[k]) / len(SEEDS)
     se = math.sqrt(sum(v[1] ** 2 for v in per_run[k])) / len(SEEDS)
-    print(f"{k}: {{mean: {m:.8g}, se: {se:.3g}}}  # runs: " +
+    # The scatter of one run's mean between seeds: what a single run of this length may miss by.
+    run_sd = math.sqrt(sum((v[0] - m) ** 2 for v in per_run[k]) / (len(SEEDS) - 1))
+    print(f"{k}: {{mean: {m:.8g}, se: {se:.3g}, run_sd: {run_sd:.3g}}}  # runs: " +
           ", ".join(f"{v[0]:.6g}" for v in per_run[k]))
