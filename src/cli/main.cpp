@@ -183,6 +183,10 @@ int main(int argc, char** argv) {
                   "Also print the resolved deck and the choices made at set-up");
   }
 
+  // No HDF5 clean-up at exit (before any other HDF5 call): every file is closed by its writer,
+  // and a file whose flush failed on a full disk cannot be closed; HDF5's exit handler crashed
+  // closing it again. Its staging file stays as the partial output.
+  H5dont_atexit();
   // HDF5 prints its error stack to stderr by default; every HDF5 failure becomes one line of
   // ours instead.
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
