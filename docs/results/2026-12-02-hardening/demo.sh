@@ -46,7 +46,7 @@ echo "## 2 an output that is another run's staging file"
 show md ok.yaml -q --thermo-csv t.h5.partial
 rm -f t.h5.partial
 echo "## 3 cg and sp outputs over their inputs"
-cp "$repo/inputs/cg_laplace2d.yaml" deck.yaml
+cp "$repo/inputs/cg_laplace3d.yaml" deck.yaml
 show cg deck.yaml --summary deck.yaml
 printf 'p cnf 3 2\n1 -2 0\n2 3 0\n' >f.cnf
 show sp "$repo/inputs/sp_random3sat.yaml" -q --cnf f.cnf --assignment-out f.cnf
