@@ -17,6 +17,7 @@ struct Frame {
   std::vector<std::int32_t> type;   // n, 0-based type index
   std::vector<std::int64_t> id;     // n, 0-based atom id
   std::vector<std::int32_t> image;  // 3*n periodic image counts, or empty (not tracked)
+  std::vector<double> pe;           // n per-atom potential energies, or empty (not asked for)
   std::size_t n() const { return type.size(); }
 };
 
@@ -36,6 +37,17 @@ struct ThermoSample {
   // (run.thermo_columns pxx..pyz, per-axis pressure coupling); else zeros.
   double ptensor[6] = {0, 0, 0, 0, 0, 0};
   bool has_ptensor = false;
+  // The mean squared displacement x y z and total since the run's start, where the run computes
+  // it (compute.msd, the thermo column msd); else zeros.
+  double msd[4] = {0, 0, 0, 0};
+  bool has_msd = false;
+};
+
+// One row of compute.msd.file: the mean squared displacement x y z and total at a step.
+struct MsdSample {
+  std::int64_t step = 0;
+  double time = 0.0;
+  double msd[4] = {0, 0, 0, 0};
 };
 
 }  // namespace mdremap

@@ -16,6 +16,7 @@ struct ThermoColumn {
   const char* unit;      // H5MD unit string (system "lj")
   bool pressure_tensor;  // needs the pressure tensor (a pass over the list on thermo steps)
   double (*value)(const ThermoSample&);
+  bool msd = false;  // needs the mean squared displacement (md/compute/msd.hpp)
 };
 
 // Every column a deck may ask for.
@@ -24,5 +25,7 @@ const std::vector<ThermoColumn>& thermo_column_catalogue();
 const ThermoColumn& find_thermo_column(const std::string& name);
 // Whether any of `names` needs the pressure tensor.
 bool thermo_columns_need_tensor(const std::vector<std::string>& names);
+// Whether any of `names` needs the mean squared displacement.
+bool thermo_columns_need_msd(const std::vector<std::string>& names);
 
 }  // namespace mdremap

@@ -22,7 +22,8 @@ namespace mdremap::io {
 
 namespace {
 
-const char* const kFieldNames[] = {"position", "velocity", "force", "species", "id", "image"};
+const char* const kFieldNames[] = {"position", "velocity", "force",           "species",
+                                   "id",       "image",    "potential_energy"};
 // Unit strings of the observables (H5MD units module, system "lj"), in kObservableNames' order.
 const char* const kObservableUnits[] = {"epsilon kB-1", "epsilon", "epsilon", "epsilon",
                                         "epsilon sigma-3"};
@@ -117,13 +118,15 @@ bool H5mdWriter::collective_available() {
 }
 
 H5mdFields H5mdFields::from_names(const std::vector<std::string>& names) {
-  H5mdFields f{false, false, false, false, false, false};
-  bool* flags[] = {&f.position, &f.velocity, &f.force, &f.species, &f.id, &f.image};
+  H5mdFields f{false, false, false, false, false, false, false};
+  bool* flags[] = {&f.position, &f.velocity, &f.force,           &f.species,
+                   &f.id,       &f.image,    &f.potential_energy};
   for (const auto& name : names) {
     auto it = std::find(std::begin(kFieldNames), std::end(kFieldNames), name);
     if (it == std::end(kFieldNames))
       throw Error("unknown trajectory field '" + name +
-                  "' (valid: position, velocity, force, species, id, image)");
+                  "' (valid: position, velocity, force, species, id, image, "
+                  "potential_energy)");
     *flags[it - std::begin(kFieldNames)] = true;
   }
   return f;
@@ -156,8 +159,9 @@ struct H5mdWriter::Impl {
   std::unique_ptr<StagedFile> staged;  // written as path.partial, renamed over path at close
   h5::Handle file, parameters;
   Clock particle_clock, observable_clock;
-  Series edges, position, velocity, force, species, id, image;
+  Series edges, position, velocity, force, species, id, image, potential_energy;
   std::vector<Series> observables;
+  Series rdf;  // observables/rdf (compute.rdf), on the observables' clock
   std::int64_t frames = 0;
   std::int64_t samples = 0;
   bool mass_pending = false;  // particles/all/mass, written with the first frame's types
@@ -167,6 +171,14 @@ struct H5mdWriter::Impl {
   std::vector<double> vec_buf;
   std::vector<std::int32_t> species_buf, image_buf;
   std::vector<std::int64_t> id_buf, given_ids;
+
+  // The observables/ series of one value a sample, in order: the fixed ones, then the deck's
+  // thermo columns (run.thermo_columns).
+  std::vector<std::string> observable_names() const {
+    std::vector<std::string> names(std::begin(kObservableNames), std::end(kObservableNames));
+    for (const auto& c : options.thermo_columns) names.push_back(find_thermo_column(c).h5md);
+    return names;
+  }
 
   static h5::Handle create_extensible(hid_t group, const std::string& name, hid_t file_type,
                                       const std::vector<hsize_t>& frame_dims,
@@ -325,12 +337,14 @@ struct H5mdWriter::Impl {
       Series* series;
       hid_t mem_type;
       std::vector<hsize_t> frame_dims;
-    } elements[] = {{f.position, "position", &position, H5T_NATIVE_DOUBLE, {n, 3}},
-                    {f.velocity, "velocity", &velocity, H5T_NATIVE_DOUBLE, {n, 3}},
-                    {f.force, "force", &force, H5T_NATIVE_DOUBLE, {n, 3}},
-                    {f.species, "species", &species, H5T_NATIVE_INT32, {n}},
-                    {f.id, "id", &id, H5T_NATIVE_INT64, {n}},
-                    {f.image, "image", &image, H5T_NATIVE_INT32, {n, 3}}};
+    } elements[] = {
+        {f.position, "position", &position, H5T_NATIVE_DOUBLE, {n, 3}},
+        {f.velocity, "velocity", &velocity, H5T_NATIVE_DOUBLE, {n, 3}},
+        {f.force, "force", &force, H5T_NATIVE_DOUBLE, {n, 3}},
+        {f.species, "species", &species, H5T_NATIVE_INT32, {n}},
+        {f.id, "id", &id, H5T_NATIVE_INT64, {n}},
+        {f.image, "image", &image, H5T_NATIVE_INT32, {n, 3}},
+        {f.potential_energy, "potential_energy", &potential_energy, H5T_NATIVE_DOUBLE, {n}}};
     std::vector<Series*> per_frame{&edges};
     for (auto& e : elements) {
       const bool there = h5::has_link(file.get(), all + e.name);
@@ -348,9 +362,16 @@ struct H5mdWriter::Impl {
     observable_clock.step = h5::open_dataset(file.get(), obs + kObservableNames[0] + "/step");
     observable_clock.time = h5::open_dataset(file.get(), obs + kObservableNames[0] + "/time");
     std::vector<Series*> per_sample;
-    for (const char* name : kObservableNames)
+    for (const std::string& name : observable_names())
       observables.push_back(open_series(obs + name, H5T_NATIVE_DOUBLE, {}));
     for (auto& s : observables) per_sample.push_back(&s);
+    if (h5::has_link(file.get(), obs + "rdf") != !options.rdf_r.empty())
+      throw Mismatch(options.rdf_r.empty() ? "it holds 'observables/rdf' (compute.rdf differs)"
+                                           : "it lacks 'observables/rdf' (compute.rdf differs)");
+    if (!options.rdf_r.empty()) {
+      rdf = open_series(obs + "rdf", H5T_NATIVE_DOUBLE, {options.rdf_r.size()});
+      per_sample.push_back(&rdf);
+    }
     samples = cut(observable_clock, per_sample, step, "the observables");
 
     if (!h5::has_link(file.get(), "parameters")) throw Mismatch("it has no 'parameters'");
@@ -366,7 +387,8 @@ struct H5mdWriter::Impl {
   // Every identifier closed, the file last (an object left open keeps the file open); the
   // status of each close is returned by the file's.
   herr_t close_all() {
-    for (Series* s : {&edges, &position, &velocity, &force, &species, &id, &image})
+    for (Series* s :
+         {&edges, &position, &velocity, &force, &species, &id, &image, &potential_energy, &rdf})
       s->value.reset();
     observables.clear();
     for (Clock* c : {&particle_clock, &observable_clock}) {
@@ -396,7 +418,7 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
   m.options = options;
   const H5mdFields& f = options.fields;
   if (options.n_atoms == 0) fail("no atoms to write");
-  if (!(f.position || f.velocity || f.force || f.species || f.id || f.image))
+  if (!(f.position || f.velocity || f.force || f.species || f.id || f.image || f.potential_energy))
     fail("no trajectory fields selected");
   if (!options.atom_ids.empty() && options.atom_ids.size() != options.n_atoms)
     fail("atom id table of the wrong size");
@@ -495,6 +517,10 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
     }
     if (f.id) m.id = per_atom("id", H5T_STD_I64LE, H5T_NATIVE_INT64, {n});
     if (f.image) m.image = per_atom("image", H5T_STD_I32LE, H5T_NATIVE_INT32, {n, 3});
+    if (f.potential_energy) {
+      m.potential_energy = per_atom("potential_energy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n});
+      h5::write_attr_string(m.potential_energy.value.get(), "unit", "epsilon");
+    }
     if (!options.type_mass.empty()) {
       // Time-independent: each atom's mass, from its type; written with the first frame.
       m.mass_pending = true;
@@ -525,6 +551,16 @@ H5mdWriter::H5mdWriter(const std::string& path, const H5mdOptions& options)
         h5::write_attr_string(m.observable_clock.time.get(), "unit", "tau");
         clock_owner = std::move(group);
       }
+    }
+    if (!options.rdf_r.empty()) {
+      // g(r) of the bins (dimensionless) at each sample; the bin centres as the group's `r`.
+      const hsize_t bins = options.rdf_r.size();
+      h5::Handle group = h5::create_group(observables.get(), "rdf");
+      Impl::link_clock(clock_owner.get(), group.get());
+      m.rdf = Impl::make_series(group.get(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {bins},
+                                kSmallSeriesChunk);
+      h5::write_attr(group.get(), "r", options.rdf_r.data(), {bins});
+      h5::write_attr_string(group.get(), "r_unit", "sigma");
     }
 
     m.parameters = h5::create_group(root, "parameters");
@@ -596,6 +632,7 @@ void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
   require(f.force, frame.f.size(), 3 * rows, "force array (Frame::f)");
   require(f.species, frame.type.size(), rows, "type array (Frame::type)");
   require(f.image, frame.image.size(), 3 * rows, "image array (Frame::image)");
+  require(f.potential_energy, frame.pe.size(), rows, "potential energy array (Frame::pe)");
 
   // One process: atoms reordered by id into the buffers. A rank's block: in order already.
   if (shared) {
@@ -647,6 +684,8 @@ void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
       rows_of(m.id, ids, "id");
     }
     if (f.image) rows_of(m.image, by_id(frame.image, 3, m.image_buf), "image");
+    if (f.potential_energy)
+      rows_of(m.potential_energy, by_id(frame.pe, 1, m.vec_buf), "potential_energy");
     if (m.mass_pending) {
       // Each atom's mass from its type: a time-independent element, written once.
       const auto* type = static_cast<const std::int32_t*>(by_id(frame.type, 1, m.species_buf));
@@ -688,9 +727,12 @@ void H5mdWriter::write_frame(const Frame& frame, std::int64_t first_row) {
   ++m.frames;
 }
 
-void H5mdWriter::write_observables(const ThermoSample& s) {
+void H5mdWriter::write_observables(const ThermoSample& s, const std::vector<double>& rdf) {
   Impl& m = *impl_;
   if (!m.file.valid()) fail(m.failed ? "write after a failed write" : "write after close");
+  if (rdf.size() != m.options.rdf_r.size())
+    fail("g(r) at step " + std::to_string(s.step) + " has " + std::to_string(rdf.size()) +
+         " bins, the file " + std::to_string(m.options.rdf_r.size()));
   std::vector<double> values = {s.temp, s.e_pair, s.ke, s.etotal, s.press};
   std::vector<const char*> names(std::begin(kObservableNames), std::end(kObservableNames));
   for (const auto& c : m.options.thermo_columns) {
@@ -704,6 +746,7 @@ void H5mdWriter::write_observables(const ThermoSample& s) {
     m.append_clock(m.observable_clock, index, s.step, s.time, "observables");
     for (std::size_t k = 0; k < m.observables.size(); ++k)
       m.append(m.observables[k], index, &values[k], names[k]);
+    if (!rdf.empty()) m.append(m.rdf, index, rdf.data(), "rdf");
     m.flush();
   } catch (const h5::Failure& e) {
     m.abandon();

@@ -14,6 +14,9 @@
 //     position|velocity|force/  step[T], time[T], value[T][N][3] double
 //     image/              step[T], time[T], value[T][N][3] int32 (periodic images: the
 //                         unwrapped position is position + image * edges)
+//     potential_energy/   step[T], time[T], value[T][N] double (per atom: half of each of
+//                         its pairs' energy, LAMMPS' compute pe/atom; the field
+//                         `potential_energy`)
 //     species/            step[T], time[T], value[T][N] int32 (0-based type);
 //                         names = the types' names (string[types]; species k is names[k])
 //     id/                 step[T], time[T], value[T][N] int64 (the ids as given: a system
@@ -21,6 +24,9 @@
 //     mass                value[N] double, time-independent (each atom's type's mass)
 //   observables/temperature|potential_energy|kinetic_energy|total_energy|pressure/
 //                         step[K] int64, time[K] double, value[K] double (energies per atom)
+//   observables/<thermo column>/  the same for each of run.thermo_columns (msd among them)
+//   observables/rdf/      step[K], time[K], value[K][B] double (compute.rdf: g(r) averaged over
+//                         the samples so far), attribute r = double[B] (the bins' centres)
 //   parameters/           units = "lj", dt, mdremap_complete (0 while running, 1 after close),
 //     mdremap_deck        the full resolved deck, scalar fixed-length UTF-8 string
 //
@@ -70,8 +76,10 @@ struct H5mdFields {
   bool species = true;
   bool id = true;
   bool image = false;
+  bool potential_energy = false;  // per atom, half of each pair's (md/compute/pe_atom.hpp)
 
-  // From deck names ("position", "velocity", "force", "species", "id", "image"); throws
+  // From deck names ("position", "velocity", "force", "species", "id", "image",
+  // "potential_energy"); throws
   // mdremap::Error naming an unknown field and listing the valid ones.
   static H5mdFields from_names(const std::vector<std::string>& names);
 };
@@ -90,6 +98,9 @@ struct H5mdOptions {
   std::vector<double> type_mass;        // particles/all/mass from each atom's type (empty: none)
   // observables/ beyond the fixed ones: run.thermo_columns (include/mdremap/thermo_columns.hpp)
   std::vector<std::string> thermo_columns;
+  // observables/rdf (compute.rdf): the bins' centres (empty: no such series). Written with the
+  // other observables, one g(r) a sample, so the series keep one clock.
+  std::vector<double> rdf_r;
   // The ids written as particles/all/id, by the engine's id (empty: the engine's ids).
   std::vector<std::int64_t> atom_ids;
   // Every rank of an MPI run opens the file and writes it together (parallel HDF5): each
@@ -118,8 +129,9 @@ class H5mdWriter {
   // Appends one frame (atoms reordered by Frame::id) and flushes the file. Collective: every
   // rank calls it with its block of atoms, ids first_row, first_row + 1, ... in order.
   void write_frame(const Frame& frame, std::int64_t first_row = 0);
-  // Appends one sample to each observables/ series and flushes the file.
-  void write_observables(const ThermoSample& sample);
+  // Appends one sample to each observables/ series and flushes the file; `rdf`: g(r) of the
+  // rdf_r bins (empty where the file has no rdf series).
+  void write_observables(const ThermoSample& sample, const std::vector<double>& rdf = {});
   // Marks the file complete, closes it and renames it over `path`; with `complete` false (a run
   // that failed) it stays `path.partial` with mdremap_complete = 0. Later writes throw.
   void close(bool complete = true);

@@ -22,6 +22,7 @@ const std::vector<ThermoColumn>& thermo_column_catalogue() {
        [](const ThermoSample& s) { return s.ptensor[4]; }},
       {"pyz", "pressure_yz", "epsilon sigma-3", true,
        [](const ThermoSample& s) { return s.ptensor[5]; }},
+      {"msd", "msd", "sigma2", false, [](const ThermoSample& s) { return s.msd[3]; }, true},
   };
   return c;
 }
@@ -38,6 +39,12 @@ const ThermoColumn& find_thermo_column(const std::string& name) {
 bool thermo_columns_need_tensor(const std::vector<std::string>& names) {
   for (const auto& n : names)
     if (find_thermo_column(n).pressure_tensor) return true;
+  return false;
+}
+
+bool thermo_columns_need_msd(const std::vector<std::string>& names) {
+  for (const auto& n : names)
+    if (find_thermo_column(n).msd) return true;
   return false;
 }
 

@@ -118,6 +118,14 @@ inline Kokkos::View<std::int64_t*> image_ids(Kokkos::View<const std::int64_t*> i
   return key;
 }
 
+// e[i] += per_type[type[i]]: a per-type share added to each atom (the tail correction's energy).
+inline void add_type_values(Kokkos::View<double*> e, Kokkos::View<const int*> type,
+                            const TypeTable<double> per_type) {
+  Kokkos::parallel_for(
+      "Compute::add_type_values", Kokkos::RangePolicy<ExecSpace>(0, e.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t i) { e(i) += per_type[type(i)]; });
+}
+
 inline std::int64_t id_sum(Kokkos::View<const std::int64_t*> id, std::int64_t n) {
   std::int64_t sum = 0;
   Kokkos::parallel_reduce(

@@ -101,6 +101,10 @@ class PairForce : public ForceProbe {
   // The pair virial tensor at the positions of the last compute() (a pass of its own over the
   // list: called only where a run asks for the tensor).
   virtual VirialTensor virial_tensor() = 0;
+  // Each local atom's pair energy, half of each of its pairs' (LAMMPS' compute pe/atom), into
+  // e[0, local atoms) at the positions of the last compute() (a pass of its own over the list:
+  // called only for the frames that write it; md/compute/pe_atom.hpp).
+  virtual void atom_energies(Kokkos::View<double*> e) = 0;
   virtual std::string name() const = 0;  // the remap strategy's
   virtual RemapStats stats(bool with_transactions) const = 0;
 };

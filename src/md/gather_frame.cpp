@@ -32,6 +32,7 @@ void gather_frame_by_id(Frame& fr) {
   comm::gather_to_root(fr.type, all.type);
   comm::gather_to_root(fr.id, all.id);
   comm::gather_to_root(fr.image, all.image);
+  comm::gather_to_root(fr.pe, all.pe);
   std::vector<std::size_t> order(all.id.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::sort(order.begin(), order.end(), [&](auto a, auto b) { return all.id[a] < all.id[b]; });
@@ -41,14 +42,16 @@ void gather_frame_by_id(Frame& fr) {
   permute(all.type, order, 1, fr.type);
   permute(all.id, order, 1, fr.id);
   permute(all.image, order, 3, fr.image);
+  permute(all.pe, order, 1, fr.pe);
 }
 
 std::int64_t distribute_frame_by_id(Frame& fr, std::int64_t natoms) {
   const int ranks = comm::size(), me = comm::rank();
   const std::size_t n = fr.id.size();
   const bool hx = !fr.x.empty(), hv = !fr.v.empty(), hf = !fr.f.empty(), hi = !fr.image.empty();
-  // One record of doubles per atom: id, type, then x, v, f, image (ids below 2^53 are exact).
-  const int width = 2 + 3 * (int(hx) + int(hv) + int(hf) + int(hi));
+  const bool he = !fr.pe.empty();
+  // One record of doubles per atom: id, type, then x, v, f, image, pe (ids below 2^53 are exact).
+  const int width = 2 + 3 * (int(hx) + int(hv) + int(hf) + int(hi)) + int(he);
   auto block_of = [&](std::int64_t id) {
     // The r with first(r) <= id < first(r + 1); first(r) = r * natoms / ranks.
     int r = static_cast<int>((static_cast<__int128>(id) * ranks) / natoms);
@@ -71,6 +74,7 @@ std::int64_t distribute_frame_by_id(Frame& fr, std::int64_t natoms) {
     for (int k = 0; k < 3 && hv; ++k) rec[c++] = fr.v[3 * i + k];
     for (int k = 0; k < 3 && hf; ++k) rec[c++] = fr.f[3 * i + k];
     for (int k = 0; k < 3 && hi; ++k) rec[c++] = fr.image[3 * i + k];
+    if (he) rec[c++] = fr.pe[i];
   }
   std::vector<std::size_t> bytes(ranks);
   for (int r = 0; r < ranks; ++r) bytes[r] = count[r] * width * sizeof(double);
@@ -92,6 +96,7 @@ std::int64_t distribute_frame_by_id(Frame& fr, std::int64_t natoms) {
   if (hv) fr.v.assign(3 * m, 0.0);
   if (hf) fr.f.assign(3 * m, 0.0);
   if (hi) fr.image.assign(3 * m, 0);
+  if (he) fr.pe.assign(m, 0.0);
   for (std::size_t j = 0; j < m; ++j) {
     const double* q = &rec[width * j];
     const std::int64_t id = static_cast<std::int64_t>(q[0]);
@@ -106,6 +111,7 @@ std::int64_t distribute_frame_by_id(Frame& fr, std::int64_t natoms) {
     for (int e = 0; e < 3 && hv; ++e) fr.v[3 * k + e] = q[c++];
     for (int e = 0; e < 3 && hf; ++e) fr.f[3 * k + e] = q[c++];
     for (int e = 0; e < 3 && hi; ++e) fr.image[3 * k + e] = static_cast<std::int32_t>(q[c++]);
+    if (he) fr.pe[k] = q[c++];
   }
   return first;
 }

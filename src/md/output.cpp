@@ -20,6 +20,7 @@
 #include "md/gather_frame.hpp"
 #include "md/system_file.hpp"
 #include "mdremap/error.hpp"
+#include "mdremap/thermo_columns.hpp"
 
 namespace mdremap::md {
 
@@ -93,6 +94,8 @@ void check_output_paths(const MdParams& p) {
   if (!p.h5md_topology.empty()) check_path("output.h5md.topology", p.h5md_topology);
   if (!p.gsd_file.empty()) check_path("output.gsd.file", p.gsd_file);
   if (!p.vtk_dir.empty()) check_path("output.vtk.dir", p.vtk_dir + "/" + kVtkBasename + ".pvd");
+  if (!p.computes.rdf.file.empty()) check_path("compute.rdf.file", p.computes.rdf.file);
+  if (!p.computes.msd.file.empty()) check_path("compute.msd.file", p.computes.msd.file);
   if (!p.restart_file.empty()) {
     check_path("restart.file", p.restart_file);
     // written there, then renamed
@@ -108,6 +111,8 @@ std::vector<io::PathUse> output_path_uses(const MdParams& p) {
   uses.push_back({"output.gsd.file", p.gsd_file, true, ""});
   uses.push_back({"output.vtk.dir", p.vtk_dir, true, kVtkBasename});
   uses.push_back({"restart.file", p.restart_file, true, ""});
+  uses.push_back({"compute.rdf.file", p.computes.rdf.file, true, ""});
+  uses.push_back({"compute.msd.file", p.computes.msd.file, true, ""});
   return uses;
 }
 
@@ -121,6 +126,7 @@ RunOutput::RunOutput(const MdParams& p, const MdEngine& engine, const OutputInfo
     const auto fields = io::H5mdFields::from_names(p.h5md_fields);
     h5md_velocity_ = fields.velocity;
     h5md_force_ = fields.force;
+    h5md_energy_ = fields.potential_energy;
   }
   if (!p.gsd_file.empty()) gsd_velocity_ = io::GsdFields::from_names(p.gsd_fields).velocity;
   // Decomposed, with parallel HDF5: every rank opens the trajectory and writes its block of
@@ -164,6 +170,13 @@ io::H5mdOptions RunOutput::h5md_options(const MdParams& p, const MdEngine& engin
   o.deck_yaml = info.deck_yaml;
   o.dt = p.dt;
   o.thermo_columns = p.thermo_columns;
+  // The MSD goes with the observables whether or not the thermo shows it.
+  if (p.computes.msd.enabled && !thermo_columns_need_msd(o.thermo_columns))
+    o.thermo_columns.push_back("msd");
+  if (p.computes.rdf.enabled) {
+    const RdfSettings& r = p.computes.rdf;
+    for (int b = 0; b < r.bins; ++b) o.rdf_r.push_back((b + 0.5) * r.r_max / r.bins);
+  }
   for (int d = 0; d < 3; ++d) o.box_len[d] = p.box_len(d), o.box_lo[d] = p.box_lo(d);
   o.n_atoms = static_cast<std::size_t>(engine.natoms());
   for (const auto& t : p.types) {
@@ -297,7 +310,10 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool
   engine_.snapshot_slots(*frame,
                          checkpoint || vtk || (h5md && h5md_velocity_) || (gsd && gsd_velocity_),
                          checkpoint || vtk || (h5md && h5md_force_),
-                         /*gather=*/!(piece || shared_h5md));
+                         /*gather=*/!(piece || shared_h5md), /*energies=*/h5md && h5md_energy_);
+  // compute.rdf: the average so far goes with the frame's observables.
+  std::vector<double> rdf;
+  if (h5md && p_.computes.rdf.enabled) rdf = engine_.rdf_average().g;
   std::shared_ptr<Frame> mine;  // this rank's atoms, for its piece or its rows
   if (piece || shared_h5md) {
     mine = frame;
@@ -316,7 +332,7 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool
     Frame block = *mine;
     const std::int64_t first = distribute_frame_by_id(block, engine_.natoms());
     h5md_->write_frame(block, first);
-    h5md_->write_observables(t);
+    h5md_->write_observables(t, rdf);
   }
   integrators::IntegratorState integrator;
   if (checkpoint) integrator = engine_.integrator_state();
@@ -343,10 +359,11 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool
     return;
   }
   writer_->submit([this, frame, t, h5md = h5md && !shared_h5md, gsd, vtk = vtk && !piece,
-                   checkpoint, recycle, integrator = std::move(integrator)]() mutable {
+                   checkpoint, recycle, integrator = std::move(integrator),
+                   rdf = std::move(rdf)]() mutable {
     if (h5md) {
       h5md_->write_frame(*frame);
-      h5md_->write_observables(t);  // same steps as the frames (MDAnalysis reads them so)
+      h5md_->write_observables(t, rdf);  // same steps as the frames (MDAnalysis reads them so)
     }
     if (gsd && gsd_) gsd_->write_frame(*frame);
     if (gsd && topology_ && topology_->frames_written() == 0) topology_->write_frame(*frame);

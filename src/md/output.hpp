@@ -27,7 +27,7 @@ namespace mdremap::md {
 
 // Throws an InputError naming the deck key of the first output path that cannot be written
 // (output.thermo_csv, output.h5md.file, output.h5md.topology, output.gsd.file, output.vtk.dir,
-// restart.file). Call before any work.
+// restart.file, compute.rdf.file, compute.msd.file). Call before any work.
 void check_output_paths(const MdParams& p);
 // The run's output paths by deck key, for io::check_distinct (empty paths are skipped there).
 std::vector<io::PathUse> output_path_uses(const MdParams& p);
@@ -86,6 +86,7 @@ class RunOutput : public RunObserver {
   OutputInfo info_;
   std::int64_t last_step_;
   bool h5md_velocity_ = false, h5md_force_ = false, gsd_velocity_ = false;
+  bool h5md_energy_ = false;      // the field potential_energy
   bool h5md_collective_ = false;  // every rank writes its rows (parallel HDF5)
   static io::H5mdOptions h5md_options(const MdParams& p, const MdEngine& engine,
                                       const OutputInfo& info);

@@ -447,10 +447,10 @@ void read_output(io::DeckSection out, io::DeckSection restart, MdParams& p) {
   }
   // An empty list writes nothing per atom, which the writer cannot open: refused here.
   if (!(fields.position || fields.velocity || fields.force || fields.species || fields.id ||
-        fields.image))
+        fields.image || fields.potential_energy))
     h5.fail("fields",
             "selects no trajectory field (one or more of: position velocity force "
-            "species id image)");
+            "species id image potential_energy)");
   p.h5md_topology = h5.get<std::string>("topology", "");
   if (!p.h5md_topology.empty() && p.h5md_file.empty())
     h5.fail("topology", "is the topology of output.h5md.file, which is not set");
@@ -617,6 +617,16 @@ MdParams read_md_params(io::Deck& deck) {
 
   auto out = root.section("output");
   read_output(out, root.section("restart"), p);
+
+  ComputeLimits lim;
+  lim.cutoff = p.pairs.max_cutoff();
+  lim.min_box = std::min({p.box_len(0), p.box_len(1), p.box_len(2)});
+  lim.volume = p.box_len(0) * p.box_len(1) * p.box_len(2);
+  lim.atoms = p.natoms();
+  lim.one_process = !p.exchange_ghosts;
+  lim.msd_column = thermo_columns_need_msd(p.thermo_columns);
+  lim.max_steps = kMaxSteps;
+  p.computes = read_computes(root, lim);
 
   auto rm = root.section("remap");
   p.remap = remap::read_remap(rm, remap_app());

@@ -13,6 +13,7 @@
 #include "io/deck.hpp"
 #include "io/particle_file.hpp"
 #include "md/choices.hpp"
+#include "md/compute/settings.hpp"
 #include "md/minimize/settings.hpp"
 #include "md/pair/styles.hpp"
 #include "mdremap/remap/remap_deck.hpp"
@@ -133,6 +134,8 @@ struct MdParams {
   bool output_images = false;  // an output holds image counts (outputs and checkpoints)
   std::string vtk_dir;         // must exist; holds traj_<step>.vtp and traj.pvd
   int vtk_every = 100;
+  // compute: analyses on the device (md/compute/settings.hpp)
+  ComputeSettings computes;
   // restart checkpoints: every `every` steps (0: none but the last) and at the end of the run
   std::string restart_file;
   std::int64_t restart_every = 0;

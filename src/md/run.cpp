@@ -1,9 +1,13 @@
 #include "md/run.hpp"
 
+#include <ostream>
+
 #include "comm/runtime.hpp"
 #include "io/checkpoint.hpp"
+#include "io/csv_rows.hpp"
 #include "io/paths.hpp"
 #include "io/staged_file.hpp"
+#include "io/staged_output.hpp"
 #include "io/thermo_csv.hpp"
 #include "md/deck_diff.hpp"
 #include "md/reorder.hpp"
@@ -24,6 +28,34 @@ class ThermoRows : public RunObserver {
  private:
   io::ThermoCsv* csv_;
 };
+
+// compute.msd.file: a row every compute.msd.every steps.
+class MsdRows : public RunObserver {
+ public:
+  explicit MsdRows(io::CsvRows* csv) : csv_(csv) {}
+  void msd(const MsdSample& m) override {
+    if (csv_) csv_->write(m.step, {m.time, m.msd[3], m.msd[0], m.msd[1], m.msd[2]});
+  }
+
+ private:
+  io::CsvRows* csv_;
+};
+
+// compute.rdf.file: the run's average g(r), LAMMPS' compute rdf columns.
+void write_rdf(io::StagedFile& file, const RdfTable& t) {
+  io::write_staged(file, [&](std::ostream& out) {
+    out << "r,g,coord\n";
+    for (std::size_t b = 0; b < t.r.size(); ++b) {
+      std::string line;
+      io::append_csv_number(line, t.r[b]);
+      line += ',';
+      io::append_csv_number(line, t.g[b]);
+      line += ',';
+      io::append_csv_number(line, t.coord[b]);
+      out << line << '\n';
+    }
+  });
+}
 
 }  // namespace
 
@@ -101,6 +133,20 @@ void Run::lock_outputs(const RunRequest& request) {
         throw InputError(u.role, 0, e.what());
       }
     }
+    // A computes' file is not continued by a restarted run: it starts anew.
+    try {
+      if (!p_.computes.rdf.file.empty())
+        rdf_file_ = std::make_unique<io::StagedFile>(p_.computes.rdf.file);
+    } catch (const io::OutputBusy& e) {
+      throw InputError("compute.rdf.file", 0, e.what());
+    }
+    try {
+      if (!p_.computes.msd.file.empty())
+        msd_file_ =
+            std::make_unique<io::CsvRows>(p_.computes.msd.file, "step,time,msd,msd_x,msd_y,msd_z");
+    } catch (const io::OutputBusy& e) {
+      throw InputError("compute.msd.file", 0, e.what());
+    }
     if (!p_.thermo_csv.empty()) {
       try {
         csv_ = std::make_unique<io::ThermoCsv>(p_.thermo_csv, p_.thermo_columns,
@@ -117,7 +163,8 @@ void Run::lock_outputs(const RunRequest& request) {
 RunResult Run::execute(RunConsole& console) {
   checkpoint_.reset();
   ThermoRows rows(csv_.get());
-  ObserverList obs{&rows, &console, output_.get()};
+  MsdRows msd_rows(msd_file_.get());
+  ObserverList obs{&rows, &msd_rows, &console, output_.get()};
   RunResult r;
   r.initial = engine_->setup();
   // A restart continues dynamics that began after any minimisation.
@@ -128,11 +175,19 @@ RunResult Run::execute(RunConsole& console) {
   }
   rows.thermo(r.initial);
   console.thermo(r.initial);
+  if (r.initial.has_msd && r.initial.step % p_.computes.msd.every == 0) {
+    MsdSample m;  // the start: 0
+    m.step = r.initial.step;
+    m.time = r.initial.time;
+    msd_rows.msd(m);
+  }
   output_->start(r.initial);
   r.stats = engine_->run(p_.steps, &obs);
   console.steps_done();
   output_->finish();
   if (csv_) csv_->close();
+  if (rdf_file_) write_rdf(*rdf_file_, engine_->rdf_average());
+  if (msd_file_) msd_file_->close();
   r.remap = engine_->remap_stats(false);
   return r;
 }

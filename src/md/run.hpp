@@ -1,8 +1,8 @@
 #pragma once
 // One MD run from a deck, as `mdremap md` makes it: the deck read and checked on every rank,
 // every output checked and locked before any work, the engine made (or continued from a
-// checkpoint), then the steps with their outputs (thermo CSV, H5MD, VTK, checkpoints). The front
-// end prints around it and writes its own summary.
+// checkpoint), then the steps with their outputs (thermo CSV, H5MD, VTK, checkpoints, the
+// computes' files). The front end prints around it and writes its own summary.
 #include <functional>
 #include <memory>
 #include <string>
@@ -15,6 +15,7 @@
 
 namespace mdremap::io {
 struct Checkpoint;
+class CsvRows;
 class StagedFile;
 class ThermoCsv;
 }  // namespace mdremap::io
@@ -79,6 +80,8 @@ class Run {
   std::unique_ptr<io::Checkpoint> checkpoint_;
   std::vector<std::unique_ptr<io::StagedFile>> extra_;
   std::unique_ptr<io::ThermoCsv> csv_;
+  std::unique_ptr<io::StagedFile> rdf_file_;  // compute.rdf.file, written at the end
+  std::unique_ptr<io::CsvRows> msd_file_;     // compute.msd.file, a row every compute.msd.every
   std::unique_ptr<MdEngine> engine_;
   std::unique_ptr<RunOutput> output_;
   bool restarted_ = false;

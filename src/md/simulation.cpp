@@ -10,6 +10,8 @@
 #include "comm/domain_exchange.hpp"
 #include "comm/runtime.hpp"
 #include "integrators/integrator.hpp"
+#include "md/compute/msd.hpp"
+#include "md/compute/rdf.hpp"
 #include "md/engine_choices.hpp"
 #include "md/engine_kernels.hpp"
 #include "md/force.hpp"
@@ -61,6 +63,12 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
           "it on one process without parallel.ghosts",
           p_.integrator.style()));
     force_ = make_pair_force<C, S>(c.pair);
+    // compute: (read_md_params refuses them where ranks exchange ghosts)
+    if (p_.computes.rdf.enabled)
+      rdf_ = std::make_unique<RdfCompute>(p_.computes.rdf.bins, p_.computes.rdf.r_max);
+    if (p_.computes.msd.enabled) msd_ = std::make_unique<MsdCompute<S>>();
+    if (domain_ && (rdf_ || msd_))
+      throw Error("compute.rdf and compute.msd run on one process without parallel.ghosts");
     if (domain_) {
       overlap_ = c.overlap_wanted && force_->runs_parts();
       if (c.overlap_required && !overlap_)
@@ -85,6 +93,7 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     if (!restore_f_.empty()) load_forces();
     if (!restored_) find_overlaps();
     check_atoms(displacement_check());
+    start_computes();
     const ThermoSample t = sample();
     check_thermo(t);
     return t;
@@ -121,11 +130,14 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
       const bool thermo_step = step_ == last_step || (p_.thermo > 0 && step_ % p_.thermo == 0);
       const bool ev = thermo_step || out.write || out.restart_point;
       last_ = compute_forces(ev || virial_every_, ev);
-      kick_pending = !ev && s + 1 < nsteps;
+      // A compute's step is a whole step as well: its positions and box are the step's end.
+      const bool computed = compute_due(step_);
+      kick_pending = !ev && !computed && s + 1 < nsteps;
       timed(split_.integrate, [&] {
         integrator_->post_force(atoms_, step_);
         if (!kick_pending) integrator_->final_integrate(atoms_, step_);
       });
+      if (computed) timed(split_.other, [&] { run_computes(obs); });
       if (ev) {
         ThermoSample ts;
         timed(split_.other, [&] { ts = sample(); });
@@ -208,6 +220,7 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     last_ = compute_forces(true);
     find_overlaps();
     check_atoms(displacement_check());
+    start_computes();  // the dynamics starts here
     after = sample();
     check_thermo(after);
     return r;
@@ -231,7 +244,7 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
   Frame snapshot(bool with_forces) const override {
     if (gathers()) {  // every rank's atoms onto rank 0, in id order
       Frame fr;
-      snapshot_slots(fr, true, with_forces, true);
+      snapshot_slots(fr, true, with_forces, true, false);
       return fr;
     }
     Frame fr;
@@ -270,7 +283,8 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     return fr;
   }
 
-  void snapshot_slots(Frame& fr, bool velocities, bool forces, bool gather) const override {
+  void snapshot_slots(Frame& fr, bool velocities, bool forces, bool gather,
+                      bool energies) const override {
     const std::int64_t n = atoms_.n;
     fr.step = step_;
     fr.time = step_ * p_.dt;
@@ -306,8 +320,31 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
         Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(fr.id.data(), n),
         atoms_.id);
     slot_images(fr);
+    fr.pe.clear();
+    if (energies) atom_energies(fr.pe);
     if (gather) gather_frame(fr);
   }
+
+  // Each local atom's potential energy in slot order: its pairs' halves, and with
+  // potential.tail its type's share of the tail correction (md/compute/pe_atom.hpp).
+  void atom_energies(std::vector<double>& out) const {
+    const std::int64_t n = atoms_.n;
+    if (pe_.extent(0) < static_cast<size_t>(n))
+      pe_ = Kokkos::View<double*>(Kokkos::view_alloc("pe_atom", Kokkos::WithoutInitializing), n);
+    const auto e = Kokkos::subview(pe_, std::make_pair(std::int64_t(0), n));
+    force_->atom_energies(e);
+    if (p_.tail) {
+      TypeTable<double> tail;
+      tail.ntypes = static_cast<int>(tail_per_type_.size());
+      for (int t = 0; t < tail.ntypes; ++t) tail.value[t] = tail_per_type_[t] / box_d_.volume();
+      add_type_values(e, atoms_.type, tail);
+    }
+    out.resize(n);
+    Kokkos::deep_copy(
+        Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out.data(), n), e);
+  }
+
+  RdfTable rdf_average() const override { return rdf_ ? rdf_->average(natoms_) : RdfTable{}; }
 
   // The image counts of the frame's slots (by their ids): on one process packed on the device;
   // decomposed (each rank counted its own wraps) summed over the ranks, where outputs want them.
@@ -459,6 +496,7 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     std::vector<std::int64_t> count(p_.types.size(), 0);
     for (auto t : s.type) ++count[t];
     tail_correction(p_.pairs, count, etail_, ptail_);
+    tail_per_type_ = tail_energy_per_type(p_.pairs, count);
     total_mass_ = 0;
     for (std::size_t t = 0; t < count.size(); ++t) total_mass_ += count[t] * is.type_mass[t];
     tensor_on_thermo_ = thermo_columns_need_tensor(p_.thermo_columns);
@@ -931,7 +969,36 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     t.enthalpy = t.etotal + t.press * vol / n;
     if (tensor_now_) pressure_tensor(t.ptensor);
     t.has_ptensor = tensor_now_;
+    if (msd_) {
+      const std::array<double, 4> m = msd_->sample(atoms_, image_, box_d_, natoms_);
+      for (int k = 0; k < 4; ++k) t.msd[k] = m[k];
+      t.has_msd = true;
+    }
     return t;
+  }
+
+  // compute: the run's start (the MSD's reference, the RDF's first sample).
+  void start_computes() {
+    if (msd_) msd_->reset(atoms_, image_, box_d_, natoms_);
+    if (rdf_) {
+      rdf_->reset();
+      rdf_->sample<S>(atoms_.x, atoms_.n, box_d_);
+    }
+  }
+  bool compute_due(std::int64_t step) const {
+    return (rdf_ && step % p_.computes.rdf.every == 0) ||
+           (msd_ && step % p_.computes.msd.every == 0);
+  }
+  void run_computes(RunObserver* obs) {
+    if (rdf_ && step_ % p_.computes.rdf.every == 0) rdf_->sample<S>(atoms_.x, atoms_.n, box_d_);
+    if (msd_ && step_ % p_.computes.msd.every == 0 && obs) {
+      MsdSample m;
+      m.step = step_;
+      m.time = step_ * p_.dt;
+      const std::array<double, 4> v = msd_->sample(atoms_, image_, box_d_, natoms_);
+      for (int k = 0; k < 4; ++k) m.msd[k] = v[k];
+      obs->msd(m);
+    }
   }
 
   // P_ab = (sum m v_a v_b + W_ab) / V, W the pair virial tensor of the last forces, summed over
@@ -979,12 +1046,13 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
   std::unique_ptr<integrators::Integrator<S>> integrator_;
   TypeTable<S> mass_;
   double dof_ = 0, etail_ = 0, ptail_ = 0;
-  double total_mass_ = 0;          // for the density
-  bool tensor_on_thermo_ = false;  // run.thermo_columns name a pressure-tensor column
-  bool tensor_now_ = false;        // wtensor_ is of the last forces
-  bool virial_every_ = false;      // the integrator reads the virial every step (a barostat)
-  bool tensor_every_ = false;      // and the tensor (per-axis coupling)
-  Box<double> box_hold_;           // the box at the last list build
+  std::vector<double> tail_per_type_;  // tail energy per atom of each type, times the volume
+  double total_mass_ = 0;              // for the density
+  bool tensor_on_thermo_ = false;      // run.thermo_columns name a pressure-tensor column
+  bool tensor_now_ = false;            // wtensor_ is of the last forces
+  bool virial_every_ = false;          // the integrator reads the virial every step (a barostat)
+  bool tensor_every_ = false;          // and the tensor (per-axis coupling)
+  Box<double> box_hold_;               // the box at the last list build
   VirialTensor wtensor_{};
   ForceResult last_;
   bool have_ev_ = false;
@@ -1000,6 +1068,9 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
   mutable Kokkos::View<double*> pack_;  // snapshot staging on the device
   Kokkos::View<int* [3]> image_;        // periodic image counts by atom id (see load_atoms)
   mutable Kokkos::View<int*> image_pack_;
+  mutable Kokkos::View<double*> pe_;    // per-atom energies of a snapshot
+  std::unique_ptr<RdfCompute> rdf_;     // compute.rdf, else null
+  std::unique_ptr<MsdCompute<S>> msd_;  // compute.msd or the msd column, else null
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "md/compute/rdf_table.hpp"
 #include "md/force.hpp"
 #include "md/minimize/settings.hpp"
 #include "md/minimize/surface.hpp"
@@ -87,6 +88,8 @@ struct RunObserver {
   virtual void progress(std::int64_t /*done*/, std::int64_t /*total*/, double /*seconds*/) {}
   virtual OutputRequest output_at(std::int64_t /*step*/) const { return {}; }
   virtual void output(const ThermoSample&) {}
+  // compute.msd: a row of its file, every compute.msd.every steps.
+  virtual void msd(const MsdSample&) {}
 };
 
 // Several observers as one (the console and the trajectory/restart output).
@@ -110,6 +113,9 @@ class ObserverList : public RunObserver {
   }
   void output(const ThermoSample& t) override {
     for (auto* o : list_) o->output(t);
+  }
+  void msd(const MsdSample& m) override {
+    for (auto* o : list_) o->msd(m);
   }
 
  private:
@@ -138,8 +144,10 @@ class MdEngine {
   // what trajectory writers (which order by id themselves) and checkpoints take.
   // Collective like snapshot() in a decomposed run unless `gather` is false: then every rank
   // keeps its own atoms (a VTK piece per rank), and gather_frame() may gather them later.
-  virtual void snapshot_slots(Frame& into, bool velocities, bool forces,
-                              bool gather = true) const = 0;
+  // `energies`: each atom's potential energy too (Frame::pe; a pass over the list, at the
+  // positions of the last force evaluation, md/compute/pe_atom.hpp).
+  virtual void snapshot_slots(Frame& into, bool velocities, bool forces, bool gather = true,
+                              bool energies = false) const = 0;
   // Gathers a snapshot_slots(..., false) frame as snapshot_slots would have (collective).
   virtual void gather_frame(Frame& fr) const = 0;
   // Decomposed over several MPI ranks: snapshots are gathered onto rank 0.
@@ -153,6 +161,8 @@ class MdEngine {
   // checkpointed run did at that step, and ends with these forces.
   virtual void restore(const std::vector<double>& forces,
                        const integrators::IntegratorState& integrator) = 0;
+  // compute.rdf: g(r) averaged over the samples so far (none: an empty table).
+  virtual RdfTable rdf_average() const = 0;
   virtual void total_momentum(double p[3]) const = 0;
   virtual double thermostat_energy() const = 0;
   virtual std::int64_t step() const = 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 
+#include "md/compute/pe_atom.hpp"
 #include "md/force.hpp"
 #include "md/pair/cluster_half.hpp"
 #include "md/pair/cluster_portable.hpp"
@@ -79,6 +80,10 @@ class ClusterPairDriver final : public PairForce<C, A> {
   // Over the masks (both directions) on the positions packed by the last compute().
   VirialTensor virial_tensor() override {
     return cluster_virial_tensor(pot_, Kokkos::View<const T*>(xc_), list_);
+  }
+
+  void atom_energies(Kokkos::View<double*> e) override {
+    cluster_atom_energies(pot_, Kokkos::View<const T*>(xc_), list_, e);
   }
 
   RemapStats stats(bool) const override {

@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 
+#include "md/compute/pe_atom.hpp"
 #include "md/force.hpp"
 #include "md/memory_paths.hpp"
 #include "md/pair/cluster_driver.hpp"
@@ -172,6 +173,11 @@ class PairDriver final : public PairForce<C, A> {
   // A full list holds each pair twice, a half list once.
   VirialTensor virial_tensor() override {
     return list_virial_tensor(pot_, x_, pv_, half_ ? 1.0 : 0.5);
+  }
+
+  void atom_energies(Kokkos::View<double*> e) override {
+    list_atom_energies(pot_, x_, pv_, half_, Kokkos::View<const int*>(ghosts_.owner),
+                       ghosts_.nlocal, e);
   }
 
   bool runs_parts() override {

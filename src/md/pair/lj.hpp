@@ -83,4 +83,21 @@ inline void tail_correction(const PairCoeffs& pc, const std::vector<std::int64_t
     }
 }
 
+// The energy correction per atom of each type (compute pe/atom's share of it): e_a = sum_b N_b
+// t_ab, t_ab the a-b term of tail_correction's sum over ordered type pairs, so that
+// sum_a N_a e_a = etail; an atom of type a adds e_a / V.
+inline std::vector<double> tail_energy_per_type(const PairCoeffs& pc,
+                                                const std::vector<std::int64_t>& type_count) {
+  std::vector<double> e(static_cast<std::size_t>(pc.ntypes), 0.0);
+  const double pi = 3.14159265358979323846;
+  for (int a = 0; a < pc.ntypes; ++a)
+    for (int b = 0; b < pc.ntypes; ++b) {
+      const double eps = pc.at(pc.epsilon, a, b), sig = pc.at(pc.sigma, a, b);
+      const double rc = pc.at(pc.cutoff, a, b);
+      const double s3 = sig * sig * sig, s6 = s3 * s3, rc3 = rc * rc * rc, rc9 = rc3 * rc3 * rc3;
+      e[a] += double(type_count[b]) * 8.0 * pi * eps * s6 * (s6 - 3.0 * rc3 * rc3) / (9.0 * rc9);
+    }
+  return e;
+}
+
 }  // namespace mdremap::md
