@@ -172,7 +172,9 @@ TEST_P(Restart, IndependentOfThermoAndTrajectoryIntervals) {
 
 // Writing checkpoints (every 7 steps here) leaves the trajectory as it is: the lists are not
 // rebuilt for them.
-TEST_P(Restart, CheckpointsLeaveTheTrajectoryAlone) {
+class Checkpoints : public ::testing::TestWithParam<Params> {};
+
+TEST_P(Checkpoints, LeaveTheTrajectoryAlone) {
   const Deck deck = make_deck(case_sets(GetParam()));
   TempDir dir;
   const Frame plain = run(deck, 2 * kHalf, dir.file("plain.h5")).frame;
@@ -228,6 +230,18 @@ INSTANTIATE_TEST_SUITE_P(StochasticBarostat, Restart,
                          ::testing::Combine(::testing::Values("c-rescale"),
                                             ::testing::Values("double", "mixed", "single"),
                                             ::testing::Values(""), kModes),
+                         case_name);
+
+INSTANTIATE_TEST_SUITE_P(
+    Integrators, Checkpoints,
+    ::testing::Combine(::testing::Values("nve", "langevin", "npt", "c-rescale"),
+                       ::testing::Values("double"), ::testing::Values(""), kModes),
+    case_name);
+INSTANTIATE_TEST_SUITE_P(Precisions, Checkpoints,
+                         ::testing::Combine(::testing::Values("nve"),
+                                            ::testing::Values("mixed", "single"),
+                                            ::testing::Values("", "neighbor.sort_every=10"),
+                                            kModes),
                          case_name);
 
 // Another potential through the same pair driver (potential.style wca, recorded in the
