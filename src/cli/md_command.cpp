@@ -191,6 +191,12 @@ void print_start(const MdOptions& o, const md::Run& run) {
                  "on this restart: {}\n",
                  o.restart, list);
     }
+    if (c->list_x.empty() && comm::rank() == 0)
+      fmt::print(stderr,
+                 "note: {} holds no neighbor-list build (written before checkpoints kept it): "
+                 "the list is built from its positions (correct, but not bit-identical to an "
+                 "uninterrupted run)\n",
+                 o.restart);
     if (c->backend != device_backend() && comm::rank() == 0)
       fmt::print(stderr,
                  "note: {} was written by the {} backend; this run continues on {} (correct, "
@@ -238,7 +244,8 @@ void print_stats(const md::MdParams& p, const md::RunStats& st) {
       "rebuilt for their candidates, {} sorts\n",
       st.mean_neighbors, st.max_neighbors, st.list_builds,
       st.list_builds ? sp.rebuild * 1e3 / st.list_builds : 0.0,
-      p.check ? std::string("rebuilt on displacement (neighbor.check)")
+      p.check ? fmt::format("rebuilt on displacement (moved more than skin/2; tested every {})",
+                            p.every == 1 ? std::string("step") : fmt::format("{} steps", p.every))
               : fmt::format("{} dangerous (built after an atom had moved more than skin/2: "
                             "neighbor.check false)",
                             st.dangerous_builds),
@@ -279,11 +286,12 @@ void print_result(const MdOptions& o, const md::MdParams& p, const md::RunResult
                st.atom_steps_per_s, st.last.etotal);
   if (!o.quiet) print_remap(r.remap);
   std::fflush(stdout);
-  if (st.dangerous_builds > 0 && !p.check_given && comm::rank() == 0)
+  // Only neighbor.check false counts them: the deck chose scheduled builds over the default.
+  if (st.dangerous_builds > 0 && comm::rank() == 0)
     fmt::print(stderr,
                "note: {} scheduled neighbor-list builds came after an atom had moved more than "
-               "skin/2 (pairs may have been missed in between); neighbor.check: true rebuilds on "
-               "displacement instead\n",
+               "skin/2 (pairs may have been missed in between); neighbor.check: true (the "
+               "default) rebuilds on displacement instead\n",
                st.dangerous_builds);
 }
 

@@ -72,6 +72,12 @@ std::uint64_t header_checksum(const Checkpoint& c) {
   h.add(static_cast<std::uint64_t>(c.frame.id.size()));
   h.add(c.precision);
   h.add(c.backend);
+  if (!c.list_x.empty()) {  // absent from checkpoints written before the list build was kept
+    for (double d : c.list_box_lo) h.add(d);
+    for (double d : c.list_box_len) h.add(d);
+    h.add(c.list_step);
+    h.add(c.sort_step);
+  }
   return h.value();
 }
 
@@ -114,6 +120,7 @@ std::string non_finite_problem(const Checkpoint& c) {
   } arrays[] = {{"position", &fr.x, 3},
                 {"velocity", &fr.v, 3},
                 {"force", &fr.f, 3},
+                {"list-build position", &c.list_x, 3},
                 {"thermostat state", &c.thermostat_state, 1}};
   for (const auto& a : arrays) {
     const auto i = first_non_finite(*a.values);
@@ -126,6 +133,11 @@ std::string non_finite_problem(const Checkpoint& c) {
   for (int d = 0; d < 3; ++d)
     if (!std::isfinite(fr.box_lo[d]) || !std::isfinite(fr.box_len[d]) || !(fr.box_len[d] > 0))
       return "box is not finite and positive";
+  if (!c.list_x.empty())
+    for (int d = 0; d < 3; ++d)
+      if (!std::isfinite(c.list_box_lo[d]) || !std::isfinite(c.list_box_len[d]) ||
+          !(c.list_box_len[d] > 0))
+        return "list-build box is not finite and positive";
   if (!std::isfinite(fr.time)) return "non-finite time";
   return {};
 }
@@ -260,6 +272,7 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
   require(fr.f.empty() || fr.f.size() == 3 * n, "force array has the wrong size");
   require(fr.type.size() == n, "type array must hold one value per atom id");
   require(fr.image.empty() || fr.image.size() == 3 * n, "image array has the wrong size");
+  require(c.list_x.empty() || c.list_x.size() == 3 * n, "list-build positions have the wrong size");
   const std::string bad = non_finite_problem(c);
   require(bad.empty(), "refusing to write a checkpoint with " + bad);
 
@@ -271,7 +284,7 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
   try {
     h5::Handle fapl(h5::check(H5Pcreate(H5P_FILE_ACCESS), "cannot create file-access properties"),
                     H5Pclose);
-    const std::size_t estimate = n * (10 * sizeof(double) + 16) + c.deck_yaml.size() + (1 << 16);
+    const std::size_t estimate = n * (13 * sizeof(double) + 16) + c.deck_yaml.size() + (1 << 16);
     h5::check_status(H5Pset_fapl_core(fapl.get(), estimate, false),
                      "cannot set up the in-memory file");
     h5::Handle fcpl(h5::check(H5Pcreate(H5P_FILE_CREATE), "cannot create file properties"),
@@ -293,6 +306,12 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
     h5::write_attr(root, "n_atoms", static_cast<std::uint64_t>(n));
     h5::write_attr_string(root, "precision", c.precision);
     h5::write_attr_string(root, "backend", c.backend);
+    if (!c.list_x.empty()) {
+      h5::write_attr(root, "list_box_lo", c.list_box_lo, {3});
+      h5::write_attr(root, "list_box_len", c.list_box_len, {3});
+      h5::write_attr(root, "list_step", c.list_step);
+      h5::write_attr(root, "sort_step", c.sort_step);
+    }
     h5::write_attr(root, "header_fnv1a64", header_checksum(c));
 
     write_array(root, "x", fr.x);
@@ -302,6 +321,7 @@ void write_checkpoint(StagedFile& out, const Checkpoint& c, bool again) {
     write_array(root, "id", fr.id);
     if (!fr.image.empty()) write_array(root, "image", fr.image);  // periodic image counts
     write_array(root, "thermostat_state", c.thermostat_state);
+    if (!c.list_x.empty()) write_array(root, "list_x", c.list_x);  // the list's build
     h5::write_string_dataset(root, "deck", c.deck_yaml);
     h5::Handle deck = h5::open_dataset(root, "deck");
     h5::write_attr(deck.get(), "fnv1a64", checksum(c.deck_yaml));
@@ -400,6 +420,16 @@ Checkpoint read_checkpoint(const std::string& path) {
     c.frame.id = read_array<std::int64_t>(root, "id");
     if (h5::has_link(root, "image")) c.frame.image = read_array<std::int32_t>(root, "image");
     c.thermostat_state = read_array<double>(root, "thermostat_state");
+    if (h5::has_link(root, "list_x")) {  // checkpoints before the list build was kept lack it
+      c.list_x = read_array<double>(root, "list_x");
+      if (c.list_x.empty()) throw Corrupt("empty dataset 'list_x': the checkpoint is corrupt");
+      const auto llo = h5::read_attr_array<double>(root, "list_box_lo", 3);
+      const auto llen = h5::read_attr_array<double>(root, "list_box_len", 3);
+      std::copy(llo.begin(), llo.end(), c.list_box_lo);
+      std::copy(llen.begin(), llen.end(), c.list_box_len);
+      c.list_step = h5::read_attr<std::int64_t>(root, "list_step");
+      c.sort_step = h5::read_attr<std::int64_t>(root, "sort_step");
+    }
     c.deck_yaml = h5::read_string_dataset(root, "deck");
     h5::Handle deck = h5::open_dataset(root, "deck");
     if (h5::read_attr<std::uint64_t>(deck.get(), "fnv1a64") != checksum(c.deck_yaml))
@@ -407,7 +437,8 @@ Checkpoint read_checkpoint(const std::string& path) {
 
     if (c.frame.id.size() != n || c.frame.type.size() != n || c.frame.x.size() != 3 * n ||
         c.frame.v.size() != 3 * n || (!c.frame.f.empty() && c.frame.f.size() != 3 * n) ||
-        (!c.frame.image.empty() && c.frame.image.size() != 3 * n))
+        (!c.frame.image.empty() && c.frame.image.size() != 3 * n) ||
+        (!c.list_x.empty() && c.list_x.size() != 3 * n))
       throw Corrupt("array sizes disagree with n_atoms = " + std::to_string(n) +
                     ": the checkpoint is corrupt");
     if (h5::read_attr<std::uint64_t>(root, "header_fnv1a64") != header_checksum(c))

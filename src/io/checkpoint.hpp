@@ -27,6 +27,15 @@ struct Checkpoint {
   std::uint64_t rng_seed = 0;
   std::uint64_t rng_counter = 0;
   std::int64_t step = 0;
+  // The neighbour list's last build, for a restart that builds the same list: the positions it
+  // was built from (3 per atom, ordered as frame.x, in the run's storage precision), the box
+  // then, the build's step and the last spatial sort's. Empty list_x: a checkpoint written
+  // before these were kept (the restart builds its list from frame.x).
+  std::vector<double> list_x;
+  double list_box_lo[3] = {0, 0, 0};
+  double list_box_len[3] = {0, 0, 0};
+  std::int64_t list_step = 0;
+  std::int64_t sort_step = 0;
 };
 
 // Name and version stored in the file; read_checkpoint refuses anything else.

@@ -264,16 +264,18 @@ bool RunOutput::checkpoint_due(std::int64_t step) const {
 
 OutputRequest RunOutput::output_at(std::int64_t step) const {
   OutputRequest r;
-  // An H5MD frame with velocities is a state a run may start from (system.file): its lists are
-  // rebuilt at that step, as at a checkpoint, so that run continues as this one does.
-  r.restart_point = checkpoint_due(step) || (h5md_due(step) && h5md_velocity_);
-  r.write = r.restart_point || h5md_due(step) || gsd_due(step) || vtk_due(step);
+  // A checkpoint keeps the list's build (a restart builds that list again); an H5MD frame with
+  // velocities is a state a run may start from (system.file) without it: its lists are rebuilt
+  // at that step, so that run continues as this one does.
+  r.checkpoint = checkpoint_due(step);
+  r.restart_point = h5md_due(step) && h5md_velocity_;
+  r.write = r.checkpoint || r.restart_point || h5md_due(step) || gsd_due(step) || vtk_due(step);
   return r;
 }
 
 void RunOutput::start(const ThermoSample& t0) {
   // A trajectory opens with its first state. The starting point needs no checkpoint unless the
-  // run has no steps (setup() rebuilt the lists there, so it is a valid restart point).
+  // run has no steps.
   const bool checkpoint = checkpoint_due(t0.step) && t0.step == last_step_;
   const bool h5md = !p_.h5md_file.empty(), vtk = MDREMAP_HAS_VTK && !p_.vtk_dir.empty();
   const bool gsd = !p_.gsd_file.empty() || !p_.h5md_topology.empty();
@@ -335,7 +337,11 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool
     h5md_->write_observables(t, rdf);
   }
   integrators::IntegratorState integrator;
-  if (checkpoint) integrator = engine_.integrator_state();
+  ListBuild list;
+  if (checkpoint) {
+    integrator = engine_.integrator_state();
+    engine_.list_build(list);  // collective, gathered as the frame
+  }
   if (h5md || gsd || vtk) ++frames_;
   if (checkpoint) ++checkpoints_;
   auto recycle = [this](std::shared_ptr<Frame>& f) {
@@ -360,7 +366,7 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool
   }
   writer_->submit([this, frame, t, h5md = h5md && !shared_h5md, gsd, vtk = vtk && !piece,
                    checkpoint, recycle, integrator = std::move(integrator),
-                   rdf = std::move(rdf)]() mutable {
+                   rdf = std::move(rdf), list = std::move(list)]() mutable {
     if (h5md) {
       h5md_->write_frame(*frame);
       h5md_->write_observables(t, rdf);  // same steps as the frames (MDAnalysis reads them so)
@@ -384,6 +390,11 @@ void RunOutput::write(const ThermoSample& t, bool h5md, bool gsd, bool vtk, bool
       c.thermostat_state = std::move(integrator.thermostat);
       c.rng_seed = integrator.rng_seed;
       c.rng_counter = static_cast<std::uint64_t>(t.step);  // counter-based noise: the step
+      c.list_x = std::move(list.x);  // a restart builds the same list from these
+      for (int d = 0; d < 3; ++d)
+        c.list_box_lo[d] = list.box_lo[d], c.list_box_len[d] = list.box_len[d];
+      c.list_step = list.step;
+      c.sort_step = list.sort_step;
       // The last checkpoint of the run releases the lock; earlier ones keep it.
       io::write_checkpoint(*checkpoint_file_, c, /*again=*/t.step != last_step_);
       return;  // the frame's buffers went into the checkpoint

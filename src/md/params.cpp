@@ -545,7 +545,6 @@ MdParams read_md_params(io::Deck& deck) {
   if (p.skin < 0) nb.fail("skin", "must not be negative");
   p.every = nb.get<int>("every", p.every);
   if (p.every < 1) nb.fail("every", "must be at least 1");
-  p.check_given = nb.has("check");
   p.check = nb.get<bool>("check", p.check);
   p.list = neighbor_option<neighbor::ListKind>(nb, "list");
   p.cluster_size = nb.get<int>("cluster_size", 0);

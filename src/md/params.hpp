@@ -96,11 +96,11 @@ struct MdParams {
   MinimizeSettings minimize;
   // neighbour list
   double skin = 0.3;
-  // A rebuild every 20 steps whatever moved (LAMMPS bench's every 20 check no); check: true
-  // rebuilds only when an atom has moved more than skin/2, tested every `every` steps.
-  int every = 20;
-  bool check = false;
-  bool check_given = false;  // the deck sets neighbor.check (else a late build earns a note)
+  // LAMMPS' defaults (neigh_modify every 1 delay 0 check yes): the displacement test at every
+  // step, a rebuild only when an atom has moved more than skin/2. check: false rebuilds every
+  // `every` steps whatever moved (the benchmark decks set LAMMPS bench's every 20 check no).
+  int every = 1;
+  bool check = true;
   // auto: full; half on CPUs without AVX-512
   neighbor::ListKind list = neighbor::ListKind::Auto;
   // list cluster: atoms per cluster, 4, 8 or 16 (0: 8 on a GPU, the SIMD width on a CPU)

@@ -82,8 +82,13 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     // A restart keeps the checkpoint's order: the run it continues sorted at that step already
     // if it sorts periodically (see maybe_rebuild), and a re-sort would change the lists.
     if (p_.sort != neighbor::AtomSort::None && !restored_) sort_atoms();
-    if (restored_) last_sort_step_ = step_;
-    rebuild();
+    // A checkpoint that kept its list's build: that list again, and the next sort when the
+    // checkpointed run's is due. An older one was sorted at its step if sorts are periodic.
+    if (restored_) last_sort_step_ = list_restored_ ? restore_build_.sort_step : step_;
+    if (list_restored_)
+      rebuild_as_checkpointed();
+    else
+      rebuild();
     // --reorder: permute the atoms (threads), then rebuild; a restart keeps the checkpoint's order
     if (p_.remap.reorder != Reorder::None && !restored_) {
       reorder_atoms();
@@ -126,7 +131,7 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
         else
           integrator_->initial_integrate(atoms_, step_);
       });
-      timed(split_.neighbor, [&] { maybe_rebuild(out.restart_point); });
+      timed(split_.neighbor, [&] { maybe_rebuild(out); });
       const bool thermo_step = step_ == last_step || (p_.thermo > 0 && step_ % p_.thermo == 0);
       const bool ev = thermo_step || out.write || out.restart_point;
       last_ = compute_forces(ev || virial_every_, ev);
@@ -394,6 +399,45 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     restored_ = true;
   }
 
+  void list_build(ListBuild& b, bool gather) const override {
+    const std::int64_t n = atoms_.n;
+    Frame fr;  // the build's positions by slot, gathered like a snapshot
+    fr.x.resize(3 * n);
+    auto put = [&](const auto& hold) {
+      auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hold);
+      for (std::int64_t i = 0; i < n; ++i) {
+        fr.x[3 * i] = static_cast<double>(hx(i).x);
+        fr.x[3 * i + 1] = static_cast<double>(hx(i).y);
+        fr.x[3 * i + 2] = static_cast<double>(hx(i).z);
+      }
+    };
+    // In storage precision: xhold_ where it is that (force and storage precision agree),
+    // else the storage-precision copy the build keeps.
+    if constexpr (std::is_same_v<S, C>)
+      put(xhold_);
+    else
+      put(xhold_s_);
+    fr.id.resize(n);
+    Kokkos::deep_copy(
+        Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(fr.id.data(), n),
+        atoms_.id);
+    if (gather) gather_frame(fr);
+    b.x = std::move(fr.x);
+    for (int d = 0; d < 3; ++d) b.box_lo[d] = box_hold_.lo[d], b.box_len[d] = box_hold_.len[d];
+    b.step = last_build_step_;
+    b.sort_step = last_sort_step_;
+  }
+
+  void restore_list(const ListBuild& build, std::vector<double> positions_by_id) override {
+    if (positions_by_id.size() != static_cast<size_t>(3 * natoms_))
+      throw Error(
+          fmt::format("restart: {} position values for {} atoms", positions_by_id.size(), natoms_));
+    restore_build_ = build;
+    restore_build_.x.clear();  // the engine was made from them
+    restore_x_ = std::move(positions_by_id);
+    list_restored_ = true;
+  }
+
   void total_momentum(double p[3]) const override {
     auto v = atoms_.v;
     auto type = atoms_.type;
@@ -584,17 +628,51 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     timed(split_.rebuild, [&] { rebuild_now(); });
   }
 
+  void set_box(const double lo[3], const double len[3]) {
+    box_d_ = Box<double>::make(lo, len);
+    box_s_ = Box<S>::make(lo, len);
+    box_c_ = Box<C>::make(lo, len);
+  }
+
+  // setup() of a restart from a checkpoint that kept its list's build (restore_list): the atoms
+  // hold the build's positions (wrapped then, in the slot order of the checkpoint, which no
+  // build changed since), so the build here in the box of then, without a wrap or a sort, is
+  // the checkpointed run's: the same ghosts, pairs and order, the same xhold. Then the
+  // checkpoint's positions (by id: a decomposed run's atoms came to their ranks by the build's
+  // positions, as that run's last migration had moved them) and box come back.
+  void rebuild_as_checkpointed() {
+    const Box<double> now = box_d_;
+    set_box(restore_build_.box_lo, restore_build_.box_len);
+    rebuilding_restored_ = true;
+    rebuild();
+    rebuilding_restored_ = false;
+    last_build_step_ = restore_build_.step;
+    set_box(now.lo, now.len);
+    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.x);
+    auto hid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), atoms_.id);
+    for (std::int64_t i = 0; i < atoms_.n; ++i) {
+      const std::int64_t k = hid(i);
+      hx(i).x = static_cast<S>(restore_x_[3 * k]);
+      hx(i).y = static_cast<S>(restore_x_[3 * k + 1]);
+      hx(i).z = static_cast<S>(restore_x_[3 * k + 2]);
+    }
+    Kokkos::deep_copy(atoms_.x, hx);
+    restore_x_ = {};
+    pack_gather_positions();
+  }
+
   void rebuild_now() {
     force_->release_pattern();  // the sort and the build below overwrite the list it reads
     if (domain_) {
       rebuild_decomposed();
       return;
     }
-    // A minimiser holds per-atom vectors in the atoms' order: no sort meanwhile.
+    // A minimiser holds per-atom vectors in the atoms' order: no sort meanwhile. A restart's
+    // build of the checkpoint's list starts from positions wrapped and sorted then.
     if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 && !minimizing_ &&
-        step_ - last_sort_step_ >= p_.sort_every)
+        !rebuilding_restored_ && step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
-    neighbor::wrap_positions<S>(atoms_.x, box_s_, atoms_.id, image_);
+    if (!rebuilding_restored_) neighbor::wrap_positions<S>(atoms_.x, box_s_, atoms_.id, image_);
     neighbor::build_ghosts<S>(atoms_.x, atoms_.n, box_s_, builder_->list_cutoff(), ghosts_);
     pack_gather_positions();
     if (cluster_) {
@@ -605,8 +683,6 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
         neighbor::order_rows_by_key(list_, image_ids(atoms_.id, ghosts_));
     }
     hold_positions();
-    Kokkos::deep_copy(ExecSpace(), xhold_,
-                      Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
     // Last: a strategy that plans in the background (sharing, remap.plan_overlap) runs its plan
     // while the next steps run, so nothing after it may wait for the whole device.
     remap_ms_ += fenced_ms([&] {
@@ -623,13 +699,13 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
   // A decomposed run's rebuild: atoms wrapped into the box and moved to their sub-box's rank,
   // sorted if due, the ghost shell exchanged, the list built over the sub-box.
   void rebuild_decomposed() {
-    neighbor::wrap_positions<S>(atoms_.x, box_s_, atoms_.id, image_);
+    if (!rebuilding_restored_) neighbor::wrap_positions<S>(atoms_.x, box_s_, atoms_.id, image_);
     Kokkos::Profiling::ScopedRegion region("mdremap::rebuild_decomposed");
     clock_.time(&split_.exchange_rebuild, &split_.exchange_migrate, [&] {
       Kokkos::Profiling::ScopedRegion r("mdremap::migrate");
       domain_->migrate(atoms_);
     });
-    if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 &&
+    if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0 && !rebuilding_restored_ &&
         step_ - last_sort_step_ >= p_.sort_every)
       sort_atoms();
     // parallel.overlap: the atoms near a face last, the forces of the others run beside the
@@ -653,8 +729,6 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
         neighbor::order_rows_by_key(list_, domain_->ids());
     }
     hold_positions();
-    Kokkos::deep_copy(ExecSpace(), xhold_,
-                      Kokkos::subview(xg_, std::make_pair(std::int64_t(0), atoms_.n)));
     remap_ms_ += fenced_ms([&] {
       Kokkos::Profiling::ScopedRegion r("mdremap::remap_plan");
       force_->plan(list_, ghosts_);
@@ -664,13 +738,25 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     box_hold_ = box_d_;
   }
 
-  // xhold_ sized to the atoms here, over a kept allocation: a decomposed run's count changes at
-  // every migration, and a fresh allocation is a device-wide wait.
+  // The build's positions into xhold_ (the displacement check's), sized to the atoms here over
+  // a kept allocation: a decomposed run's count changes at every migration, and a fresh
+  // allocation is a device-wide wait. Storage and force precision differing (mixed), also in
+  // storage precision (xhold_s_): what a checkpoint keeps of the build (list_build).
   void hold_positions() {
+    const auto local = std::make_pair(std::int64_t(0), atoms_.n);
     if (xhold_store_.extent(0) < static_cast<size_t>(atoms_.n))
       xhold_store_ = Kokkos::View<Vec4<C>*>(
           Kokkos::view_alloc("xhold", Kokkos::WithoutInitializing), atoms_.n + atoms_.n / 16 + 64);
-    xhold_ = Kokkos::subview(xhold_store_, std::make_pair(std::int64_t(0), atoms_.n));
+    xhold_ = Kokkos::subview(xhold_store_, local);
+    Kokkos::deep_copy(ExecSpace(), xhold_, Kokkos::subview(xg_, local));
+    if constexpr (!std::is_same_v<S, C>) {
+      if (xhold_s_store_.extent(0) < static_cast<size_t>(atoms_.n))
+        xhold_s_store_ =
+            Kokkos::View<Vec4<S>*>(Kokkos::view_alloc("xhold_s", Kokkos::WithoutInitializing),
+                                   atoms_.n + atoms_.n / 16 + 64);
+      xhold_s_ = Kokkos::subview(xhold_s_store_, local);
+      Kokkos::deep_copy(ExecSpace(), xhold_s_, atoms_.x);
+    }
   }
 
   // Atoms counted over the ranks and their ids summed: a migration that lost or doubled an
@@ -695,8 +781,9 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
       pack_gather_positions();
   }
 
-  void maybe_rebuild(bool restart_point) {
-    if (restart_point) {  // the state setup() of a restart sees: sorted if sorts are periodic
+  void maybe_rebuild(const OutputRequest& out) {
+    if (out.restart_point) {  // the state setup() of a run from it sees: sorted if sorts are
+                              // periodic
       refresh_for_check();
       check_atoms(displacement_check());  // a blown-up state never becomes a checkpoint
       if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0) sort_atoms();
@@ -719,13 +806,14 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     }
     const double half_skin_sq = trigger * trigger;
     bool need = false;
-    if (step_ % p_.every == 0) {
+    const bool scheduled = step_ % p_.every == 0;
+    if (scheduled || out.checkpoint) {
       refresh_for_check();
       const double d2 = displacement_check();
-      check_atoms(d2);
-      if (p_.check) {
+      check_atoms(d2);  // a checkpoint's too: a blown-up state never becomes a checkpoint
+      if (scheduled && p_.check) {
         need = d2 > half_skin_sq;
-      } else {
+      } else if (scheduled) {
         need = true;
         if (d2 > half_skin_sq) ++dangerous_;
       }
@@ -1027,6 +1115,7 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
   std::int64_t nfar_ = 0;          // atoms before those near a face (near_faces_last)
   AtomArrays<S> atoms_;
   Kokkos::View<Vec4<C>*> xg_, xhold_, xhold_store_;
+  Kokkos::View<Vec4<S>*> xhold_s_, xhold_s_store_;  // mixed precision: the build's in storage
   Box<S> box_s_;
   Box<C> box_c_;
   Box<double> box_d_;
@@ -1061,6 +1150,10 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
   std::int64_t last_sort_step_ = 0;
   std::int64_t last_build_step_ = 0;
   bool restored_ = false;               // made from a checkpoint (restore())
+  bool list_restored_ = false;          // and from its list's build (restore_list())
+  bool rebuilding_restored_ = false;    // setup() builds the checkpoint's list: no wrap, no sort
+  ListBuild restore_build_;             // restore_list()'s box and steps
+  std::vector<double> restore_x_;       // the checkpoint's positions by id, back after that build
   bool minimizing_ = false;             // minimize() runs: atoms keep their order
   bool wrapped_ = false;                // the last energy_forces() rebuilt the lists
   std::string overlap_hint_;            // the first forces' overlapping atoms, or ""

@@ -74,10 +74,24 @@ struct RunStats {
 // What an observer wants at a step; asked before the step's neighbour update and forces.
 struct OutputRequest {
   bool write = false;  // call output() after the step, with thermo (energy) computed at it
-  // The state after this step is checkpointed: the neighbour lists are rebuilt before its forces
-  // (as setup() of a restart from it rebuilds them), so both runs go on with the same lists and
-  // the same force summation order: restarts are bit-identical (see MdEngine::restore).
+  // The state after this step is checkpointed: its atoms are checked (finite, none lost) before
+  // its forces, so a blown-up state never becomes a checkpoint. The lists stay as they are: the
+  // checkpoint keeps their build (MdEngine::list_build), from which a restart builds them again.
+  bool checkpoint = false;
+  // The state after this step is a start a run may take without the list's build (an H5MD frame
+  // with velocities, system.file): the neighbour lists are rebuilt before its forces (re-sorted
+  // first if sorts are periodic), as the setup() of a run started from it builds them.
   bool restart_point = false;
+};
+
+// A neighbour-list build as a checkpoint keeps it: what a restart needs to build the same list
+// (the same pairs in the same order, the same ghosts) and to decide the next builds as the
+// checkpointed run decides them.
+struct ListBuild {
+  std::vector<double> x;  // the positions it was built from, 3 per atom (storage precision)
+  double box_lo[3] = {0, 0, 0}, box_len[3] = {0, 0, 0};  // the box then
+  std::int64_t step = 0;                                 // the build's step
+  std::int64_t sort_step = 0;  // the last spatial sort's (periodic sorts: neighbor.sort_every)
 };
 
 // Called on thermo steps (after the sample is computed), on the output steps it asks for, and
@@ -107,6 +121,7 @@ class ObserverList : public RunObserver {
     for (auto* o : list_) {
       const OutputRequest q = o->output_at(step);
       r.write |= q.write;
+      r.checkpoint |= q.checkpoint;
       r.restart_point |= q.restart_point;
     }
     return r;
@@ -163,6 +178,15 @@ class MdEngine {
                        const integrators::IntegratorState& integrator) = 0;
   // compute.rdf: g(r) averaged over the samples so far (none: an empty table).
   virtual RdfTable rdf_average() const = 0;
+  // The last neighbour-list build, its positions ordered as snapshot_slots' (collective and
+  // gathered onto rank 0 like it unless `gather` is false).
+  virtual void list_build(ListBuild& into, bool gather = true) const = 0;
+  // After restore(), on an engine made from a checkpoint's list-build positions (ListBuild::x,
+  // in the checkpoint's slot order) instead of its positions: setup() builds the lists from
+  // them in `build`'s box, without a wrap or a sort, exactly as the checkpointed run built
+  // them, and then puts the checkpoint's positions (`positions_by_id`, 3 per atom id) and box
+  // (the engine's) back. Without it setup() builds the lists from the engine's positions.
+  virtual void restore_list(const ListBuild& build, std::vector<double> positions_by_id) = 0;
   virtual void total_momentum(double p[3]) const = 0;
   virtual double thermostat_energy() const = 0;
   virtual std::int64_t step() const = 0;

@@ -320,6 +320,20 @@ nve=(--set restart.every=20 --precision single)
 check f8-restart-independent-of-intervals test "$(tail -1 "$work/w8.csv")" = "$(tail -1 "$work/r8.csv")"
 check f8-at-step-40 test "$(tail -1 "$work/r8.csv" | cut -d, -f1)" = 40
 
+# The run in one go writes no checkpoint at step 20, the list rebuilt on displacement (the
+# defaults): the checkpoint keeps the list's build, the restart builds that list again.
+"$bin" md "$work/ok.yaml" -q --steps 40 --set run.thermo=10 --thermo-csv "$work/w9.csv" >/dev/null 2>&1
+"$bin" md "$work/ok.yaml" -q --steps 20 --set restart.file="$work/h9.h5" >/dev/null 2>&1
+"$bin" md "$work/ok.yaml" -q --steps 20 --restart "$work/h9.h5" --thermo-csv "$work/r9.csv" >"$work/out" 2>"$work/err"
+check f9-restart-equals-one-go test "$(tail -1 "$work/w9.csv")" = "$(tail -1 "$work/r9.csv")"
+check f9-no-old-checkpoint-note test ! -s "$work/err"
+# A checkpoint written before the list's build was kept restarts, with a note.
+legacy=(--set integrator.style=nose-hoover --set integrator.temperature=1.0 --set integrator.chain=2)
+"$bin" md "$src/tests/md/data/legacy_restart.yaml" -q --steps 2 "${legacy[@]}" \
+  --restart "$src/tests/md/data/legacy_nose_hoover.h5" >"$work/out" 2>"$work/err"
+check f9-old-checkpoint-restarts test $? -eq 0
+check f9-old-checkpoint-note grep -q "note: .*legacy_nose_hoover\.h5 holds no neighbor-list build" "$work/err"
+
 if "$bin" info --summary "$work/info.json" >/dev/null && grep -q '"backend"' "$work/info.json"; then
   pass=$((pass + 1))
 else

@@ -43,6 +43,12 @@ Checkpoint sample_checkpoint(std::size_t n) {
   c.rng_seed = 0xDEADBEEFCAFEF00DULL;
   c.rng_counter = 987654321012ULL;
   c.step = 1500;
+  c.list_x = c.frame.x;  // the list's build: positions, box, steps
+  c.list_x[4] = std::nextafter(c.list_x[4], 1e9);
+  for (int d = 0; d < 3; ++d)
+    c.list_box_lo[d] = c.frame.box_lo[d] - 0.25, c.list_box_len[d] = c.frame.box_len[d] + 0.5;
+  c.list_step = 1491;
+  c.sort_step = 1200;
   return c;
 }
 
@@ -98,6 +104,13 @@ TEST(Checkpoint, RoundTripIsBitwiseExact) {
   EXPECT_EQ(r.rng_seed, c.rng_seed);
   EXPECT_EQ(r.rng_counter, c.rng_counter);
   EXPECT_EQ(r.step, 1500);
+  EXPECT_TRUE(bitwise_equal(r.list_x, c.list_x));
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(r.list_box_lo[d], c.list_box_lo[d]);
+    EXPECT_EQ(r.list_box_len[d], c.list_box_len[d]);
+  }
+  EXPECT_EQ(r.list_step, 1491);
+  EXPECT_EQ(r.sort_step, 1200);
 }
 
 TEST(Checkpoint, EmptyOptionalArraysAndOverwrite) {
@@ -107,12 +120,15 @@ TEST(Checkpoint, EmptyOptionalArraysAndOverwrite) {
   c.frame.f.clear();
   c.thermostat_state.clear();
   c.deck_yaml.clear();
+  c.list_x.clear();  // a checkpoint written before the list's build was kept
   write_checkpoint(path, sample_checkpoint(9));
   write_checkpoint(path, c);  // replaces the previous checkpoint atomically
   const Checkpoint r = read_checkpoint(path);
   EXPECT_TRUE(r.frame.f.empty());
   EXPECT_TRUE(r.thermostat_state.empty());
   EXPECT_EQ(r.deck_yaml, "");
+  EXPECT_TRUE(r.list_x.empty());
+  EXPECT_EQ(r.list_step, 0);
   EXPECT_EQ(r.frame.id, c.frame.id);
 }
 

@@ -1,7 +1,9 @@
-// Restarts are bit-identical (BRIEF section 8): a run of 2N steps and a run of N steps,
-// a checkpoint file, and N more steps from it end with the same bytes in every position,
-// velocity and force, for each integrator and precision. Both go through the real path: the
-// run output writes the checkpoint, read_checkpoint reads it, restart_engine continues.
+// Restarts are bit-identical (BRIEF section 8): a run of 2N steps in one go (no checkpoint at
+// step N) and a run of N steps, a checkpoint file, and N more steps from it end with the same
+// bytes in every position, velocity and force, for each integrator and precision, with the
+// neighbour list rebuilt on displacement (every 1, check true: LAMMPS' defaults) and on a
+// schedule (every 20, check false). Both go through the real path: the run output writes the
+// checkpoint, read_checkpoint reads it, restart_engine continues.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -28,14 +30,22 @@ using mdremap::io::test::TempDir;
 namespace {
 
 // 864 atoms from a hot lattice. N = 25 is no multiple of neighbor.every = 20: the checkpoint
-// step is not a scheduled rebuild, so the forced rebuild there is what keeps the runs equal.
+// step is not a scheduled rebuild, and with check true the list in use there was built at an
+// earlier step. The checkpoint keeps that build, from which the restart builds the same list.
 constexpr const char* kDeck = R"(system:
   lattice: {style: fcc, density: 0.8442, cells: [6, 6, 6]}
 velocity: {temperature: 1.44}
-neighbor: {skin: 0.3, every: 20}
+neighbor: {skin: 0.3}
 run: {thermo: 10}
 )";
 constexpr int kHalf = 25;
+
+// The neighbour-list modes every case runs in (set explicitly: independent of the defaults).
+const std::vector<std::string>& neighbor_sets(const std::string& mode) {
+  static const std::vector<std::string> check{"neighbor.every=1", "neighbor.check=true"};
+  static const std::vector<std::string> every20{"neighbor.every=20", "neighbor.check=false"};
+  return mode == "check" ? check : every20;
+}
 
 struct Deck {
   md::MdParams p;
@@ -50,23 +60,30 @@ Deck make_deck(const std::vector<std::string>& sets) {
   return out;
 }
 
-// `steps` steps writing restart.file = `checkpoint` every kHalf steps; from `restart` if given.
-// Returns the final state ordered by id.
-Frame run(const Deck& deck, std::int64_t steps, const std::string& checkpoint,
-          const std::string& restart = "") {
+struct Ran {
+  Frame frame;  // the final state ordered by id
+  md::RunStats stats;
+};
+
+// `steps` steps writing restart.file = `checkpoint` every `every` steps (0: at the end only);
+// from `restart` if given.
+Ran run(const Deck& deck, std::int64_t steps, const std::string& checkpoint,
+        const std::string& restart = "", std::int64_t every = 0) {
   md::MdParams p = deck.p;
   p.steps = steps;
   p.restart_file = checkpoint;
-  p.restart_every = kHalf;
+  p.restart_every = every;
   auto engine = restart.empty() ? md::create_engine(p)
                                 : md::restart_engine(p, io::read_checkpoint(restart), restart);
   md::RunOutput out(p, *engine, md::OutputInfo{deck.yaml, "test", "openmp", "test"},
                     engine->step() + steps);
   out.start(engine->setup());
-  engine->run(steps, &out);
+  Ran r;
+  r.stats = engine->run(steps, &out);
   out.finish();
   EXPECT_EQ(engine->step(), restart.empty() ? steps : 2 * kHalf);
-  return engine->snapshot(true);
+  r.frame = engine->snapshot(true);
+  return r;
 }
 
 bool same_bytes(const std::vector<double>& a, const std::vector<double>& b) {
@@ -79,21 +96,32 @@ double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
   return m;
 }
 
-using Params = std::tuple<std::string, std::string, std::string>;  // integrator, precision, list
+// integrator, precision, another setting, the neighbour-list mode (check | every20)
+using Params = std::tuple<std::string, std::string, std::string, std::string>;
 
-class Restart : public ::testing::TestWithParam<Params> {};
-
-TEST_P(Restart, TwoHalvesEqualOneRunBitForBit) {
-  const auto& [integrator, precision, extra] = GetParam();
+std::vector<std::string> case_sets(const Params& param) {
+  const auto& [integrator, precision, extra, mode] = param;
   std::vector<std::string> sets{"integrator.style=" + integrator, "run.precision=" + precision};
   if (integrator != "nve") sets.push_back("integrator.temperature=1.0");
   if (integrator == "npt" || integrator == "c-rescale") sets.push_back("integrator.pressure=2.0");
   if (!extra.empty()) sets.push_back(extra);
-  const Deck deck = make_deck(sets);
+  for (const auto& s : neighbor_sets(mode)) sets.push_back(s);
+  return sets;
+}
+
+class Restart : public ::testing::TestWithParam<Params> {};
+
+TEST_P(Restart, TwoHalvesEqualOneRunBitForBit) {
+  const auto& integrator = std::get<0>(GetParam());
+  const Deck deck = make_deck(case_sets(GetParam()));
   TempDir dir;
-  const Frame whole = run(deck, 2 * kHalf, dir.file("whole.h5"));
+  // The run in one go writes its checkpoint at its end only: nothing happens at step N.
+  const Frame whole = run(deck, 2 * kHalf, dir.file("whole.h5")).frame;
   run(deck, kHalf, dir.file("half.h5"));
-  const Frame resumed = run(deck, kHalf, dir.file("resumed.h5"), dir.file("half.h5"));
+  const Ran second = run(deck, kHalf, dir.file("resumed.h5"), dir.file("half.h5"));
+  const Frame& resumed = second.frame;
+  // The resumed half decided list builds of its own (from the checkpointed build on).
+  EXPECT_GE(second.stats.list_builds, 1);
 
   ASSERT_EQ(whole.id, resumed.id);
   EXPECT_TRUE(same_bytes(whole.x, resumed.x)) << "max |dx| " << max_diff(whole.x, resumed.x);
@@ -124,76 +152,156 @@ TEST_P(Restart, TwoHalvesEqualOneRunBitForBit) {
 // and which fuse the final kick into the next step's first: neither may change the trajectory.
 // The first half and the resumed half here use other intervals than the whole run.
 TEST_P(Restart, IndependentOfThermoAndTrajectoryIntervals) {
-  const auto& [integrator, precision, extra] = GetParam();
-  std::vector<std::string> sets{"integrator.style=" + integrator, "run.precision=" + precision};
-  if (integrator != "nve") sets.push_back("integrator.temperature=1.0");
-  if (integrator == "npt" || integrator == "c-rescale") sets.push_back("integrator.pressure=2.0");
-  if (!extra.empty()) sets.push_back(extra);
+  const auto sets = case_sets(GetParam());
   TempDir dir;
   const Deck deck = make_deck(sets);
-  const Frame whole = run(deck, 2 * kHalf, dir.file("whole.h5"));
+  const Frame whole = run(deck, 2 * kHalf, dir.file("whole.h5")).frame;
   auto other = sets;
   other.push_back("run.thermo=0");
   run(make_deck(other), kHalf, dir.file("half.h5"));
   other.back() = "run.thermo=7";
   other.push_back("output.h5md.file=" + dir.file("resumed.h5md"));
   other.push_back("output.h5md.every=3");
-  const Frame resumed = run(make_deck(other), kHalf, dir.file("resumed.h5"), dir.file("half.h5"));
+  const Frame resumed =
+      run(make_deck(other), kHalf, dir.file("resumed.h5"), dir.file("half.h5")).frame;
   ASSERT_EQ(whole.id, resumed.id);
   EXPECT_TRUE(same_bytes(whole.x, resumed.x)) << "max |dx| " << max_diff(whole.x, resumed.x);
   EXPECT_TRUE(same_bytes(whole.v, resumed.v)) << "max |dv| " << max_diff(whole.v, resumed.v);
   EXPECT_TRUE(same_bytes(whole.f, resumed.f)) << "max |df| " << max_diff(whole.f, resumed.f);
 }
 
+// Writing checkpoints (every 7 steps here) leaves the trajectory as it is: the lists are not
+// rebuilt for them.
+class Checkpoints : public ::testing::TestWithParam<Params> {};
+
+TEST_P(Checkpoints, LeaveTheTrajectoryAlone) {
+  const Deck deck = make_deck(case_sets(GetParam()));
+  TempDir dir;
+  const Frame plain = run(deck, 2 * kHalf, dir.file("plain.h5")).frame;
+  const Frame often = run(deck, 2 * kHalf, dir.file("often.h5"), "", 7).frame;
+  ASSERT_EQ(plain.id, often.id);
+  EXPECT_TRUE(same_bytes(plain.x, often.x)) << "max |dx| " << max_diff(plain.x, often.x);
+  EXPECT_TRUE(same_bytes(plain.v, often.v)) << "max |dv| " << max_diff(plain.v, often.v);
+  EXPECT_TRUE(same_bytes(plain.f, often.f)) << "max |df| " << max_diff(plain.f, often.f);
+}
+
+// A test name's words: alphanumerics, the rest '_'.
+std::string name_of(std::string s) {
+  for (char& ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return s;
+}
+const auto kModes = ::testing::Values("check", "every20");
+
+// Every name: integrator_precision[_setting]_mode.
+std::string case_name(const ::testing::TestParamInfo<Params>& info) {
+  const auto& [integrator, precision, extra, mode] = info.param;
+  std::string s = integrator + "_" + precision;
+  if (!extra.empty()) s += "_" + extra.substr(extra.find('.') + 1);
+  return name_of(s + "_" + mode);
+}
+
 INSTANTIATE_TEST_SUITE_P(IntegratorsAndPrecisions, Restart,
                          ::testing::Combine(::testing::Values("nve", "langevin", "nose-hoover"),
                                             ::testing::Values("double", "mixed", "single"),
-                                            ::testing::Values("")),
-                         [](const auto& info) {
-                           std::string s = std::get<0>(info.param) + "_" + std::get<1>(info.param);
-                           for (char& ch : s)
-                             if (ch == '-') ch = '_';
-                           return s;
-                         });
+                                            ::testing::Values(""), kModes),
+                         case_name);
 
-// Neighbour settings that change what a restart must reproduce: periodic re-sorts (the
-// checkpoint step sorts), displacement-triggered rebuilds (xhold), a full column-major list, a
-// shuffled start without sorting, the cluster-pair list.
+// Neighbour settings that change what a restart must reproduce: periodic re-sorts (the sort
+// step kept with the list's build), a full column-major list, a shuffled start without sorting,
+// the cluster-pair list.
 INSTANTIATE_TEST_SUITE_P(
     NeighborSettings, Restart,
     ::testing::Combine(::testing::Values("langevin"), ::testing::Values("double"),
-                       ::testing::Values("neighbor.sort_every=10", "neighbor.check=true",
-                                         "neighbor.list=full", "system.shuffle=true",
-                                         "neighbor.list=cluster")),
-    [](const auto& info) {
-      std::string s = std::get<2>(info.param);
-      for (char& ch : s)
-        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-      return s;
-    });
+                       ::testing::Values("neighbor.sort_every=10", "neighbor.list=full",
+                                         "system.shuffle=true", "neighbor.list=cluster"),
+                       kModes),
+    case_name);
 
-// The barostats: the box and the cell's and chains' state in the checkpoint.
+// The barostats: the box and the cell's and chains' state in the checkpoint; the box of the
+// list's build is not the checkpoint's.
 INSTANTIATE_TEST_SUITE_P(
     Barostats, Restart,
-    ::testing::Combine(::testing::Values("npt"), ::testing::Values("double", "single"),
-                       ::testing::Values("integrator.coupling=iso", "integrator.coupling=aniso")),
-    [](const auto& info) {
-      return std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" +
-             std::get<2>(info.param).substr(20);
-    });
+    ::testing::Combine(::testing::Values("npt"), ::testing::Values("double", "mixed", "single"),
+                       ::testing::Values("integrator.coupling=iso", "integrator.coupling=aniso"),
+                       kModes),
+    case_name);
 INSTANTIATE_TEST_SUITE_P(StochasticBarostat, Restart,
                          ::testing::Combine(::testing::Values("c-rescale"),
-                                            ::testing::Values("double", "single"),
-                                            ::testing::Values("")),
-                         [](const auto& info) { return "c_rescale_" + std::get<1>(info.param); });
+                                            ::testing::Values("double", "mixed", "single"),
+                                            ::testing::Values(""), kModes),
+                         case_name);
+
+INSTANTIATE_TEST_SUITE_P(
+    Integrators, Checkpoints,
+    ::testing::Combine(::testing::Values("nve", "langevin", "npt", "c-rescale"),
+                       ::testing::Values("double"), ::testing::Values(""), kModes),
+    case_name);
+INSTANTIATE_TEST_SUITE_P(Precisions, Checkpoints,
+                         ::testing::Combine(::testing::Values("nve"),
+                                            ::testing::Values("mixed", "single"),
+                                            ::testing::Values("", "neighbor.sort_every=10"),
+                                            kModes),
+                         case_name);
 
 // Another potential through the same pair driver (potential.style wca, recorded in the
 // checkpoint's resolved deck).
 INSTANTIATE_TEST_SUITE_P(Potentials, Restart,
                          ::testing::Combine(::testing::Values("nve"),
                                             ::testing::Values("double", "single"),
-                                            ::testing::Values("potential.style=wca")),
-                         [](const auto& info) { return "wca_" + std::get<1>(info.param); });
+                                            ::testing::Values("potential.style=wca"), kModes),
+                         case_name);
+
+// The checkpoint keeps the list's build: with check true the list in use at step N was built at
+// an earlier step, from other positions than the checkpoint's (kept in the run's storage
+// precision).
+TEST(RestartListBuild, CheckpointKeepsTheBuildOfTheListInUse) {
+  for (const std::string precision : {"double", "mixed", "single"}) {
+    SCOPED_TRACE(precision);
+    TempDir dir;
+    auto sets = neighbor_sets("check");
+    sets.push_back("run.precision=" + precision);
+    run(make_deck(sets), kHalf, dir.file("c.h5"));
+    const io::Checkpoint c = io::read_checkpoint(dir.file("c.h5"));
+    ASSERT_EQ(c.list_x.size(), c.frame.x.size());
+    EXPECT_GT(c.list_step, 0);  // rebuilt on displacement in the run
+    EXPECT_LT(c.list_step, kHalf);
+    EXPECT_FALSE(same_bytes(c.list_x, c.frame.x));
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(c.list_box_len[d], c.frame.box_len[d]);
+    bool floats = true;
+    for (double v : c.list_x) floats = floats && static_cast<double>(static_cast<float>(v)) == v;
+    EXPECT_EQ(floats, precision == "single");
+  }
+}
+
+// A checkpoint written before the list's build was kept (no list_x) still restarts as it did:
+// the list built from its positions, as a run that rebuilds its list at that step (an H5MD
+// frame with velocities there) goes on.
+TEST(RestartListBuild, OldCheckpointWithoutTheBuildRestartsAsBefore) {
+  TempDir dir;
+  // The runs rebuild their lists at steps N and 2N (H5MD frames with velocities there), as the
+  // runs that wrote the checkpoints before the list's build was kept did at checkpoint steps.
+  auto sets = neighbor_sets("check");
+  sets.push_back("output.h5md.every=" + std::to_string(kHalf));
+  sets.push_back("output.h5md.fields=[position,velocity]");
+  auto with_h5md = [&](const std::string& name) {
+    auto s = sets;
+    s.push_back("output.h5md.file=" + dir.file(name));
+    return make_deck(s);
+  };
+  run(with_h5md("half.h5md"), kHalf, dir.file("half.h5"));
+  io::Checkpoint c = io::read_checkpoint(dir.file("half.h5"));
+  c.list_x.clear();
+  io::write_checkpoint(dir.file("old.h5"), c);
+  ASSERT_TRUE(io::read_checkpoint(dir.file("old.h5")).list_x.empty());
+  const Frame resumed =
+      run(with_h5md("resumed.h5md"), kHalf, dir.file("resumed.h5"), dir.file("old.h5")).frame;
+  const Frame whole = run(with_h5md("whole.h5md"), 2 * kHalf, dir.file("whole.h5")).frame;
+  ASSERT_EQ(whole.id, resumed.id);
+  EXPECT_TRUE(same_bytes(whole.x, resumed.x)) << "max |dx| " << max_diff(whole.x, resumed.x);
+  EXPECT_TRUE(same_bytes(whole.v, resumed.v)) << "max |dv| " << max_diff(whole.v, resumed.v);
+  EXPECT_TRUE(same_bytes(whole.f, resumed.f)) << "max |df| " << max_diff(whole.f, resumed.f);
+}
 
 // A checkpoint that does not fit the deck is refused with a one-line error naming the file.
 TEST(RestartRefuses, OtherAtomCountPrecisionOrThermostat) {
