@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "io/number.hpp"
 #include "mdremap/error.hpp"
 
 namespace mdremap::io {
@@ -32,6 +33,14 @@ class DeckSection {
   T get(const std::string& key, const T& fallback);
   template <class T>
   T require(const std::string& key);
+  // get() of a number within [lo, hi]; outside it, fail() with check_range's words.
+  template <class T>
+  T ranged(const std::string& key, T fallback, T lo, T hi) {
+    const T v = get<T>(key, fallback);
+    const std::string problem = check_range(v, lo, hi);
+    if (!problem.empty()) fail(key, problem);
+    return v;
+  }
   bool has(const std::string& key) const;
   // A child map; an absent key gives an empty section whose defaults are still recorded.
   DeckSection section(const std::string& key);

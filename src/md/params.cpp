@@ -129,15 +129,6 @@ void positive(io::DeckSection& s, const std::string& key, double v) {
   if (!(v > 0.0) || !std::isfinite(v)) s.fail(key, fmt::format("must be positive, got {}", v));
 }
 
-// An integer key within [lo, hi] (the deck reader already refused non-numbers and overflow).
-template <class T>
-T ranged(io::DeckSection& s, const std::string& key, T fallback, T lo, T hi) {
-  const T v = s.get<T>(key, fallback);
-  const std::string problem = io::check_range(v, lo, hi);
-  if (!problem.empty()) s.fail(key, problem);
-  return v;
-}
-
 using io::one_of;
 
 // A key whose values are an enum's names (`allowed`: a subset, default all), parsed once.
@@ -206,7 +197,7 @@ void read_system(io::DeckSection sys, MdParams& p) {
     auto r = sys.section("random");
     p.lattice = Lattice::Random;
     if (!r.has("atoms")) r.fail("atoms", "is required");
-    p.random_atoms = ranged<long long>(r, "atoms", 0, 2, kMaxAtoms);
+    p.random_atoms = r.ranged<long long>("atoms", 0, 2, kMaxAtoms);
     p.density = r.require<double>("density");
     positive(r, "density", p.density);
     p.min_distance = r.get<double>("min_distance", 0.0);
@@ -597,7 +588,7 @@ MdParams read_md_params(io::Deck& deck) {
   }
 
   auto run = root.section("run");
-  p.steps = ranged<long long>(run, "steps", p.steps, 0, kMaxSteps);
+  p.steps = run.ranged<long long>("steps", p.steps, 0, kMaxSteps);
   p.thermo = run.get<int>("thermo", p.thermo);
   if (p.thermo < 0) run.fail("thermo", "must not be negative");
   p.thermo_columns = run.get<std::vector<std::string>>("thermo_columns", p.thermo_columns);

@@ -15,14 +15,6 @@ namespace {
 constexpr double kMaxRdfPairs = 2147483647.0;
 constexpr int kMaxRdfBins = 1000000;
 
-template <class T>
-T ranged(io::DeckSection& s, const std::string& key, T fallback, T lo, T hi) {
-  const T v = s.get<T>(key, fallback);
-  const std::string problem = io::check_range(v, lo, hi);
-  if (!problem.empty()) s.fail(key, problem);
-  return v;
-}
-
 constexpr const char* kOneProcess =
     "runs on one process (its pairs and image counts are not exchanged between MPI ranks): run "
     "it without mpirun and parallel.ghosts";
@@ -30,7 +22,7 @@ constexpr const char* kOneProcess =
 RdfSettings read_rdf(io::DeckSection s, const ComputeLimits& lim) {
   RdfSettings r;
   r.enabled = true;
-  r.bins = ranged<int>(s, "bins", r.bins, 1, kMaxRdfBins);
+  r.bins = s.ranged<int>("bins", r.bins, 1, kMaxRdfBins);
   r.r_max = s.get<double>("r_max", lim.cutoff);
   if (!(r.r_max > 0) || !std::isfinite(r.r_max))
     s.fail("r_max", fmt::format("must be positive, got {}", r.r_max));
@@ -47,7 +39,7 @@ RdfSettings read_rdf(io::DeckSection s, const ComputeLimits& lim) {
     s.fail("r_max", fmt::format("{} holds about {:.3g} atom pairs, more than the {:.3g} its list "
                                 "can hold: lower r_max",
                                 r.r_max, pairs, kMaxRdfPairs));
-  r.every = ranged<long long>(s, "every", r.every, 1, lim.max_steps);
+  r.every = s.ranged<long long>("every", r.every, 1, lim.max_steps);
   r.file = s.get<std::string>("file", "");
   if (!lim.one_process) s.fail("", std::string("compute.rdf ") + kOneProcess);
   s.finish();
@@ -57,7 +49,7 @@ RdfSettings read_rdf(io::DeckSection s, const ComputeLimits& lim) {
 MsdSettings read_msd(io::DeckSection s, const ComputeLimits& lim) {
   MsdSettings m;
   m.enabled = true;
-  m.every = ranged<long long>(s, "every", m.every, 1, lim.max_steps);
+  m.every = s.ranged<long long>("every", m.every, 1, lim.max_steps);
   m.file = s.get<std::string>("file", "");
   if (!lim.one_process) s.fail("", std::string("compute.msd ") + kOneProcess);
   s.finish();

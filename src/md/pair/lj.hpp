@@ -65,21 +65,27 @@ struct PairEvaluatorFor<LjSpec> {
   using type = LJ<T>;
 };
 
+// The a-b term of tail_correction's sums for `count` pairs: energy, or pressure.
+inline double tail_term(const PairCoeffs& pc, int a, int b, double count, bool pressure) {
+  const double pi = 3.14159265358979323846;
+  const double eps = pc.at(pc.epsilon, a, b), sig = pc.at(pc.sigma, a, b);
+  const double rc = pc.at(pc.cutoff, a, b);
+  const double s3 = sig * sig * sig, s6 = s3 * s3, rc3 = rc * rc * rc, rc9 = rc3 * rc3 * rc3;
+  return pressure ? count * 16.0 * pi * eps * s6 * (2.0 * s6 - 3.0 * rc3 * rc3) / (9.0 * rc9)
+                  : count * 8.0 * pi * eps * s6 * (s6 - 3.0 * rc3 * rc3) / (9.0 * rc9);
+}
+
 // Long-range tail corrections of LJ for a homogeneous fluid beyond the cutoff (Allen & Tildesley
 // Eqs. 2.144-2.145), summed over type pairs with their atom counts: energy adds etail/V,
 // pressure adds ptail/V^2.
 inline void tail_correction(const PairCoeffs& pc, const std::vector<std::int64_t>& type_count,
                             double& etail, double& ptail) {
   etail = ptail = 0;
-  const double pi = 3.14159265358979323846;
   for (int a = 0; a < pc.ntypes; ++a)
     for (int b = 0; b < pc.ntypes; ++b) {
-      const double eps = pc.at(pc.epsilon, a, b), sig = pc.at(pc.sigma, a, b);
-      const double rc = pc.at(pc.cutoff, a, b);
-      const double s3 = sig * sig * sig, s6 = s3 * s3, rc3 = rc * rc * rc, rc9 = rc3 * rc3 * rc3;
       const double nn = double(type_count[a]) * double(type_count[b]);
-      etail += nn * 8.0 * pi * eps * s6 * (s6 - 3.0 * rc3 * rc3) / (9.0 * rc9);
-      ptail += nn * 16.0 * pi * eps * s6 * (2.0 * s6 - 3.0 * rc3 * rc3) / (9.0 * rc9);
+      etail += tail_term(pc, a, b, nn, false);
+      ptail += tail_term(pc, a, b, nn, true);
     }
 }
 
@@ -89,14 +95,8 @@ inline void tail_correction(const PairCoeffs& pc, const std::vector<std::int64_t
 inline std::vector<double> tail_energy_per_type(const PairCoeffs& pc,
                                                 const std::vector<std::int64_t>& type_count) {
   std::vector<double> e(static_cast<std::size_t>(pc.ntypes), 0.0);
-  const double pi = 3.14159265358979323846;
   for (int a = 0; a < pc.ntypes; ++a)
-    for (int b = 0; b < pc.ntypes; ++b) {
-      const double eps = pc.at(pc.epsilon, a, b), sig = pc.at(pc.sigma, a, b);
-      const double rc = pc.at(pc.cutoff, a, b);
-      const double s3 = sig * sig * sig, s6 = s3 * s3, rc3 = rc * rc * rc, rc9 = rc3 * rc3 * rc3;
-      e[a] += double(type_count[b]) * 8.0 * pi * eps * s6 * (s6 - 3.0 * rc3 * rc3) / (9.0 * rc9);
-    }
+    for (int b = 0; b < pc.ntypes; ++b) e[a] += tail_term(pc, a, b, double(type_count[b]), false);
   return e;
 }
 
