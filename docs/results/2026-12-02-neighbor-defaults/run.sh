@@ -30,3 +30,21 @@ for cfg in old new; do
       --thermo-csv "$out/$tag.csv" --summary "$out/$tag.json" >>"$out/$tag.txt" 2>&1
   done
 done
+# The machine is shared (other jobs' load moves wall times by 2-10x): the same decks on one
+# OpenMP thread, longer (bench 500 steps, melt 1,000), 3 interleaved rounds, with the CPU
+# seconds the process used (user + system, /usr/bin/time).
+if [[ ${CPU_TIME:-1} == 1 ]]; then
+  for round in 1 2 3; do
+    for spec in lj_bench:500 lj_melt:1000; do
+      deck=${spec%%:*} steps=${spec##*:}
+      for cfg in old new; do
+        if [[ $cfg == old ]]; then sets=("${old[@]}"); else sets=("${new[@]}"); fi
+        tag=cpu1_${deck}_${cfg}_r${round}
+        echo "== $tag: OMP_NUM_THREADS=1 /usr/bin/time $bin md inputs/$deck.yaml ${sets[*]} --steps $steps" | tee "$out/$tag.txt"
+        OMP_NUM_THREADS=1 /usr/bin/time -f "cpu_seconds user %U system %S wall %e" \
+          "$bin" md "inputs/$deck.yaml" "${sets[@]}" --steps "$steps" --summary "$out/$tag.json" \
+          >>"$out/$tag.txt" 2>&1
+      done
+    done
+  done
+fi
