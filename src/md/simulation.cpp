@@ -782,10 +782,11 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
   }
 
   void maybe_rebuild(const OutputRequest& out) {
-    if (out.restart_point) {  // the state setup() of a run from it sees: sorted if sorts are
-                              // periodic
+    // An H5MD frame with velocities: the state the setup() of a run from it sees (sorted if
+    // sorts are periodic, the lists built from it).
+    if (out.restart_point) {
       refresh_for_check();
-      check_atoms(displacement_check());  // a blown-up state never becomes a checkpoint
+      check_atoms(displacement_check());  // a blown-up state is never written
       if (p_.sort != neighbor::AtomSort::None && p_.sort_every > 0) sort_atoms();
       rebuild();
       return;
