@@ -444,6 +444,13 @@ std::string RunOutput::describe() const {
     parts.push_back(p_.restart_every > 0 ? fmt::format("restart {} every {} steps and at the end",
                                                        p_.restart_file, p_.restart_every)
                                          : fmt::format("restart {} at the end", p_.restart_file));
+  const RdfSettings& rdf = p_.computes.rdf;
+  if (rdf.enabled)
+    parts.push_back(fmt::format("rdf {} bins to r_max {:g} every {} steps{}", rdf.bins, rdf.r_max,
+                                rdf.every, rdf.file.empty() ? "" : " to " + rdf.file));
+  if (!p_.computes.msd.file.empty())
+    parts.push_back(
+        fmt::format("msd {} every {} steps", p_.computes.msd.file, p_.computes.msd.every));
   std::string s;
   for (const auto& part : parts) s += (s.empty() ? "" : "; ") + part;
   return s;

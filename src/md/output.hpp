@@ -65,7 +65,7 @@ class RunOutput : public RunObserver {
 
   bool any() const {
     return !p_.h5md_file.empty() || !p_.gsd_file.empty() || !p_.vtk_dir.empty() ||
-           !p_.restart_file.empty();
+           !p_.restart_file.empty() || p_.computes.rdf.enabled || !p_.computes.msd.file.empty();
   }
   std::string describe() const;  // what is written where, one line
   std::int64_t frames() const { return frames_; }

@@ -333,6 +333,32 @@ legacy=(--set integrator.style=nose-hoover --set integrator.temperature=1.0 --se
   --restart "$src/tests/md/data/legacy_nose_hoover.h5" >"$work/out" 2>"$work/err"
 check f9-old-checkpoint-restarts test $? -eq 0
 check f9-old-checkpoint-note grep -q "note: .*legacy_nose_hoover\.h5 holds no neighbor-list build" "$work/err"
+# compute: bad keys and values are deck errors with the line (exit 2, before any step); its files
+# are outputs like the others; a run writes them.
+cat >"$work/compute.yaml" <<'YAML'
+system:
+  lattice: {style: fcc, density: 0.8442, cells: [6, 6, 6]}
+run: {steps: 20, thermo: 10, thermo_columns: [msd]}
+compute:
+  rdf: {bins: 40, r_max: 2.8, every: 5, file: rdf.csv}
+  msd: {every: 10, file: msd.csv}
+YAML
+cp "$work/compute.yaml" "$work/compute-bad.yaml"
+sed -i 's/bins: 40/bins: 0/' "$work/compute-bad.yaml"
+expect_input_error c1-bins "compute-bad\.yaml:5: 'compute\.rdf\.bins': must be at least 1, got 0" -- md "$work/compute-bad.yaml"
+cp "$work/compute.yaml" "$work/compute-bad.yaml"
+sed -i 's/every: 10/every: 0/' "$work/compute-bad.yaml"
+expect_input_error c1-every "compute-bad\.yaml:6: 'compute\.msd\.every': must be at least 1, got 0" -- md "$work/compute-bad.yaml"
+cp "$work/compute.yaml" "$work/compute-bad.yaml"
+sed -i 's/r_max: 2.8/r_mx: 2.8/' "$work/compute-bad.yaml"
+expect_input_error c1-unknown "compute-bad\.yaml:5: unknown key 'compute\.rdf\.r_mx' \(did you mean 'compute\.rdf\.r_max'\?\)" -- md "$work/compute-bad.yaml"
+expect_input_error c1-r-max-half-box "--set compute\.rdf\.r_max: 6 is more than half the shortest box edge" -- md "$work/compute.yaml" --set compute.rdf.r_max=6
+expect_input_error c1-file-over-csv "compute\.rdf\.file: .* is the same file as output\.thermo_csv" -- md "$work/compute.yaml" --thermo-csv "$work/t.csv" --set compute.rdf.file="$work/t.csv"
+expect_input_error c1-file-over-deck "compute\.msd\.file: .*compute\.yaml' is the same file as the deck" -- md "$work/compute.yaml" --set compute.msd.file="$work/compute.yaml"
+(cd "$work" && "$bin" md compute.yaml -q --log none >out 2>err)
+check c2-run-writes-files test $? -eq 0 -a "$(wc -l <"$work/rdf.csv")" -eq 41 -a "$(wc -l <"$work/msd.csv")" -eq 4
+check c2-files-complete test ! -e "$work/rdf.csv.partial" -a ! -e "$work/msd.csv.partial"
+check c2-headers test "$(head -1 "$work/rdf.csv")" = "r,g,coord" -a "$(head -1 "$work/msd.csv")" = "step,time,msd,msd_x,msd_y,msd_z"
 
 if "$bin" info --summary "$work/info.json" >/dev/null && grep -q '"backend"' "$work/info.json"; then
   pass=$((pass + 1))

@@ -195,3 +195,54 @@ TEST(Deck, OverridesReachListItemsByIndexOrName) {
             std::string::npos);
   EXPECT_EQ(error_of(types, {"run[0]=3"}), "--set run[0]: 'run' is not a list");
 }
+
+// compute: its keys and values refused with the deck's line (exit 2 in the CLI: test_cli.sh).
+TEST(Deck, ComputeKeysChecked) {
+  const std::string head = "system:\n  lattice: {style: fcc, density: 0.8442, cells: [5, 5, 5]}\n";
+  EXPECT_EQ(error_of(head + "compute:\n  rdf: {bins: 0}\n"),
+            "deck.yaml:4: 'compute.rdf.bins': must be at least 1, got 0");
+  EXPECT_EQ(error_of(head + "compute:\n  rdf:\n    bnis: 10\n"),
+            "deck.yaml:5: unknown key 'compute.rdf.bnis' (did you mean 'compute.rdf.bins'?)");
+  EXPECT_EQ(error_of(head + "compute:\n  msd: {every: 0}\n"),
+            "deck.yaml:4: 'compute.msd.every': must be at least 1, got 0");
+  EXPECT_EQ(error_of(head + "compute:\n  rdf: {every: -5}\n"),
+            "deck.yaml:4: 'compute.rdf.every': must be at least 1, got -5");
+  EXPECT_EQ(error_of(head + "compute:\n  rdf: {r_max: -1}\n"),
+            "deck.yaml:4: 'compute.rdf.r_max': must be positive, got -1");
+  EXPECT_NE(error_of(head + "compute:\n  rdf: {r_max: 4.5}\n")
+                .find("deck.yaml:4: 'compute.rdf.r_max': 4.5 is more than half the shortest box "
+                      "edge (8.39798)"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "compute:\n  rdf: {r_max: 0.001}\n").find("list cells"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "compute:\n  rdf: {bins: many}\n").find("expected an integer"),
+            std::string::npos);
+  EXPECT_EQ(error_of(head + "compute:\n  pe: {}\n"),
+            "deck.yaml:4: unknown key 'compute.pe' (valid here: msd rdf)");
+  EXPECT_NE(error_of(head + "compute:\n  msd: {}\nparallel: {ghosts: exchange}\n")
+                .find("deck.yaml:4: compute.msd runs on one process"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "run: {thermo_columns: [msd]}\nparallel: {ghosts: exchange}\n")
+                .find("'run.thermo_columns': msd runs on one process"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "output:\n  h5md: {file: t.h5, fields: [position, pe]}\n")
+                .find("potential_energy"),
+            std::string::npos);
+}
+
+TEST(Deck, ComputeDefaultsAndOnlyWhereAsked) {
+  const std::string head = "system:\n  lattice: {style: fcc, density: 0.8442, cells: [5, 5, 5]}\n";
+  auto d = io::Deck::from_string(head + "compute:\n  rdf: {}\n", "deck.yaml");
+  const auto p = md::read_md_params(d);
+  EXPECT_TRUE(p.computes.rdf.enabled);
+  EXPECT_EQ(p.computes.rdf.bins, 100);
+  EXPECT_DOUBLE_EQ(p.computes.rdf.r_max, 2.5);  // the potential's cut-off
+  EXPECT_EQ(p.computes.rdf.every, 100);
+  EXPECT_FALSE(p.computes.msd.enabled);
+  auto plain = io::Deck::from_string(head, "deck.yaml");
+  const auto q = md::read_md_params(plain);
+  EXPECT_FALSE(q.computes.rdf.enabled || q.computes.msd.enabled);
+  EXPECT_EQ(plain.resolved_yaml().find("compute"), std::string::npos);
+  auto column = io::Deck::from_string(head + "run: {thermo_columns: [msd]}\n", "deck.yaml");
+  EXPECT_TRUE(md::read_md_params(column).computes.msd.enabled);
+}

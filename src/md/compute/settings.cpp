@@ -14,6 +14,7 @@ namespace {
 // Half-list entries the RDF's own list may hold (32-bit counts, device memory).
 constexpr double kMaxRdfPairs = 2147483647.0;
 constexpr int kMaxRdfBins = 1000000;
+constexpr double kMaxRdfCells = 1 << 27;  // as the force list's (md/params.hpp kMaxListCells)
 
 constexpr const char* kOneProcess =
     "runs on one process (its pairs and image counts are not exchanged between MPI ranks): run "
@@ -39,6 +40,13 @@ RdfSettings read_rdf(io::DeckSection s, const ComputeLimits& lim) {
     s.fail("r_max", fmt::format("{} holds about {:.3g} atom pairs, more than the {:.3g} its list "
                                 "can hold: lower r_max",
                                 r.r_max, pairs, kMaxRdfPairs));
+  // Its list's cells are r_max wide: a tiny r_max in a large box would ask for billions.
+  const double cells = lim.volume / std::pow(r.r_max, 3);
+  if (cells > kMaxRdfCells)
+    s.fail("r_max",
+           fmt::format("{} would need {:.3g} list cells in this box (at most {:.3g}): "
+                       "at least {:.3g}",
+                       r.r_max, cells, kMaxRdfCells, std::cbrt(lim.volume / kMaxRdfCells)));
   r.every = s.ranged<long long>("every", r.every, 1, lim.max_steps);
   r.file = s.get<std::string>("file", "");
   if (!lim.one_process) s.fail("", std::string("compute.rdf ") + kOneProcess);
