@@ -285,14 +285,9 @@ void print_result(const MdOptions& o, const md::MdParams& p, const md::RunResult
     fmt::print("{} atoms, {} steps, {:.4g} atom-steps/s, final etotal {:.8g}\n", st.atoms, st.steps,
                st.atom_steps_per_s, st.last.etotal);
   if (!o.quiet) print_remap(r.remap);
+  // Builds that came late (neighbor.check false only: the deck chose scheduled builds) are
+  // counted in the Neighbors line and the summary, as LAMMPS' "Dangerous builds".
   std::fflush(stdout);
-  // Only neighbor.check false counts them: the deck chose scheduled builds over the default.
-  if (st.dangerous_builds > 0 && comm::rank() == 0)
-    fmt::print(stderr,
-               "note: {} scheduled neighbor-list builds came after an atom had moved more than "
-               "skin/2 (pairs may have been missed in between); neighbor.check: true (the "
-               "default) rebuilds on displacement instead\n",
-               st.dangerous_builds);
 }
 
 nlohmann::json thermo_json(const ThermoSample& t) {
