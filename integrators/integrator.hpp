@@ -28,6 +28,10 @@ class Cell {
   // Scales the box about its centre by f[a] along axis a, and every atom's position with it
   // (LAMMPS' fix npt `dilate all`).
   virtual void dilate(const std::array<double, 3>& f) = 0;
+  // dilate(f1), a drift of every atom by dt v, dilate(f2): the same arithmetic in one pass over
+  // the atoms (the MTK step's middle).
+  virtual void dilate_drift(const std::array<double, 3>& f1, double dt,
+                            const std::array<double, 3>& f2) = 0;
 };
 
 // What an integrator needs of the forces at every step: nothing beyond them, the scalar virial

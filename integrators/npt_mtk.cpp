@@ -108,13 +108,18 @@ void MtkNpt<S>::current_pressure(AtomArrays<S>& a) {
 // Half step of the particles' chain: the links' velocities in quarter steps from the last link
 // in, the velocity scaling, the links' positions, and back out (MTK 1996 Eqs. 29-31).
 template <class S>
-void MtkNpt<S>::chain_half_step(AtomArrays<S>& a) {
+void MtkNpt<S>::chain_half_step(AtomArrays<S>& a, const double* known_ke2) {
   const double dt = this->dt_, kt = t_target_;
   const int m = static_cast<int>(eta_mass_.size());
   eta_mass_[0] = dof_ * kt / (t_freq_ * t_freq_);
   for (int k = 1; k < m; ++k) eta_mass_[k] = kt / (t_freq_ * t_freq_);
-  double ke2 = twice_kinetic_energy(a, this->mass_);
-  if (sum_over_ranks_) ke2 = sum_over_ranks_(ke2);
+  double ke2 = 0;
+  if (known_ke2) {
+    ke2 = *known_ke2;
+  } else {
+    ke2 = twice_kinetic_energy(a, this->mass_);
+    if (sum_over_ranks_) ke2 = sum_over_ranks_(ke2);
+  }
   eta_dotdot_[0] = (ke2 - dof_ * kt) / eta_mass_[0];
   for (int k = m - 1; k >= 0; --k) {
     const double e = std::exp(-0.125 * dt * eta_dot_[k + 1]);
@@ -179,26 +184,29 @@ void MtkNpt<S>::cell_velocity_half_step() {
   mtk_term2_ = sum / per;
 }
 
-// The particles' velocities feel the cell's motion: exp(-(omega_dot + term2) dt/2) per axis.
+// The particles' velocities feel the cell's motion: exp(-(omega_dot + term2) dt/2) per axis,
+// applied with the half kick in one pass (before it in the first half of the step, after it in
+// the second, as LAMMPS' nh_v_press and nve_v).
 template <class S>
-void MtkNpt<S>::scale_for_cell(AtomArrays<S>& a) {
+void MtkNpt<S>::kick_for_cell(AtomArrays<S>& a, KickOrder order) {
   double f[3];
   for (int d = 0; d < 3; ++d) {
     const double e = std::exp(-0.25 * this->dt_ * (omega_dot_[d] + mtk_term2_));
     f[d] = e * e;
   }
-  scale_velocities(a, f);
+  kick_and_scale(a, this->mass_, this->dt_, f, order);
 }
 
+// Half a step of the cell strain, and the box factor it gives.
 template <class S>
-void MtkNpt<S>::dilate_half_step() {
+std::array<double, 3> MtkNpt<S>::strain_half_step() {
   const double h = 0.5 * this->dt_;
   std::array<double, 3> f;
   for (int d = 0; d < 3; ++d) {
     omega_[d] += h * omega_dot_[d];
     f[d] = std::exp(h * omega_dot_[d]);
   }
-  cell_->dilate(f);
+  return f;
 }
 
 template <class S>
@@ -208,20 +216,20 @@ void MtkNpt<S>::initial_integrate(AtomArrays<S>& a, std::int64_t step) {
   chain_half_step(a);
   current_pressure(a);
   cell_velocity_half_step();
-  scale_for_cell(a);
-  half_kick(a, this->mass_, this->dt_);
-  dilate_half_step();
-  drift(a, this->dt_);
-  dilate_half_step();
+  kick_for_cell(a, KickOrder::ScaleThenKick);
+  // The box dilates by half a step's strain, the atoms drift, the box dilates again: one pass.
+  const auto f1 = strain_half_step();
+  const auto f2 = strain_half_step();
+  cell_->dilate_drift(f1, this->dt_, f2);
 }
 
 template <class S>
 void MtkNpt<S>::final_integrate(AtomArrays<S>& a, std::int64_t) {
-  half_kick(a, this->mass_, this->dt_);
-  scale_for_cell(a);
+  kick_for_cell(a, KickOrder::KickThenScale);
   current_pressure(a);
   cell_velocity_half_step();
-  chain_half_step(a);
+  // The chain's kinetic energy is the one current_pressure() just summed (same velocities).
+  chain_half_step(a, aniso_ ? nullptr : &ke2_);
   barostat_chain_half_step();
 }
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "integrators/nve.hpp"
+#include "integrators/velocity_verlet.hpp"
 
 namespace mdremap::integrators {
 
@@ -38,11 +39,12 @@ class MtkNpt : public Nve<S> {
  private:
   void targets(std::int64_t step);
   void current_pressure(AtomArrays<S>& a);
-  void chain_half_step(AtomArrays<S>& a);
+  // known_ke2: the summed kinetic energy of the current velocities, when already at hand.
+  void chain_half_step(AtomArrays<S>& a, const double* known_ke2 = nullptr);
   void barostat_chain_half_step();
   void cell_velocity_half_step();
-  void scale_for_cell(AtomArrays<S>& a);
-  void dilate_half_step();
+  void kick_for_cell(AtomArrays<S>& a, KickOrder order);
+  std::array<double, 3> strain_half_step();
   double ramp(double start, double stop, std::int64_t step) const;
 
   Cell* cell_ = nullptr;

@@ -50,6 +50,31 @@ void dilate_positions(Kokkos::View<Vec4<S>*> x, std::int64_t n, const double ctr
       });
 }
 
+// dilate_positions(c1, f1), a drift by dt v, dilate_positions(c2, f2): one pass, each step
+// rounded as in its own kernel (integrators::drift's fused multiply-add), so bit-identical.
+template <class S>
+void dilate_drift_positions(Kokkos::View<Vec4<S>*> x, Kokkos::View<const S* [3]> v, std::int64_t n,
+                            const double c1[3], const double f1[3], double dt, const double c2[3],
+                            const double f2[3]) {
+  const double ax = c1[0], ay = c1[1], az = c1[2], fx = f1[0], fy = f1[1], fz = f1[2];
+  const double bx = c2[0], by = c2[1], bz = c2[2], gx = f2[0], gy = f2[1], gz = f2[2];
+  const S h = static_cast<S>(dt);
+  Kokkos::parallel_for(
+      "Integrate::dilate_drift", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const int i) {
+        Vec4<S> p = x(i);
+        p.x = static_cast<S>(ax + (p.x - ax) * fx);
+        p.y = static_cast<S>(ay + (p.y - ay) * fy);
+        p.z = static_cast<S>(az + (p.z - az) * fz);
+        p.x = Kokkos::fma(h, v(i, 0), p.x);
+        p.y = Kokkos::fma(h, v(i, 1), p.y);
+        p.z = Kokkos::fma(h, v(i, 2), p.z);
+        p.x = static_cast<S>(bx + (p.x - bx) * gx);
+        p.y = static_cast<S>(by + (p.y - by) * gy);
+        p.z = static_cast<S>(bz + (p.z - bz) * gz);
+        x(i) = p;
+      });
+}
+
 template <class S>
 void pack_positions(Kokkos::View<double*> out, Kokkos::View<const Vec4<S>*> x) {
   Kokkos::parallel_for(

@@ -1031,6 +1031,24 @@ class Simulation final : public MdEngine, public EnergySurface<S>, public integr
     box_c_ = Box<C>::make(lo, len);
     dilate_positions<S>(atoms_.x, atoms_.n, ctr, f.data());
   }
+  void dilate_drift(const std::array<double, 3>& f1, double dt,
+                    const std::array<double, 3>& f2) override {
+    double ctr[2][3];
+    for (int k = 0; k < 2; ++k) {
+      const auto& f = k == 0 ? f1 : f2;
+      double lo[3], len[3];
+      for (int d = 0; d < 3; ++d) {
+        ctr[k][d] = box_d_.lo[d] + 0.5 * box_d_.len[d];
+        lo[d] = ctr[k][d] + (box_d_.lo[d] - ctr[k][d]) * f[d];
+        len[d] = box_d_.len[d] * f[d];
+      }
+      box_d_ = Box<double>::make(lo, len);
+      box_s_ = Box<S>::make(lo, len);
+      box_c_ = Box<C>::make(lo, len);
+    }
+    dilate_drift_positions<S>(atoms_.x, atoms_.v, atoms_.n, ctr[0], f1.data(), dt, ctr[1],
+                              f2.data());
+  }
 
  private:
   ThermoSample sample() {

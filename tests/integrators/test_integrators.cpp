@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "integrators/integrator.hpp"
+#include "integrators/velocity_verlet.hpp"
 #include "mdremap/error.hpp"
 #include "mdremap/rng.hpp"
 
@@ -115,6 +116,12 @@ class TetherCell : public Cell {
           x(i).y *= fy;
           x(i).z *= fz;
         });
+  }
+  void dilate_drift(const std::array<double, 3>& f1, double dt,
+                    const std::array<double, 3>& f2) override {
+    dilate(f1);
+    drift(a_, dt);
+    dilate(f2);
   }
 
  private:

@@ -10,6 +10,12 @@
 
 namespace mdremap::md {
 
+namespace {
+// A GPU team's histogram in shared memory up to this size (3072 bins), small enough that
+// several teams fit an SM.
+constexpr std::size_t kTeamHistogramBytes = 12 * 1024;
+}  // namespace
+
 // Cells of r_max: the list build's stencil then spans one cell each way.
 RdfCompute::RdfCompute(int bins, double r_max)
     : bins_(bins),
@@ -63,7 +69,6 @@ void RdfCompute::sample(Kokkos::View<const Vec4<S>*> x, std::int64_t n, const Bo
 
 void RdfCompute::count_pairs(double volume) {
   Kokkos::deep_copy(counts_, 0.0);
-  Kokkos::Experimental::ScatterView<double*> scatter(counts_);
   const auto x = all_;
   const auto neighbors = list_.neighbors;
   const auto count = list_.counts;
@@ -71,21 +76,62 @@ void RdfCompute::count_pairs(double volume) {
   const double rsq_max = r_max_ * r_max_;
   const double per_r = bins_ / r_max_;
   const int bins = bins_;
-  Kokkos::parallel_for(
-      "Compute::rdf_histogram", Kokkos::RangePolicy<ExecSpace>(0, list_.n),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        auto h = scatter.access();
-        const Vec4<double> xi = x(i);
-        for (int j = 0; j < count(i); ++j) {
-          const Vec4<double> xj = x(neighbors(j * sj + i * si));
-          const double dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
-          const double rsq = dx * dx + dy * dy + dz * dz;
-          if (rsq >= rsq_max) continue;
-          const int b = static_cast<int>(Kokkos::sqrt(rsq) * per_r);
-          if (b < bins) h(b) += 1.0;
-        }
-      });
-  Kokkos::Experimental::contribute(counts_, scatter);
+  const std::int64_t n = list_.n;
+  // The bin of pair (i, j), or bins when it lies beyond r_max.
+  auto bin_of = [=] KOKKOS_FUNCTION(const Vec4<double>& xi, const Vec4<double>& xj) {
+    const double dx = xi.x - xj.x, dy = xi.y - xj.y, dz = xi.z - xj.z;
+    const double rsq = dx * dx + dy * dy + dz * dz;
+    if (rsq >= rsq_max) return bins;
+    const int b = static_cast<int>(Kokkos::sqrt(rsq) * per_r);
+    return b < bins ? b : bins;
+  };
+  constexpr bool kHost = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  constexpr int kTeam = 128;
+  using Scratch = Kokkos::View<unsigned*, ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  if (kHost || Scratch::shmem_size(bins) > kTeamHistogramBytes) {
+    // Host threads each fill a copy (ScatterView duplicates); on a GPU, bins too many for a
+    // team's shared memory go to global atomics.
+    Kokkos::Experimental::ScatterView<double*> scatter(counts_);
+    Kokkos::parallel_for(
+        "Compute::rdf_histogram", Kokkos::RangePolicy<ExecSpace>(0, n),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          auto h = scatter.access();
+          const Vec4<double> xi = x(i);
+          for (int j = 0; j < count(i); ++j) {
+            const int b = bin_of(xi, x(neighbors(j * sj + i * si)));
+            if (b < bins) h(b) += 1.0;
+          }
+        });
+    Kokkos::Experimental::contribute(counts_, scatter);
+  } else {
+    // A GPU team's pairs go to its own histogram in shared memory, then once per bin to the
+    // global counts: the few bins would otherwise take every pair's atomic in turn. Counts are
+    // integers, exact in both forms, so the sum is the same either way.
+    using Member = Kokkos::TeamPolicy<ExecSpace>::member_type;
+    const auto counts = counts_;
+    const std::int64_t teams = (n + kTeam - 1) / kTeam;
+    Kokkos::parallel_for(
+        "Compute::rdf_histogram_teams",
+        Kokkos::TeamPolicy<ExecSpace>(teams, kTeam)
+            .set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(bins))),
+        KOKKOS_LAMBDA(const Member& t) {
+          Scratch h(t.team_scratch(0), bins);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, bins), [&](const int b) { h(b) = 0; });
+          t.team_barrier();
+          const std::int64_t i = t.league_rank() * std::int64_t(kTeam) + t.team_rank();
+          if (i < n) {
+            const Vec4<double> xi = x(i);
+            for (int j = 0; j < count(i); ++j) {
+              const int b = bin_of(xi, x(neighbors(j * sj + i * si)));
+              if (b < bins) Kokkos::atomic_inc(&h(b));
+            }
+          }
+          t.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, bins), [&](const int b) {
+            if (h(b) != 0u) Kokkos::atomic_add(&counts(b), double(h(b)));
+          });
+        });
+  }
   // Each pair once in the half list: twice as ordered pairs (i, j) and (j, i).
   const auto counts = counts_;
   const auto weighted = weighted_;
