@@ -35,7 +35,10 @@ template <class S>
 void CRescale<S>::rescale_velocities(AtomArrays<S>& a, std::int64_t step, int half) {
   double ke2 = twice_kinetic_energy(a, this->mass_);
   if (sum_over_ranks_) ke2 = sum_over_ranks_(ke2);
-  if (!(ke2 > 0)) return;
+  if (!(ke2 > 0)) {
+    if (half == 0) half_kick(a, this->mass_, this->dt_);
+    return;
+  }
   const double k = 0.5 * ke2, k0 = 0.5 * dof_ * kt_;
   const double c = std::exp(-0.5 * this->dt_ / tau_t_);
   const std::uint64_t key = hash3(seed_, static_cast<std::uint64_t>(step), 2u + half);
@@ -45,7 +48,13 @@ void CRescale<S>::rescale_velocities(AtomArrays<S>& a, std::int64_t step, int ha
   const double knew = k * c + k0 / dof_ * (1 - c) * (r1 * r1 + chi2) +
                       2.0 * r1 * std::sqrt(c * (1 - c) * k * k0 / dof_);
   heat_ += k - knew;
-  scale_velocities(a, std::sqrt(knew / k));
+  const double s = std::sqrt(knew / k);
+  const double f[3] = {s, s, s};
+  // The first half step's scaling goes with its half kick (one pass, the same arithmetic).
+  if (half == 0)
+    kick_and_scale(a, this->mass_, this->dt_, f, KickOrder::ScaleThenKick);
+  else
+    scale_velocities(a, f);
 }
 
 // Bernetti & Bussi 2020 Eq. (5) over dt, isotropic: d(log V) = -(beta / tau_p) (P0 - P - kT/V)
@@ -71,8 +80,7 @@ void CRescale<S>::cell_step(AtomArrays<S>& a, std::int64_t step) {
 
 template <class S>
 void CRescale<S>::initial_integrate(AtomArrays<S>& a, std::int64_t step) {
-  rescale_velocities(a, step, 0);
-  half_kick(a, this->mass_, this->dt_);
+  rescale_velocities(a, step, 0);  // and the half kick
   cell_step(a, step);
   drift(a, this->dt_);
 }

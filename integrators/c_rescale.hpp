@@ -33,6 +33,7 @@ class CRescale : public Nve<S> {
   std::string describe() const override;
 
  private:
+  // The thermostat over half a step; in the first half (half 0) the half kick follows it.
   void rescale_velocities(AtomArrays<S>& a, std::int64_t step, int half);
   void cell_step(AtomArrays<S>& a, std::int64_t step);
 
