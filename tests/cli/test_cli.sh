@@ -129,10 +129,11 @@ traj_args=(--set output.h5md.file="$work/t.h5md" --set output.h5md.every=10
   --set restart.file="$work/ck.h5" --set restart.every=10)
 ((has_vtk)) && traj_args+=(--set output.vtk.dir="$work/vtk" --set output.vtk.every=10)
 "$bin" md "$work/ok.yaml" --quiet "${traj_args[@]}" >"$work/out" 2>"$work/err"
+rc=$?
 if ((has_vtk)); then
-  check outputs-written test $? -eq 0 -a -s "$work/t.h5md" -a -s "$work/ck.h5" -a -f "$work/vtk/traj.pvd" -a -f "$work/vtk/traj_20.vtp"
+  check outputs-written test $rc -eq 0 -a -s "$work/t.h5md" -a -s "$work/ck.h5" -a -f "$work/vtk/traj.pvd" -a -f "$work/vtk/traj_20.vtp"
 else
-  check outputs-written test $? -eq 0 -a -s "$work/t.h5md" -a -s "$work/ck.h5"
+  check outputs-written test $rc -eq 0 -a -s "$work/t.h5md" -a -s "$work/ck.h5"
 fi
 check quiet-one-line test "$(wc -l <"$work/out")" -eq 1
 check quiet-final-line grep -Eq '^864 atoms, 20 steps, .* final etotal' "$work/out"
