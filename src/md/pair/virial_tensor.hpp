@@ -15,13 +15,14 @@
 
 namespace mdremap::md {
 
-// One pair into the six sums (the evaluator's F/r, zero beyond the cut-off).
-template <class P, class C, class Xj>
+// One pair into the six sums (the evaluator's F/r, zero beyond the cut-off). OneType: the
+// coefficients are loop constants, as in the force kernels (same values, so the same sums).
+template <bool OneType, class P, class C, class Xj>
 KOKKOS_INLINE_FUNCTION void tally_pair(const P& pot, const Vec4<C>& xi, const int ti, const Xj& xj,
                                        double& xx, double& yy, double& zz, double& xy, double& xz,
                                        double& yz) {
   C dx, dy, dz, rsq, ep = 0;
-  const double fp = pair_force<false, false>(pot, xi, ti, xj, dx, dy, dz, rsq, ep);
+  const double fp = pair_force<false, OneType>(pot, xi, ti, xj, dx, dy, dz, rsq, ep);
   const double ddx = dx, ddy = dy, ddz = dz;
   xx += fp * ddx * ddx;
   yy += fp * ddy * ddy;
@@ -33,9 +34,9 @@ KOKKOS_INLINE_FUNCTION void tally_pair(const P& pot, const Vec4<C>& xi, const in
 
 // Over a plain list (neighbour j < len(i) of atom i at index[j * stride_j + i * stride_t]): a
 // full list sees each pair twice (weight 1/2), a half list once (weight 1).
-template <class P, class C>
-VirialTensor list_virial_tensor(const P& pot, const Kokkos::View<const Vec4<C>*>& x,
-                                const remap::PatternView& pv, const double weight) {
+template <bool OneType, class P, class C>
+VirialTensor list_virial_tensor_of(const P& pot, const Kokkos::View<const Vec4<C>*>& x,
+                                   const remap::PatternView& pv, const double weight) {
   const auto index = pv.index;
   const auto len = pv.len;
   const std::int64_t sj = pv.stride_j, st = pv.stride_t;
@@ -47,7 +48,7 @@ VirialTensor list_virial_tensor(const P& pot, const Kokkos::View<const Vec4<C>*>
         const Vec4<C> xi = x(i);
         const int ti = static_cast<int>(xi.w) * kMaxTypes;
         for (int j = 0; j < len(i); ++j)
-          tally_pair(pot, xi, ti, x(index(j * sj + i * st)), xx, yy, zz, xy, xz, yz);
+          tally_pair<OneType>(pot, xi, ti, x(index(j * sj + i * st)), xx, yy, zz, xy, xz, yz);
       },
       s[0], s[1], s[2], s[3], s[4], s[5]);
   VirialTensor w;
@@ -55,11 +56,18 @@ VirialTensor list_virial_tensor(const P& pot, const Kokkos::View<const Vec4<C>*>
   return w;
 }
 
+template <class P, class C>
+VirialTensor list_virial_tensor(const P& pot, const Kokkos::View<const Vec4<C>*>& x,
+                                const remap::PatternView& pv, const double weight) {
+  return pot.ntypes == 1 ? list_virial_tensor_of<true>(pot, x, pv, weight)
+                         : list_virial_tensor_of<false>(pot, x, pv, weight);
+}
+
 // Over a cluster-pair list's masks (every pair from both sides, neighbor/cluster_list.hpp), on
 // the positions in cluster order (weight 1/2).
-template <class P, class C>
-VirialTensor cluster_virial_tensor(const P& pot, const Kokkos::View<const Vec4<C>*>& xc,
-                                   const neighbor::ClusterList& list) {
+template <bool OneType, class P, class C>
+VirialTensor cluster_virial_tensor_of(const P& pot, const Kokkos::View<const Vec4<C>*>& xc,
+                                      const neighbor::ClusterList& list) {
   const auto atom = list.atom;
   const auto count = list.count;
   const auto cj = list.cj;
@@ -83,13 +91,20 @@ VirialTensor cluster_virial_tensor(const P& pot, const Kokkos::View<const Vec4<C
           std::uint32_t bits = (mask((row + k) * words + word) >> shift) & row_bits;
           const std::int64_t j0 = std::int64_t(cj(row + k)) * m;
           for (int jj = 0; bits != 0u; ++jj, bits >>= 1)
-            if (bits & 1u) tally_pair(pot, xi, ti, xc(j0 + jj), xx, yy, zz, xy, xz, yz);
+            if (bits & 1u) tally_pair<OneType>(pot, xi, ti, xc(j0 + jj), xx, yy, zz, xy, xz, yz);
         }
       },
       s[0], s[1], s[2], s[3], s[4], s[5]);
   VirialTensor w;
   for (int k = 0; k < 6; ++k) w[k] = 0.5 * s[k];
   return w;
+}
+
+template <class P, class C>
+VirialTensor cluster_virial_tensor(const P& pot, const Kokkos::View<const Vec4<C>*>& xc,
+                                   const neighbor::ClusterList& list) {
+  return pot.ntypes == 1 ? cluster_virial_tensor_of<true>(pot, xc, list)
+                         : cluster_virial_tensor_of<false>(pot, xc, list);
 }
 
 }  // namespace mdremap::md
