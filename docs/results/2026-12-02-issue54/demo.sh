@@ -41,8 +41,8 @@ sed -n '/^## NVE energy drift/,/^## /p' docs/results/2026-12-02-neighbor-default
 echo; echo "## 6. The log file of the run above"
 show head -n 12 "$w/log.mdremap"
 echo; echo "## 7. --set on a list item"
-echo "\$ $bin md inputs/lj_data.yaml --steps 0 --log none --set 'system.types[1].epsilon=1.5' --set 'system.types.B.sigma=1.1' -v | grep -A8 'types:'"
-"$bin" md inputs/lj_data.yaml --steps 0 --log none --set 'system.types[1].epsilon=1.5' --set 'system.types.B.sigma=1.1' -v 2>&1 | grep -A8 '  types:'
+echo "\$ $bin md inputs/lj_data.yaml --steps 0 --log none --set 'system.types[1].epsilon=1.5' --set 'system.types.B.sigma=1.1' -v | grep -A10 'types:'"
+"$bin" md inputs/lj_data.yaml --steps 0 --log none --set 'system.types[1].epsilon=1.5' --set 'system.types.B.sigma=1.1' -v 2>&1 | grep -A10 '  types:'
 show "$bin" md inputs/lj_data.yaml --steps 0 -q --log none --set 'system.types[7].mass=2'
 echo; echo "## 8. No shipped deck prints a dangerous-build note (stderr of each md deck, 100 steps)"
 for d in inputs/lj_*.yaml; do
