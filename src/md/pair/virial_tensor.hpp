@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "md/force.hpp"
+#include "md/pair/full_cuda.hpp"
 #include "md/pair/full_portable.hpp"
 #include "mdremap/remap/device_pattern.hpp"
 #include "neighbor/cluster_list.hpp"
@@ -32,14 +33,34 @@ KOKKOS_INLINE_FUNCTION void tally_pair(const P& pot, const Vec4<C>& xi, const in
   yz += fp * ddy * ddz;
 }
 
+// One atom's pairs into its six sums, as a row walker calls it (pair(xj) per neighbour).
+template <bool OneType, class P, class C>
+struct TensorPair {
+  using Point = Vec4<C>;
+  const P& pot;
+  const Vec4<C>& xi;
+  const int ti;
+  double &xx, &yy, &zz, &xy, &xz, &yz;
+  template <class Xj>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const Xj& xj) const {
+    tally_pair<OneType>(pot, xi, ti, xj, xx, yy, zz, xy, xz, yz);
+  }
+};
+
 // Over a plain list (neighbour j < len(i) of atom i at index[j * stride_j + i * stride_t]): a
-// full list sees each pair twice (weight 1/2), a half list once (weight 1).
+// full list sees each pair twice (weight 1/2), a half list once (weight 1). The rows are walked
+// as the force kernels walk them (on CUDA the pipelined walk, index loads in flight ahead of
+// the positions), in list order.
 template <bool OneType, class P, class C>
 VirialTensor list_virial_tensor_of(const P& pot, const Kokkos::View<const Vec4<C>*>& x,
                                    const remap::PatternView& pv, const double weight) {
-  const auto index = pv.index;
-  const auto len = pv.len;
-  const std::int64_t sj = pv.stride_j, st = pv.stride_t;
+#if defined(__CUDACC__)
+  using Rows = CudaPipelinedRows;
+#else
+  using Rows = PortableRows;
+#endif
+  using Access = remap::GatherAccess<Vec4<C>>;
+  const Access nb = Access::of(pv, x);
   double s[6] = {};
   Kokkos::parallel_reduce(
       "ForceLJ::virial_tensor", Kokkos::RangePolicy<ExecSpace>(0, pv.threads),
@@ -47,8 +68,8 @@ VirialTensor list_virial_tensor_of(const P& pot, const Kokkos::View<const Vec4<C
                     double& xz, double& yz) {
         const Vec4<C> xi = x(i);
         const int ti = static_cast<int>(xi.w) * kMaxTypes;
-        for (int j = 0; j < len(i); ++j)
-          tally_pair<OneType>(pot, xi, ti, x(index(j * sj + i * st)), xx, yy, zz, xy, xz, yz);
+        const TensorPair<OneType, P, C> pair{pot, xi, ti, xx, yy, zz, xy, xz, yz};
+        Rows::run(nb, i, nb.count(i), pair);
       },
       s[0], s[1], s[2], s[3], s[4], s[5]);
   VirialTensor w;
