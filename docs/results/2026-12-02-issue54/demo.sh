@@ -2,7 +2,9 @@
 # Issue 54's "must show", each as a command and its output: run from the repository root,
 #   bash docs/results/2026-12-02-issue54/demo.sh [BIN] > docs/results/2026-12-02-issue54/demo.txt 2>&1
 # (BIN: the mdremap binary, default build/openmp/src/mdremap). The GPU's --device run is
-# docs/results/2026-12-02-drivers-gpu (info-device0.txt, test_device.log).
+# docs/results/2026-12-02-drivers-gpu (info-device0.txt, test_device.log). pvpython is Debian
+# 12's python3-paraview, which replaces libvtk9-dev and python3-vtk9 (the build's VTK): install
+# it for this demo only, then put those two back (apt-get install libvtk9-dev python3-vtk9).
 set -u
 bin=$(realpath "${1:-build/openmp/src/mdremap}")
 py=/usr/bin/python3
