@@ -2,38 +2,6 @@
 // sampled on their steps (the MSD handed to the run's observer).
 #include "md/engine.hpp"
 
-#include <fmt/format.h>
-#include <Kokkos_Profiling_ScopedRegion.hpp>
-
-#include <algorithm>
-#include <cmath>
-#include <numeric>
-
-#include "comm/domain_exchange.hpp"
-#include "comm/runtime.hpp"
-#include "integrators/integrator.hpp"
-#include "md/compute/msd.hpp"
-#include "md/compute/rdf.hpp"
-#include "md/engine_choices.hpp"
-#include "md/engine_kernels.hpp"
-#include "md/force.hpp"
-#include "md/gather_frame.hpp"
-#include "md/minimize/minimizer.hpp"
-#include "md/overlap_hint.hpp"
-#include "md/pair/lj.hpp"
-#include "md/phase_clock.hpp"
-#include "md/reorder.hpp"
-#include "md/system_file.hpp"
-#include "mdremap/error.hpp"
-#include "mdremap/fenced_ms.hpp"
-#include "mdremap/thermo_columns.hpp"
-#include "neighbor/cluster_builder.hpp"
-#include "neighbor/neighbor_list.hpp"
-#include "neighbor/periodic.hpp"
-#include "neighbor/row_order.hpp"
-#include "neighbor/spatial_order.hpp"
-#include "neighbor/verlet_builder.hpp"
-
 namespace mdremap::md::detail {
 
 template <class S, class C>
@@ -63,6 +31,7 @@ void Simulation<S, C>::run_computes(RunObserver* obs) {
   }
 }
 
+// The members above for each precision (the others: md/engine.hpp).
 #define MDREMAP_ENGINE_COMPUTES(S, C)                                   \
   template void Simulation<S, C>::start_computes();                     \
   template bool Simulation<S, C>::compute_due(std::int64_t step) const; \
