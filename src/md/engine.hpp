@@ -1,11 +1,12 @@
 #pragma once
 // The engine behind make_engine (md/simulation.hpp): one class templated on the storage precision
-// S and the force-kernel precision C. Declared here so that its parts live in files of their own,
-// each of which defines one group of its members and instantiates them for the three precisions:
-// md/simulation.cpp (set-up, the step loop, thermo), md/engine_lists.cpp (the neighbour-list
-// rebuilds), md/engine_forces.cpp (forces and blow-up checks), md/engine_atoms.cpp (atoms onto the
-// device and snapshots off it), md/engine_restart.cpp (a checkpoint's state and list build),
-// md/engine_computes.cpp (compute.rdf, compute.msd). Not for use outside src/md.
+// S and the force-kernel precision C. Declared here so that its jobs live in files of their own,
+// each defining one group of its members and instantiating them for the three precisions (those
+// of md/simulation.cpp by make_engine there): md/simulation.cpp (set-up, the step loop, thermo),
+// md/engine_lists.cpp (the neighbour-list rebuilds), md/engine_forces.cpp (forces and blow-up
+// checks), md/engine_atoms.cpp (atoms onto the device and snapshots off it),
+// md/engine_restart.cpp (a checkpoint's state and list build), md/engine_computes.cpp
+// (compute.rdf, compute.msd). Not for use outside src/md.
 #include <Kokkos_Core.hpp>
 
 #include <array>

@@ -204,7 +204,7 @@ void Simulation<S, C>::check_conserved() const {
         1);
 }
 
-// The members above for each precision (the others: md/engine.hpp).
+// The members above, instantiated for the three precisions.
 #define MDREMAP_ENGINE_ATOMS(S, C)                                                        \
   template std::vector<std::int64_t> Simulation<S, C>::decompose(const HostSystem& s,     \
                                                                  double rlist);           \

@@ -31,7 +31,7 @@ void Simulation<S, C>::run_computes(RunObserver* obs) {
   }
 }
 
-// The members above for each precision (the others: md/engine.hpp).
+// The members above, instantiated for the three precisions.
 #define MDREMAP_ENGINE_COMPUTES(S, C)                                   \
   template void Simulation<S, C>::start_computes();                     \
   template bool Simulation<S, C>::compute_due(std::int64_t step) const; \

@@ -113,7 +113,7 @@ ForceResult Simulation<S, C>::forces_beside_exchange(bool ev) {
   return ForceResult{a.e_pair + b.e_pair, a.virial + b.virial};
 }
 
-// The members above for each precision (the others: md/engine.hpp).
+// The members above, instantiated for the three precisions.
 #define MDREMAP_ENGINE_FORCES(S, C)                                             \
   template void Simulation<S, C>::check_atoms(double d2) const;                 \
   template std::string Simulation<S, C>::blowup_cause() const;                  \

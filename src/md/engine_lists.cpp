@@ -251,7 +251,7 @@ void Simulation<S, C>::reorder_atoms() {
   ++sorts_;
 }
 
-// The members above for each precision (the others: md/engine.hpp).
+// The members above, instantiated for the three precisions.
 #define MDREMAP_ENGINE_LISTS(S, C)                                                  \
   template void Simulation<S, C>::pack_gather_positions();                          \
   template void Simulation<S, C>::sort_atoms();                                     \

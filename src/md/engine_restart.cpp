@@ -99,7 +99,7 @@ void Simulation<S, C>::rebuild_as_checkpointed() {
   pack_gather_positions();
 }
 
-// The members above for each precision (the others: md/engine.hpp).
+// The members above, instantiated for the three precisions.
 #define MDREMAP_ENGINE_RESTART(S, C)                                                  \
   template void Simulation<S, C>::restore(const std::vector<double>& forces,          \
                                           const integrators::IntegratorState& state); \
