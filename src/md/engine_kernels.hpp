@@ -1,5 +1,5 @@
 #pragma once
-// The MD engine's own device loops over the atoms (md/simulation.cpp): the permutation of a
+// The MD engine's own device loops over the atoms (md/engine.hpp): the permutation of a
 // sort or reorder, the snapshot packing, the displacement check, the list rows' id keys and the
 // id sum of a migration check. Free functions: CUDA's extended lambdas cannot live in a private
 // member function.
